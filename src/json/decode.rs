@@ -1,0 +1,247 @@
+//! JSON → Value, straight from the text, driven by the type.
+
+use super::read::{Peek, Reader};
+use crate::error::{Error, Result};
+use crate::number::Number;
+use crate::path::PathStep;
+use crate::strings::nfc;
+use crate::types::Type;
+use crate::value::{self, Repr, Value};
+use crate::DecodeOptions;
+
+pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
+    opts.check_input_len(text.len())?;
+    let mut d = Decoder { r: Reader::new(text), src: text, depth: 0, opts };
+    let v = d.value(ty)?;
+    if !d.r.at_end() {
+        return Err(Error::syntax("trailing data after the JSON value").at_offset(d.r.offset()));
+    }
+    Ok(v)
+}
+
+struct Decoder<'a, 'o> {
+    r: Reader<'a>,
+    src: &'a [u8],
+    depth: usize,
+    opts: &'o DecodeOptions,
+}
+
+impl Decoder<'_, '_> {
+    fn err(&self, at: usize, msg: impl Into<std::borrow::Cow<'static, str>>) -> Error {
+        Error::data(msg).at_offset(at)
+    }
+
+    fn enter(&mut self, at: usize) -> Result<()> {
+        self.depth += 1;
+        self.opts.check_depth(self.depth).map_err(|e| e.at_offset(at))
+    }
+
+    fn value(&mut self, ty: &Type) -> Result<Value> {
+        let kind = self.r.peek()?;
+        let at = self.r.offset();
+        if kind == Peek::Null {
+            self.r.read_null()?;
+            return Ok(Value::null(ty.clone()));
+        }
+        match ty {
+            Type::String => {
+                let s = match kind {
+                    Peek::String => self.r.read_string()?,
+                    // go-cty keeps a number's literal text.
+                    Peek::Number => self.r.read_number()?.into(),
+                    Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
+                    _ => return Err(self.err(at, "string is required")),
+                };
+                Ok(Value::from_parts(Type::String, Repr::String(Box::from(nfc(&s).as_ref()))))
+            }
+            Type::Number => {
+                let text = match kind {
+                    Peek::Number => self.r.read_number()?.into(),
+                    Peek::String => self.r.read_string()?,
+                    _ => return Err(self.err(at, "number is required")),
+                };
+                let n = Number::parse_with_limit(&text, self.opts.max_number_exponent).map_err(|e| e.at_offset(at))?;
+                Ok(Value::from_parts(Type::Number, Repr::Number(n)))
+            }
+            Type::Bool => {
+                let b = match kind {
+                    Peek::Bool => self.r.read_bool()?,
+                    Peek::String => match &*self.r.read_string()? {
+                        "true" | "1" => true,
+                        "false" | "0" => false,
+                        other if other.eq_ignore_ascii_case("true") || other.eq_ignore_ascii_case("false") => {
+                            return Err(self.err(
+                                at,
+                                format!(
+                                    "a bool is required; to convert from string, use lowercase \"{}\"",
+                                    other.to_ascii_lowercase()
+                                ),
+                            ))
+                        }
+                        _ => return Err(self.err(at, "a bool is required")),
+                    },
+                    _ => return Err(self.err(at, "bool is required")),
+                };
+                Ok(Value::from_parts(Type::Bool, Repr::Bool(b)))
+            }
+            Type::List(ety) | Type::Set(ety) => {
+                let is_set = matches!(ty, Type::Set(_));
+                if kind != Peek::Array {
+                    return Err(self.err(at, "missing expected ["));
+                }
+                self.enter(at)?;
+                self.r.begin_array()?;
+                let mut elems = Vec::new();
+                let mut first = true;
+                while self.r.next_element(first)? {
+                    first = false;
+                    let i = elems.len();
+                    self.opts.check_collection_len(i as u64 + 1).map_err(|e| e.at_offset(at))?;
+                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                }
+                self.depth -= 1;
+                let kind = if is_set { "set" } else { "list" };
+                let ety = if ety.is_static() {
+                    (**ety).clone()
+                } else {
+                    value::unify(ety, &elems, kind).map_err(|e| e.at_offset(at))?
+                };
+                let elems = value::retype(ety.clone(), elems);
+                if is_set {
+                    let elems = crate::set::canonicalize(&ety, elems);
+                    Ok(Value::from_parts(Type::set(ety), Repr::Seq(elems)))
+                } else if elems.is_empty() {
+                    Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)))
+                } else {
+                    Ok(Value::from_parts(Type::list(ety), Repr::Seq(elems)))
+                }
+            }
+            Type::Map(ety) => {
+                if kind != Peek::Object {
+                    return Err(self.err(at, "missing expected {"));
+                }
+                self.enter(at)?;
+                self.r.begin_object()?;
+                let mut entries: Vec<(Box<str>, Value)> = Vec::new();
+                let mut first = true;
+                while let Some(k) = self.r.next_key(first)? {
+                    first = false;
+                    self.opts.check_collection_len(entries.len() as u64 + 1).map_err(|e| e.at_offset(at))?;
+                    let v = self.value(ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+                    entries.push((Box::from(nfc(&k).as_ref()), v));
+                }
+                self.depth -= 1;
+                value::sort_map_entries(&mut entries);
+                if ety.is_static() || entries.is_empty() {
+                    return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
+                }
+                let (keys, values): (Vec<Box<str>>, Vec<Value>) = entries.into_iter().unzip();
+                let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
+                let entries = keys.into_iter().zip(value::retype(ety.clone(), values)).collect();
+                Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
+            }
+            Type::Object(oty) => {
+                if kind != Peek::Object {
+                    return Err(self.err(at, "missing expected {"));
+                }
+                self.enter(at)?;
+                self.r.begin_object()?;
+                let mut slots: Vec<Option<Value>> = (0..oty.len()).map(|_| None).collect();
+                let mut first = true;
+                while let Some(k) = self.r.next_key(first)? {
+                    first = false;
+                    let Some(idx) = oty.index_of(&k) else {
+                        return Err(self.err(at, format!("unsupported attribute {:?}", &*k)));
+                    };
+                    // A repeated attribute: the last one wins, as in go-cty.
+                    let v = self.value(oty.type_at(idx)).map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
+                    slots[idx] = Some(v);
+                }
+                self.depth -= 1;
+                let vals: Vec<Value> = slots
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
+                    .collect();
+                let ty = if ty.is_static() { ty.clone() } else { value::object_type_of(oty, &vals) };
+                Ok(Value::from_parts(ty, Repr::Seq(vals)))
+            }
+            Type::Tuple(etys) => {
+                if kind != Peek::Array {
+                    return Err(self.err(at, "missing expected ["));
+                }
+                self.enter(at)?;
+                self.r.begin_array()?;
+                let mut elems = Vec::with_capacity(etys.len());
+                let mut first = true;
+                while self.r.next_element(first)? {
+                    first = false;
+                    let i = elems.len();
+                    let Some(ety) = etys.get(i) else {
+                        return Err(self.err(at, format!("too many tuple elements (need {})", etys.len())));
+                    };
+                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                }
+                if elems.len() != etys.len() {
+                    return Err(self.err(at, format!("not enough tuple elements (need {})", etys.len())));
+                }
+                self.depth -= 1;
+                let ty = if ty.is_static() { ty.clone() } else { Type::tuple(elems.iter().map(|e| e.ty().clone())) };
+                Ok(Value::from_parts(ty, Repr::Seq(elems)))
+            }
+            Type::Dynamic => self.dynamic(kind, at),
+        }
+    }
+
+    /// `{"value": V, "type": T}` in any key order.
+    fn dynamic(&mut self, kind: Peek, at: usize) -> Result<Value> {
+        if kind != Peek::Object {
+            return Err(self.err(at, "missing expected {"));
+        }
+        self.enter(at)?;
+        self.r.begin_object()?;
+        let mut ty: Option<Type> = None;
+        let mut value_at: Option<usize> = None;
+        let mut first = true;
+        while let Some(k) = self.r.next_key(first)? {
+            first = false;
+            match &*k {
+                "type" => {
+                    let tat = self.r.offset();
+                    self.r.skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
+                    let raw = &self.src[tat..self.r.offset()];
+                    let limit = self.opts.max_depth.saturating_sub(self.depth);
+                    let t = Type::parse_bytes(raw, limit).map_err(|e| {
+                        Error::new(e.category(), format!("failed to decode type for dynamic value: {}", e.message()))
+                            .at_offset(tat)
+                    })?;
+                    ty = Some(t);
+                }
+                "value" => {
+                    let vat = self.r.offset();
+                    self.r.skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
+                    value_at = Some(vat);
+                }
+                other => {
+                    return Err(self.err(at, format!("invalid key {other:?} in dynamically-typed value")));
+                }
+            }
+        }
+        let end = self.r.offset();
+        let Some(ty) = ty else {
+            return Err(self.err(at, "missing type in dynamically-typed value"));
+        };
+        let Some(vat) = value_at else {
+            return Err(self.err(at, "missing value in dynamically-typed value"));
+        };
+        // Decode the value now that its type is known, then carry on after
+        // the wrapper.
+        let saved = std::mem::replace(&mut self.r, Reader::new(self.src));
+        self.r.seek(vat);
+        let v = self.value(&ty);
+        self.r = saved;
+        debug_assert_eq!(self.r.offset(), end);
+        self.depth -= 1;
+        v
+    }
+}

@@ -1,0 +1,66 @@
+//! The JSON encoding of cty values: what `DynamicValue.json`, `RawState.json`
+//! and state files hold.
+//!
+//! | type | JSON |
+//! |---|---|
+//! | null (any type) | `null` |
+//! | unknown | cannot be written: an error (`value is not known`) |
+//! | string | a JSON string, escaped as Go's `encoding/json` does (`<` → `\u003c`) |
+//! | number | its exact decimal text, never an exponent (`100000000000000000000`); infinity is an error |
+//! | bool | `true` / `false` |
+//! | list, set, tuple | an array; a set in canonical order (as in msgpack) |
+//! | map | an object, keys sorted bytewise |
+//! | object | an object with every attribute, names sorted bytewise |
+//! | dynamic | `{"value":V,"type":T}` (in that order), or `null` for a null of unknown type |
+//!
+//! Output is compact. **Decoding** is as lenient as go-cty's: a number may
+//! come as a JSON string (`"12"`), a string as a number or bool (the
+//! literal text is kept: `1.50` → `"1.50"`), a bool as `"true"`/`"1"`/
+//! `"false"`/`"0"`; a missing object attribute becomes null; a dynamic
+//! wrapper's keys may come in any order. It refuses unknown attributes,
+//! trailing data, and what go-cty would crash on.
+//!
+//! ```
+//! use ctywire::{json, Type};
+//! let ty = Type::parse(r#"["object",{"a":"string","b":"number","c":"bool"}]"#)?;
+//! let v = json::decode(br#"{"b":"12","a":1.50}"#, &ty)?;
+//! assert_eq!(json::encode(&v, &ty)?, br#"{"a":"1.50","b":12,"c":null}"#);
+//! # Ok::<(), ctywire::Error>(())
+//! ```
+
+mod decode;
+mod encode;
+pub(crate) mod read;
+
+use crate::error::Result;
+use crate::types::Type;
+use crate::value::Value;
+use crate::DecodeOptions;
+
+/// Encodes `value` as the JSON form of type `ty`.
+pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(64);
+    encode::encode_into(&mut out, value, ty)?;
+    Ok(out)
+}
+
+/// [`encode`], as a `String`.
+pub fn encode_string(value: &Value, ty: &Type) -> Result<String> {
+    // The encoder writes valid UTF-8 only.
+    encode(value, ty).map(|b| String::from_utf8(b).unwrap_or_default())
+}
+
+/// [`encode`], appending to `out`.
+pub fn encode_into(out: &mut Vec<u8>, value: &Value, ty: &Type) -> Result<()> {
+    encode::encode_into(out, value, ty)
+}
+
+/// Decodes JSON text as type `ty`, with the default [`DecodeOptions`].
+pub fn decode(text: &[u8], ty: &Type) -> Result<Value> {
+    decode::decode(text, ty, &DecodeOptions::default())
+}
+
+/// Decodes JSON text as type `ty`, with explicit limits.
+pub fn decode_with(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
+    decode::decode(text, ty, opts)
+}

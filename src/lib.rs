@@ -1,0 +1,168 @@
+//! # ctywire
+//!
+//! The value wire format of the Terraform / OpenTofu provider protocol: cty
+//! types and values, encoded as msgpack or JSON exactly as go-cty (the
+//! reference implementation inside Terraform) encodes them.
+//!
+//! Terraform sends configuration, state and plans to providers as
+//! `DynamicValue`s: a cty value encoded as msgpack (or JSON) according to
+//! the type the provider's schema implies. This crate decodes those bytes
+//! into a [`Value`] and writes values back, byte-identical with go-cty 1.16.
+//!
+//! ```
+//! use ctywire::{msgpack, json, Type, Value};
+//!
+//! let ty = Type::parse(r#"["object",{"id":"string","size":"number","tags":["map","string"]}]"#)?;
+//! // What Terraform sends for {id = unknown, size = 20, tags = {env = "prod"}}:
+//! let bytes = [0x83, 0xa2, b'i', b'd', 0xd4, 0x00, 0x00, 0xa4, b's', b'i', b'z', b'e', 0x14,
+//!              0xa4, b't', b'a', b'g', b's', 0x81, 0xa3, b'e', b'n', b'v', 0xa4, b'p', b'r', b'o', b'd'];
+//! let value = msgpack::decode(&bytes, &ty)?;
+//! assert!(!value.attr("id").unwrap().is_known());
+//! assert_eq!(value.attr("size").unwrap().as_number().unwrap().to_i64(), Some(20));
+//!
+//! // Plan: fill in the id, write it back.
+//! let planned = Value::object([
+//!     ("id", Value::string("i-123")),
+//!     ("size", value.attr("size").unwrap().clone()),
+//!     ("tags", value.attr("tags").unwrap().clone()),
+//! ]);
+//! let out = msgpack::encode(&planned, &ty)?;
+//! assert_eq!(msgpack::decode(&out, &ty)?, planned);
+//! assert_eq!(json::encode(&planned, &ty)?, br#"{"id":"i-123","size":20,"tags":{"env":"prod"}}"#);
+//! # Ok::<(), ctywire::Error>(())
+//! ```
+//!
+//! ## Where things are
+//! * [`Type`]: cty types and their JSON form (`["list","string"]`).
+//! * [`Value`], [`Number`], [`Refinements`]: the value model.
+//! * [`msgpack`] and [`json`]: one module per wire format, each with its
+//!   encoder and decoder side by side and its rules documented at the top.
+//! * [`Error`] and [`Path`]: every failure says where (`.tags["k"][0]`).
+//! * [`DecodeOptions`]: the limits that keep hostile input harmless.
+//!
+//! ## Deliberate differences from go-cty
+//! ctywire refuses what go-cty crashes on (NaN, contradictory refinements,
+//! mixed element types under `list(dynamic)`, huge length headers), refuses
+//! bytes after the value, refuses values of the wrong type that go-cty
+//! would build (an empty msgpack map for a non-empty object type), and
+//! never rounds a number (go-cty prints the float64 2^63 as
+//! `9223372036854776000`).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod gostr;
+pub mod json;
+pub mod msgpack;
+mod number;
+mod path;
+mod refinements;
+mod set;
+mod strings;
+mod types;
+mod value;
+
+pub use error::{Category, Error, Result};
+pub use number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
+pub use path::{Path, PathStep};
+pub use refinements::{Bound, Refinements};
+pub use types::{ObjectType, Type};
+pub use value::Value;
+
+/// The default nesting limit, in collections and dynamic wrappers.
+pub const DEFAULT_MAX_DEPTH: usize = 256;
+
+/// Limits a decoder enforces, so that bytes from outside cannot exhaust
+/// memory or the stack. Exceeding one is an error of category
+/// [`Category::Limit`] naming the limit.
+///
+/// ```
+/// use ctywire::{msgpack, DecodeOptions, Type};
+/// let opts = DecodeOptions::new().max_collection_len(2);
+/// let err = msgpack::decode_with(&[0x93, 1, 2, 3], &Type::list(Type::Number), &opts).unwrap_err();
+/// assert!(err.to_string().contains("max_collection_len"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    max_depth: usize,
+    max_collection_len: usize,
+    max_input_len: usize,
+    max_number_exponent: u32,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_collection_len: 1 << 20,
+            max_input_len: 256 << 20,
+            max_number_exponent: DEFAULT_MAX_NUMBER_EXPONENT,
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// The defaults: depth 256, 1,048,576 elements per collection, 256 MiB
+    /// of input (Terraform's own message limit), decimal exponents up to
+    /// ±10,000.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How deeply collections, structures and dynamic wrappers may nest.
+    pub fn max_depth(mut self, n: usize) -> Self {
+        self.max_depth = n;
+        self
+    }
+
+    /// How many elements one list, set, map or tuple may have. This also
+    /// bounds the known lists that a length refinement collapses into.
+    pub fn max_collection_len(mut self, n: usize) -> Self {
+        self.max_collection_len = n;
+        self
+    }
+
+    /// How many bytes of input a decoder accepts.
+    pub fn max_input_len(mut self, n: usize) -> Self {
+        self.max_input_len = n;
+        self
+    }
+
+    /// How large a decimal exponent a number written as text may have
+    /// (`1e400` has 400). Bounds the digits one short number can expand to.
+    pub fn max_number_exponent(mut self, n: u32) -> Self {
+        self.max_number_exponent = n;
+        self
+    }
+
+    pub(crate) fn check_input_len(&self, len: usize) -> Result<()> {
+        if len > self.max_input_len {
+            return Err(Error::limit(format!(
+                "input of {len} bytes exceeds max_input_len ({})",
+                self.max_input_len
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_collection_len(&self, len: u64) -> Result<()> {
+        if len > self.max_collection_len as u64 {
+            return Err(Error::limit(format!(
+                "collection of {len} elements exceeds max_collection_len ({})",
+                self.max_collection_len
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_depth(&self, depth: usize) -> Result<()> {
+        if depth > self.max_depth {
+            return Err(Error::limit(format!(
+                "value nests deeper than max_depth ({})",
+                self.max_depth
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,100 @@
+//! The msgpack encoding of cty values: what `DynamicValue.msgpack` holds.
+//!
+//! The encoding is driven by the type the value is read or written as (for
+//! Terraform, the schema's implied type); the bytes alone do not say which
+//! cty type they hold.
+//!
+//! | type | msgpack |
+//! |---|---|
+//! | null (any type) | nil `c0` |
+//! | unknown, nothing known about it | fixext1, type 0, payload `00`: `d4 00 00` |
+//! | unknown with refinements | ext type `0x0c`, payload a map of refinement keys (below) |
+//! | string | str, smallest header (`a0`+len, `d9`, `da`, `db`) |
+//! | bool | `c3` / `c2` |
+//! | number | an integer that fits int64: smallest int form (positive values use the unsigned family); a non-integer float64 holds exactly: `cb` float64; anything else: str of its decimal text (`"0.1"`, `"18446744073709551616"`); ±infinity: `cb` float64 |
+//! | list, set | array of the elements; a set in canonical order (see below) |
+//! | tuple | array, one element per element type |
+//! | map | map, keys sorted bytewise |
+//! | object | map with exactly one entry per attribute, names sorted bytewise |
+//! | dynamic | `[bin(type JSON), value encoded at that type]`, except that a wholly unknown value (`d4 00 00`) and a null of unknown type (`c0`) are written bare |
+//!
+//! **Sets** are written in go-cty's order: strings bytewise, numbers
+//! numerically, `false` before `true`, other element types by go-cty's
+//! "hash string"; unknown elements after known ones, null last (see
+//! `set.rs` for the full rule).
+//!
+//! **Refinement keys** (ext `0x0c` payload, written in this order): 1 =
+//! not null (`false`), 2 = string prefix (str), 3 / 4 = number lower /
+//! upper bound as `[number, inclusive]`, 5 / 6 = collection length lower /
+//! upper bound. A prefix longer than 256 bytes is shortened to a safe
+//! prefix of at most 255.
+//!
+//! **Decoding** accepts every form go-cty accepts: any int, uint or float
+//! width for numbers, strings for numbers (`"1e3"`), bin for strings,
+//! non-minimal headers, any ext with a payload of at most one byte as a
+//! plain unknown, and a dynamic wrapper's type JSON as str. It refuses
+//! trailing bytes, and returns errors where go-cty would crash.
+//!
+//! ```
+//! use ctywire::{msgpack, Type, Value};
+//! let ty = Type::set(Type::String);
+//! let v = msgpack::decode(&[0x93, 0xa1, b'c', 0xa1, b'a', 0xa1, b'c'], &ty)?;
+//! assert_eq!(msgpack::encode(&v, &ty)?, [0x92, 0xa1, b'a', 0xa1, b'c']);
+//! let dynamic = msgpack::encode(&Value::string("hi"), &Type::Dynamic)?;
+//! assert_eq!(dynamic, b"\x92\xc4\x08\"string\"\xa2hi");
+//! # Ok::<(), ctywire::Error>(())
+//! ```
+
+mod decode;
+mod encode;
+
+use crate::error::Result;
+use crate::types::Type;
+use crate::value::Value;
+use crate::DecodeOptions;
+
+/// Ext type of an unknown with no refinements (any type is accepted on
+/// decode when the payload is at most one byte).
+const EXT_UNKNOWN: i8 = 0;
+/// Ext type of an unknown carrying refinements.
+const EXT_REFINED_UNKNOWN: i8 = 0x0c;
+/// go-cty refuses refinement payloads longer than this.
+const MAX_REFINEMENT_PAYLOAD: usize = 1024;
+/// go-cty's encoder shortens string prefixes longer than this.
+const MAX_PREFIX_LEN: usize = 256;
+
+/// Refinement map keys.
+mod key {
+    pub const NULLNESS: u64 = 1;
+    pub const STRING_PREFIX: u64 = 2;
+    pub const NUMBER_LOWER: u64 = 3;
+    pub const NUMBER_UPPER: u64 = 4;
+    pub const LENGTH_LOWER: u64 = 5;
+    pub const LENGTH_UPPER: u64 = 6;
+}
+
+/// Encodes `value` as the msgpack form of type `ty`.
+///
+/// `value` must conform to `ty`; a string, number or bool may also be
+/// written as another of the three where cty would convert it (`5` as the
+/// string `"5"`).
+pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(64);
+    encode::encode_into(&mut out, value, ty)?;
+    Ok(out)
+}
+
+/// [`encode`], appending to `out`.
+pub fn encode_into(out: &mut Vec<u8>, value: &Value, ty: &Type) -> Result<()> {
+    encode::encode_into(out, value, ty)
+}
+
+/// Decodes msgpack bytes as type `ty`, with the default [`DecodeOptions`].
+pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value> {
+    decode::decode(bytes, ty, &DecodeOptions::default())
+}
+
+/// Decodes msgpack bytes as type `ty`, with explicit limits.
+pub fn decode_with(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
+    decode::decode(bytes, ty, opts)
+}
