@@ -122,7 +122,10 @@ mod tests {
 
     #[test]
     fn go_quote_escapes_controls_and_keeps_printable_unicode() {
-        assert_eq!(quote("tab\tquote\"back\\slash"), r#""tab\tquote\"back\\slash""#);
+        assert_eq!(
+            quote("tab\tquote\"back\\slash"),
+            r#""tab\tquote\"back\\slash""#
+        );
         assert_eq!(quote("\x00nul\x7f"), r#""\x00nul\x7f""#);
         assert_eq!(quote("日本語 🦀 é"), "\"日本語 🦀 é\"");
         assert_eq!(quote("a\u{a0}b\u{200b}"), r#""a\u00a0b\u200b""#);

@@ -101,18 +101,26 @@ impl Number {
             return Ok(Number::infinity(v < 0.0));
         }
         if v == 0.0 {
-            return Ok(if v.is_sign_negative() { Number(Repr::NegZero) } else { Number(Repr::Int(0)) });
+            return Ok(if v.is_sign_negative() {
+                Number(Repr::NegZero)
+            } else {
+                Number(Repr::Int(0))
+            });
         }
         if v.fract() != 0.0 {
             return Ok(Number(Repr::Float(v)));
         }
         // Integral: exact, whatever its size.
-        if (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&v) {
+        let two_pow_63 = (1u64 << 63) as f64;
+        if (-two_pow_63..two_pow_63).contains(&v) {
             return Ok(Number(Repr::Int(v as i64)));
         }
         let (mant, exp2) = decompose(v);
         let n = BigUint::from(mant) << (exp2 as usize);
-        Ok(Number::from_integer_digits(v < 0.0, n.to_string().into_bytes()))
+        Ok(Number::from_integer_digits(
+            v < 0.0,
+            n.to_string().into_bytes(),
+        ))
     }
 
     fn from_integer_digits(negative: bool, digits: Vec<u8>) -> Number {
@@ -125,7 +133,11 @@ impl Number {
     fn normalize(negative: bool, mut digits: Vec<u8>, mut point: i32) -> Number {
         let lead = digits.iter().take_while(|&&d| d == b'0').count();
         if lead == digits.len() {
-            return if negative { Number(Repr::NegZero) } else { Number(Repr::Int(0)) };
+            return if negative {
+                Number(Repr::NegZero)
+            } else {
+                Number(Repr::Int(0))
+            };
         }
         if lead > 0 {
             digits.drain(..lead);
@@ -142,7 +154,11 @@ impl Number {
             for _ in digits.len() as i32..point {
                 mag *= 10;
             }
-            let v = if negative { -(mag as i128) } else { mag as i128 };
+            let v = if negative {
+                -(mag as i128)
+            } else {
+                mag as i128
+            };
             if let Ok(i) = i64::try_from(v) {
                 return Number(Repr::Int(i));
             }
@@ -151,7 +167,9 @@ impl Number {
             negative,
             point,
             // ASCII digits only.
-            digits: String::from_utf8(digits).unwrap_or_default().into_boxed_str(),
+            digits: String::from_utf8(digits)
+                .unwrap_or_default()
+                .into_boxed_str(),
         })
     }
 
@@ -248,7 +266,11 @@ impl Number {
             ))
         };
         if digits.is_empty() {
-            return Ok(if negative { Number(Repr::NegZero) } else { Number(Repr::Int(0)) });
+            return Ok(if negative {
+                Number(Repr::NegZero)
+            } else {
+                Number(Repr::Int(0))
+            });
         }
         if binary_exp != 0 {
             // 2^p is about 10^(0.3 p): bound p before doing big arithmetic.
@@ -313,7 +335,11 @@ impl Number {
         match &self.0 {
             Repr::Int(i) => u64::try_from(*i).ok(),
             Repr::NegZero => Some(0),
-            Repr::Decimal { negative: false, point, digits } if *point >= digits.len() as i32 && *point <= 20 => {
+            Repr::Decimal {
+                negative: false,
+                point,
+                digits,
+            } if *point >= digits.len() as i32 && *point <= 20 => {
                 let mut s = digits.to_string();
                 s.extend(std::iter::repeat_n('0', *point as usize - digits.len()));
                 s.parse().ok()
@@ -335,7 +361,11 @@ impl Number {
                     f64::INFINITY
                 }
             }
-            Repr::Decimal { negative, point, digits } => {
+            Repr::Decimal {
+                negative,
+                point,
+                digits,
+            } => {
                 let text = format!("{}0.{}e{}", if *negative { "-" } else { "" }, digits, point);
                 text.parse().unwrap_or(f64::NAN)
             }
@@ -352,8 +382,16 @@ impl Number {
             // -0 is an integer that fits int64.
             Repr::NegZero => MsgpackForm::Int(0),
             Repr::Float(f) => MsgpackForm::Float(*f),
-            Repr::Inf { negative } => MsgpackForm::Float(if *negative { f64::NEG_INFINITY } else { f64::INFINITY }),
-            Repr::Decimal { negative, point, digits } => {
+            Repr::Inf { negative } => MsgpackForm::Float(if *negative {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }),
+            Repr::Decimal {
+                negative,
+                point,
+                digits,
+            } => {
                 if *point < digits.len() as i32 {
                     if let Some(f) = exact_f64(*negative, digits.as_bytes(), *point) {
                         return MsgpackForm::Float(f);
@@ -371,8 +409,14 @@ impl Number {
         match &self.0 {
             Repr::Int(i) => out.extend_from_slice(itoa_i64(*i).as_bytes()),
             Repr::NegZero => out.extend_from_slice(b"-0"),
-            Repr::Inf { negative } => out.extend_from_slice(if *negative { b"-Inf" } else { b"+Inf" }),
-            Repr::Decimal { negative, point, digits } => write_f_format(out, *negative, digits.as_bytes(), *point),
+            Repr::Inf { negative } => {
+                out.extend_from_slice(if *negative { b"-Inf" } else { b"+Inf" })
+            }
+            Repr::Decimal {
+                negative,
+                point,
+                digits,
+            } => write_f_format(out, *negative, digits.as_bytes(), *point),
             Repr::Float(f) => {
                 let (digits, point) = float_shortest(*f);
                 write_f_format(out, *f < 0.0, &digits, point);
@@ -391,20 +435,40 @@ impl Number {
         use std::borrow::Cow;
         Some(match &self.0 {
             Repr::Inf { .. } => return None,
-            Repr::Int(0) | Repr::NegZero => Exact { negative: self.is_negative(), digits: Cow::Borrowed(&[]), point: 0 },
+            Repr::Int(0) | Repr::NegZero => Exact {
+                negative: self.is_negative(),
+                digits: Cow::Borrowed(&[]),
+                point: 0,
+            },
             Repr::Int(i) => {
                 let mut d = i.unsigned_abs().to_string().into_bytes();
                 let point = d.len() as i32;
                 while d.last() == Some(&b'0') {
                     d.pop();
                 }
-                Exact { negative: *i < 0, digits: Cow::Owned(d), point }
+                Exact {
+                    negative: *i < 0,
+                    digits: Cow::Owned(d),
+                    point,
+                }
             }
-            Repr::Decimal { negative, point, digits } => Exact { negative: *negative, digits: Cow::Borrowed(digits.as_bytes()), point: *point },
+            Repr::Decimal {
+                negative,
+                point,
+                digits,
+            } => Exact {
+                negative: *negative,
+                digits: Cow::Borrowed(digits.as_bytes()),
+                point: *point,
+            },
             Repr::Float(f) => {
                 let (m, e) = decompose(*f);
                 let (digits, point) = exact_decimal(&BigUint::from(m), e);
-                Exact { negative: *f < 0.0, digits: Cow::Owned(digits), point }
+                Exact {
+                    negative: *f < 0.0,
+                    digits: Cow::Owned(digits),
+                    point,
+                }
             }
         })
     }
@@ -429,7 +493,15 @@ impl Number {
         let (Some(a), Some(b)) = (self.exact(), other.exact()) else {
             return Ordering::Equal;
         };
-        let sign = |e: &Exact| if e.digits.is_empty() { 0 } else if e.negative { -1 } else { 1 };
+        let sign = |e: &Exact| {
+            if e.digits.is_empty() {
+                0
+            } else if e.negative {
+                -1
+            } else {
+                1
+            }
+        };
         let (sa, sb) = (sign(&a), sign(&b));
         if sa != sb {
             return sa.cmp(&sb);
@@ -621,7 +693,11 @@ fn write_f_format(out: &mut Vec<u8>, negative: bool, digits: &[u8], point: i32) 
         out.push(b'.');
         for i in 0..frac {
             let at = point + i;
-            out.push(if at < 0 || at >= n { b'0' } else { digits[at as usize] });
+            out.push(if at < 0 || at >= n {
+                b'0'
+            } else {
+                digits[at as usize]
+            });
         }
     }
 }
@@ -834,7 +910,10 @@ mod tests {
 
     #[test]
     fn go_rejected_number_syntax_is_rejected() {
-        for bad in ["", " 1", "1 ", "1_000", "0x10", "NaN", "infinity", "INF", "abc", ".", "e5", "1e", "1e+", "--1", "1.2.3"] {
+        for bad in [
+            "", " 1", "1 ", "1_000", "0x10", "NaN", "infinity", "INF", "abc", ".", "e5", "1e",
+            "1e+", "--1", "1.2.3",
+        ] {
             assert!(Number::parse(bad).is_err(), "{bad:?} should be rejected");
         }
     }
@@ -849,9 +928,15 @@ mod tests {
     #[test]
     fn floats_print_like_go_big_float_at_53_bits() {
         assert_eq!(text(&Number::from_f64(0.1).unwrap()), "0.1");
-        assert_eq!(text(&Number::from_f64(f64::from(0.1f32)).unwrap()), "0.10000000149011612");
+        assert_eq!(
+            text(&Number::from_f64(f64::from(0.1f32)).unwrap()),
+            "0.10000000149011612"
+        );
         let min_sub = f64::from_bits(1);
-        assert_eq!(text(&Number::from_f64(min_sub).unwrap()), format!("0.{}4940656458412465", "0".repeat(323)));
+        assert_eq!(
+            text(&Number::from_f64(min_sub).unwrap()),
+            format!("0.{}4940656458412465", "0".repeat(323))
+        );
         assert_eq!(text(&Number::from_f64(-0.25).unwrap()), "-0.25");
     }
 
@@ -879,16 +964,28 @@ mod tests {
                 assert_eq!(float_shortest(g), go_shortest(g), "{g:e}");
             }
         }
-        let tie = 1658206780088562.25f64;
+        let tie = 1658206780088562.0f64 + 0.25;
         assert_eq!(float_shortest(tie), (b"16582067800885622".to_vec(), 16));
     }
 
     #[test]
     fn integral_values_are_never_rounded() {
-        assert_eq!(text(&Number::from_f64(2f64.powi(63)).unwrap()), "9223372036854775808");
-        assert_eq!(text(&Number::from_f64(2f64.powi(70)).unwrap()), "1180591620717411303424");
-        assert_eq!(text(&Number::from_f64(-2f64.powi(63)).unwrap()), "-9223372036854775808");
-        assert_eq!(Number::from_f64(-2f64.powi(63)).unwrap().to_i64(), Some(i64::MIN));
+        assert_eq!(
+            text(&Number::from_f64(2f64.powi(63)).unwrap()),
+            "9223372036854775808"
+        );
+        assert_eq!(
+            text(&Number::from_f64(2f64.powi(70)).unwrap()),
+            "1180591620717411303424"
+        );
+        assert_eq!(
+            text(&Number::from_f64(-2f64.powi(63)).unwrap()),
+            "-9223372036854775808"
+        );
+        assert_eq!(
+            Number::from_f64(-2f64.powi(63)).unwrap().to_i64(),
+            Some(i64::MIN)
+        );
         assert_eq!(text(&Number::from_u64(u64::MAX)), "18446744073709551615");
     }
 
@@ -904,9 +1001,18 @@ mod tests {
         assert_eq!(form(parsed("2.50")), "float 2.5e0");
         assert_eq!(form(parsed("-0")), "int 0");
         assert_eq!(form(parsed("1e20")), "text 100000000000000000000");
-        assert_eq!(form(parsed("9223372036854775807")), "int 9223372036854775807");
-        assert_eq!(form(parsed("9223372036854775808")), "text 9223372036854775808");
-        assert_eq!(form(parsed("-9223372036854775808")), "int -9223372036854775808");
+        assert_eq!(
+            form(parsed("9223372036854775807")),
+            "int 9223372036854775807"
+        );
+        assert_eq!(
+            form(parsed("9223372036854775808")),
+            "text 9223372036854775808"
+        );
+        assert_eq!(
+            form(parsed("-9223372036854775808")),
+            "int -9223372036854775808"
+        );
         assert_eq!(form(Number::from_f64(0.1).unwrap()), "float 1e-1");
         // The smallest subnormal, written out exactly as decimal text, is a float64.
         let (digits, point) = exact_decimal(&BigUint::from(1u32), -1074);
@@ -941,11 +1047,20 @@ mod tests {
         assert_eq!(parsed("-0"), parsed("0"));
         assert!(!parsed("-0").set_equivalent(&parsed("0")));
         assert!(parsed("01").set_equivalent(&Number::from_f64(1.0).unwrap()));
-        assert_eq!(parsed("0.1").numeric_cmp(&Number::from_f64(0.1).unwrap()), Ordering::Less);
+        assert_eq!(
+            parsed("0.1").numeric_cmp(&Number::from_f64(0.1).unwrap()),
+            Ordering::Less
+        );
         assert_eq!(parsed("-1").numeric_cmp(&parsed("0.5")), Ordering::Less);
         assert_eq!(parsed("9").numeric_cmp(&parsed("10")), Ordering::Less);
         assert_eq!(parsed("-10").numeric_cmp(&parsed("-9")), Ordering::Less);
-        assert_eq!(parsed("1e30").numeric_cmp(&Number::infinity(false)), Ordering::Less);
-        assert_eq!(parsed("18446744073709551616").numeric_cmp(&parsed("18446744073709551615")), Ordering::Greater);
+        assert_eq!(
+            parsed("1e30").numeric_cmp(&Number::infinity(false)),
+            Ordering::Less
+        );
+        assert_eq!(
+            parsed("18446744073709551616").numeric_cmp(&parsed("18446744073709551615")),
+            Ordering::Greater
+        );
     }
 }

@@ -76,7 +76,9 @@ impl Refinements {
             return Err(Error::data("numeric bound refinement for non-number type"));
         }
         if (self.length_min != 0 || self.length_max.is_some()) && !ty.is_collection() {
-            return Err(Error::data("length bound refinement for non-collection type"));
+            return Err(Error::data(
+                "length bound refinement for non-collection type",
+            ));
         }
         if let (Some(lo), Some(hi)) = (&self.lower, &self.upper) {
             let contradicts = match lo.value.numeric_cmp(&hi.value) {
@@ -108,7 +110,7 @@ impl Refinements {
             None => true,
             Some(cur) => match b.value.numeric_cmp(&cur.value) {
                 Ordering::Greater => true,
-                Ordering::Equal => !(b.inclusive && !cur.inclusive),
+                Ordering::Equal => !b.inclusive || cur.inclusive,
                 Ordering::Less => false,
             },
         };
@@ -123,7 +125,7 @@ impl Refinements {
             None => true,
             Some(cur) => match b.value.numeric_cmp(&cur.value) {
                 Ordering::Less => true,
-                Ordering::Equal => !(b.inclusive && !cur.inclusive),
+                Ordering::Equal => !b.inclusive || cur.inclusive,
                 Ordering::Greater => false,
             },
         };
@@ -187,16 +189,44 @@ pub(crate) fn safe_prefix(s: &str) -> String {
 /// composition in Unicode.
 fn composes_with_a_following_mark(c: char) -> bool {
     const SECOND_HALVES: &[(u32, u32)] = &[
-        (0x0300, 0x036f), (0x0653, 0x0655), (0x093c, 0x093c), (0x09be, 0x09be), (0x09d7, 0x09d7),
-        (0x0b3e, 0x0b3e), (0x0b56, 0x0b57), (0x0bbe, 0x0bbe), (0x0bd7, 0x0bd7), (0x0c56, 0x0c56),
-        (0x0cc2, 0x0cc2), (0x0cd5, 0x0cd6), (0x0d3e, 0x0d3e), (0x0d57, 0x0d57), (0x0dca, 0x0dca),
-        (0x0dcf, 0x0dcf), (0x0ddf, 0x0ddf), (0x102e, 0x102e), (0x1161, 0x1175), (0x11a8, 0x11c2),
-        (0x1b35, 0x1b35), (0x3099, 0x309a), (0x110ba, 0x110ba), (0x11127, 0x11127),
-        (0x1133e, 0x1133e), (0x11357, 0x11357), (0x114b0, 0x114b0), (0x114ba, 0x114ba),
-        (0x114bd, 0x114bd), (0x115af, 0x115af), (0x11930, 0x11930),
+        (0x0300, 0x036f),
+        (0x0653, 0x0655),
+        (0x093c, 0x093c),
+        (0x09be, 0x09be),
+        (0x09d7, 0x09d7),
+        (0x0b3e, 0x0b3e),
+        (0x0b56, 0x0b57),
+        (0x0bbe, 0x0bbe),
+        (0x0bd7, 0x0bd7),
+        (0x0c56, 0x0c56),
+        (0x0cc2, 0x0cc2),
+        (0x0cd5, 0x0cd6),
+        (0x0d3e, 0x0d3e),
+        (0x0d57, 0x0d57),
+        (0x0dca, 0x0dca),
+        (0x0dcf, 0x0dcf),
+        (0x0ddf, 0x0ddf),
+        (0x102e, 0x102e),
+        (0x1161, 0x1175),
+        (0x11a8, 0x11c2),
+        (0x1b35, 0x1b35),
+        (0x3099, 0x309a),
+        (0x110ba, 0x110ba),
+        (0x11127, 0x11127),
+        (0x1133e, 0x1133e),
+        (0x11357, 0x11357),
+        (0x114b0, 0x114b0),
+        (0x114ba, 0x114ba),
+        (0x114bd, 0x114bd),
+        (0x115af, 0x115af),
+        (0x11930, 0x11930),
     ];
     SECOND_HALVES.iter().any(|&(lo, hi)| {
-        (lo..=hi).any(|m| char::from_u32(m).and_then(|m| unicode_normalization::char::compose(c, m)).is_some())
+        (lo..=hi).any(|m| {
+            char::from_u32(m)
+                .and_then(|m| unicode_normalization::char::compose(c, m))
+                .is_some()
+        })
     })
 }
 
@@ -219,14 +249,27 @@ mod tests {
     #[test]
     fn contradictory_refinements_are_errors() {
         let r = Refinements {
-            lower: Some(Bound { value: 5.into(), inclusive: true }),
-            upper: Some(Bound { value: 1.into(), inclusive: true }),
+            lower: Some(Bound {
+                value: 5.into(),
+                inclusive: true,
+            }),
+            upper: Some(Bound {
+                value: 1.into(),
+                inclusive: true,
+            }),
             ..Default::default()
         };
         assert!(r.validated(&Type::Number).is_err());
-        let r = Refinements { length_min: 3, length_max: Some(2), ..Default::default() };
+        let r = Refinements {
+            length_min: 3,
+            length_max: Some(2),
+            ..Default::default()
+        };
         assert!(r.validated(&Type::list(Type::String)).is_err());
-        let r = Refinements { string_prefix: Some("x".into()), ..Default::default() };
+        let r = Refinements {
+            string_prefix: Some("x".into()),
+            ..Default::default()
+        };
         assert!(r.validated(&Type::Number).is_err());
         let mut r = Refinements::default();
         r.add_prefix("ab".into()).unwrap();
@@ -238,13 +281,28 @@ mod tests {
     #[test]
     fn looser_bounds_never_replace_tighter_ones() {
         let mut r = Refinements::default();
-        r.tighten_lower(Bound { value: 5.into(), inclusive: true });
-        r.tighten_lower(Bound { value: 1.into(), inclusive: true });
+        r.tighten_lower(Bound {
+            value: 5.into(),
+            inclusive: true,
+        });
+        r.tighten_lower(Bound {
+            value: 1.into(),
+            inclusive: true,
+        });
         assert_eq!(r.lower.as_ref().unwrap().value, Number::from(5));
-        r.tighten_lower(Bound { value: 5.into(), inclusive: false });
+        r.tighten_lower(Bound {
+            value: 5.into(),
+            inclusive: false,
+        });
         assert!(!r.lower.as_ref().unwrap().inclusive);
-        r.tighten_upper(Bound { value: 10.into(), inclusive: true });
-        r.tighten_upper(Bound { value: 20.into(), inclusive: true });
+        r.tighten_upper(Bound {
+            value: 10.into(),
+            inclusive: true,
+        });
+        r.tighten_upper(Bound {
+            value: 20.into(),
+            inclusive: true,
+        });
         assert_eq!(r.upper.as_ref().unwrap().value, Number::from(10));
     }
 }

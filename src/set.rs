@@ -48,7 +48,10 @@ pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {
                     (rank, h, v)
                 })
                 .collect();
-            keyed.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.as_bytes().cmp(b.1.as_bytes())));
+            keyed.sort_by(|a, b| {
+                a.0.cmp(&b.0)
+                    .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
+            });
             elements = keyed.into_iter().map(|(_, _, v)| v).collect();
         }
     }
@@ -103,7 +106,11 @@ fn dedup(elements: Vec<Value>) -> Vec<Value> {
     if !any_dropped {
         return elements;
     }
-    elements.into_iter().zip(keep).filter_map(|(v, k)| k.then_some(v)).collect()
+    elements
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(v, k)| k.then_some(v))
+        .collect()
 }
 
 /// go-cty's set membership test for wholly known values: cty equality
@@ -121,7 +128,9 @@ pub(crate) fn equivalent(a: &Value, b: &Value) -> bool {
         (Repr::Map(x), Repr::Map(y)) => {
             a.ty() == b.ty()
                 && x.len() == y.len()
-                && x.iter().zip(y).all(|((kp, p), (kq, q))| kp == kq && equivalent(p, q))
+                && x.iter()
+                    .zip(y)
+                    .all(|((kp, p), (kq, q))| kp == kq && equivalent(p, q))
         }
         _ => false,
     }
@@ -201,42 +210,93 @@ mod tests {
     fn strings_sort_bytewise_with_unknowns_then_null_last() {
         let s = canonicalize(
             &Type::String,
-            vec![Value::null(Type::String), Value::unknown(Type::String), Value::string("z"), Value::string("a"), Value::string("B")],
+            vec![
+                Value::null(Type::String),
+                Value::unknown(Type::String),
+                Value::string("z"),
+                Value::string("a"),
+                Value::string("B"),
+            ],
         );
-        assert_eq!(render(&s), ["\"B\"", "\"a\"", "\"z\"", "(known after apply)", "null"]);
+        assert_eq!(
+            render(&s),
+            ["\"B\"", "\"a\"", "\"z\"", "(known after apply)", "null"]
+        );
     }
 
     #[test]
     fn numbers_sort_numerically_and_negative_zero_stays_apart_first() {
-        let s = canonicalize(&Type::Number, vec![num("10"), num("9"), num("-1"), num("0.5"), num("0"), num("-0")]);
+        let s = canonicalize(
+            &Type::Number,
+            vec![
+                num("10"),
+                num("9"),
+                num("-1"),
+                num("0.5"),
+                num("0"),
+                num("-0"),
+            ],
+        );
         assert_eq!(render(&s), ["-1", "-0", "0", "0.5", "9", "10"]);
-        let s = canonicalize(&Type::Number, vec![num("01"), Value::number(Number::from_f64(1.0).unwrap()), num("0.1"), Value::number(Number::from_f64(0.1).unwrap())]);
+        let s = canonicalize(
+            &Type::Number,
+            vec![
+                num("01"),
+                Value::number(Number::from_f64(1.0).unwrap()),
+                num("0.1"),
+                Value::number(Number::from_f64(0.1).unwrap()),
+            ],
+        );
         assert_eq!(render(&s), ["0.1", "1"]);
     }
 
     #[test]
     fn unknowns_never_merge_and_keep_insertion_order() {
         let u = Value::unknown(Type::String);
-        let s = canonicalize(&Type::String, vec![u.clone(), Value::string("x"), u.clone(), Value::string("x")]);
+        let s = canonicalize(
+            &Type::String,
+            vec![u.clone(), Value::string("x"), u.clone(), Value::string("x")],
+        );
         assert_eq!(s.len(), 3);
     }
 
     #[test]
     fn structured_elements_sort_by_hash_string() {
-        let l = |items: &[i64]| Value::list(Type::Number, items.iter().map(|&i| Value::number(i)).collect()).unwrap();
-        let s = canonicalize(&Type::list(Type::Number), vec![l(&[10]), l(&[9]), l(&[1, 2])]);
+        let l = |items: &[i64]| {
+            Value::list(
+                Type::Number,
+                items.iter().map(|&i| Value::number(i)).collect(),
+            )
+            .unwrap()
+        };
+        let s = canonicalize(
+            &Type::list(Type::Number),
+            vec![l(&[10]), l(&[9]), l(&[1, 2])],
+        );
         assert_eq!(render(&s), ["[10]", "[1, 2]", "[9]"]);
-        let b = |items: &[bool]| Value::list(Type::Bool, items.iter().map(|&i| Value::bool(i)).collect()).unwrap();
-        let s = canonicalize(&Type::list(Type::Bool), vec![b(&[true]), b(&[false]), b(&[])]);
+        let b = |items: &[bool]| {
+            Value::list(Type::Bool, items.iter().map(|&i| Value::bool(i)).collect()).unwrap()
+        };
+        let s = canonicalize(
+            &Type::list(Type::Bool),
+            vec![b(&[true]), b(&[false]), b(&[])],
+        );
         assert_eq!(render(&s), ["[false]", "[true]", "[]"]);
         let t = |n: &str| Value::tuple(vec![num(n)]);
-        let s = canonicalize(&Type::tuple([Type::Number]), vec![t("1e10"), t("2"), t("0.00001"), t("-1")]);
+        let s = canonicalize(
+            &Type::tuple([Type::Number]),
+            vec![t("1e10"), t("2"), t("0.00001"), t("-1")],
+        );
         assert_eq!(render(&s), ["[-1]", "[10000000000]", "[0.00001]", "[2]"]);
     }
 
     #[test]
     fn hash_strings_match_go_cty() {
-        let v = Value::object([("a", Value::string("x\"y")), ("b", Value::null(Type::Number)), ("c", Value::unknown(Type::Bool))]);
+        let v = Value::object([
+            ("a", Value::string("x\"y")),
+            ("b", Value::null(Type::Number)),
+            ("c", Value::unknown(Type::Bool)),
+        ]);
         let mut h = String::new();
         write_hash(&mut h, &v);
         assert_eq!(h, r#"<"x\"y";~;?;>"#);
@@ -248,7 +308,11 @@ mod tests {
 
     #[test]
     fn a_large_set_canonicalizes_without_quadratic_work() {
-        let elems: Vec<Value> = (0..20_000).rev().map(|i| Value::string(format!("s{i:05}"))).chain((0..20_000).map(|i| Value::string(format!("s{i:05}")))).collect();
+        let elems: Vec<Value> = (0..20_000)
+            .rev()
+            .map(|i| Value::string(format!("s{i:05}")))
+            .chain((0..20_000).map(|i| Value::string(format!("s{i:05}"))))
+            .collect();
         let s = canonicalize(&Type::String, elems);
         assert_eq!(s.len(), 20_000);
         assert_eq!(s[0].as_str(), Some("s00000"));

@@ -73,7 +73,11 @@ pub struct ObjectType {
 impl ObjectType {
     fn new(attrs: Box<[(Box<str>, Type)]>, optional: Box<[bool]>) -> Self {
         let is_static = !optional.iter().any(|&o| o) && attrs.iter().all(|(_, t)| t.is_static());
-        ObjectType { attrs, optional, is_static }
+        ObjectType {
+            attrs,
+            optional,
+            is_static,
+        }
     }
 
     /// Attribute names and types, sorted bytewise by name.
@@ -194,7 +198,10 @@ impl Type {
                 }
             }
         }
-        Ok(Type::Object(Arc::new(ObjectType::new(dedup.into_boxed_slice(), opt.into_boxed_slice()))))
+        Ok(Type::Object(Arc::new(ObjectType::new(
+            dedup.into_boxed_slice(),
+            opt.into_boxed_slice(),
+        ))))
     }
 
     /// The empty object type `object({})`.
@@ -347,11 +354,13 @@ impl Type {
         let ty = parse_type(&mut r, max_depth)?;
         match r.peek_byte() {
             None | Some(b']') | Some(b'}') => Ok(ty),
-            Some(_) => Err(Error::type_error(if matches!(ty, Type::String | Type::Number | Type::Bool | Type::Dynamic) {
-                "extraneous data after type description"
-            } else {
-                "unexpected extra data in type description"
-            })
+            Some(_) => Err(Error::type_error(
+                if matches!(ty, Type::String | Type::Number | Type::Bool | Type::Dynamic) {
+                    "extraneous data after type description"
+                } else {
+                    "unexpected extra data in type description"
+                },
+            )
             .at_offset(r.offset())),
         }
     }
@@ -433,12 +442,17 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                 "number" => Ok(Type::Number),
                 "bool" => Ok(Type::Bool),
                 "dynamic" => Ok(Type::Dynamic),
-                other => Err(Error::type_error(format!("invalid primitive type name {other:?}")).at_offset(at)),
+                other => Err(
+                    Error::type_error(format!("invalid primitive type name {other:?}"))
+                        .at_offset(at),
+                ),
             }
         }
         Peek::Array => {
             if depth_left == 0 {
-                return Err(Error::limit("type description exceeds the nesting depth limit").at_offset(at));
+                return Err(
+                    Error::limit("type description exceeds the nesting depth limit").at_offset(at),
+                );
             }
             r.begin_array()?;
             if !r.next_element(true)? || r.peek()? != Peek::String {
@@ -449,7 +463,10 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                 if r.next_element(false)? {
                     Ok(())
                 } else {
-                    Err(Error::type_error("missing element type in type description").at_offset(r.offset()))
+                    Err(
+                        Error::type_error("missing element type in type description")
+                            .at_offset(r.offset()),
+                    )
                 }
             };
             let ty = match &*kind {
@@ -479,7 +496,10 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                         Vec::new()
                     } else {
                         if r.peek()? != Peek::Array {
-                            return Err(Error::type_error("tuple element types must be a JSON array").at_offset(r.offset()));
+                            return Err(Error::type_error(
+                                "tuple element types must be a JSON array",
+                            )
+                            .at_offset(r.offset()));
                         }
                         r.begin_array()?;
                         let mut elems = Vec::new();
@@ -495,7 +515,10 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                 _ => return Err(Error::type_error("invalid complex type kind name").at_offset(at)),
             };
             if r.next_element(false)? {
-                return Err(Error::type_error("unexpected extra data in type description").at_offset(r.offset()));
+                return Err(
+                    Error::type_error("unexpected extra data in type description")
+                        .at_offset(r.offset()),
+                );
             }
             Ok(ty)
         }
@@ -524,7 +547,9 @@ fn parse_object_attrs(r: &mut Reader<'_>, depth_left: usize) -> Result<Vec<(Stri
             }
             Ok(attrs)
         }
-        _ => Err(Error::type_error("object attribute types must be a JSON object").at_offset(r.offset())),
+        _ => Err(
+            Error::type_error("object attribute types must be a JSON object").at_offset(r.offset()),
+        ),
     }
 }
 
@@ -541,13 +566,19 @@ fn parse_string_array(r: &mut Reader<'_>) -> Result<Vec<String>> {
             while r.next_element(first)? {
                 first = false;
                 if r.peek()? != Peek::String {
-                    return Err(Error::type_error("optional attribute names must be strings").at_offset(r.offset()));
+                    return Err(
+                        Error::type_error("optional attribute names must be strings")
+                            .at_offset(r.offset()),
+                    );
                 }
                 names.push(r.read_string()?.into_owned());
             }
             Ok(names)
         }
-        _ => Err(Error::type_error("optional attribute names must be a JSON array").at_offset(r.offset())),
+        _ => Err(
+            Error::type_error("optional attribute names must be a JSON array")
+                .at_offset(r.offset()),
+        ),
     }
 }
 
@@ -596,15 +627,23 @@ mod tests {
             r#"["object",{"\u003c\u0026\u003e":"dynamic","a":"string","b":"number","é":"bool"}]"#
         );
         assert_eq!(roundtrip(r#" [ "tuple" , [ ] ] "#), r#"["tuple",[]]"#);
-        assert_eq!(roundtrip(r#"["object",{"b":"string","a":"number"},["b","b"]]"#), r#"["object",{"a":"number","b":"string"},["b"]]"#);
-        assert_eq!(roundtrip(r#"["object",{"a":"string"},[]]"#), r#"["object",{"a":"string"}]"#);
+        assert_eq!(
+            roundtrip(r#"["object",{"b":"string","a":"number"},["b","b"]]"#),
+            r#"["object",{"a":"number","b":"string"},["b"]]"#
+        );
+        assert_eq!(
+            roundtrip(r#"["object",{"a":"string"},[]]"#),
+            r#"["object",{"a":"string"}]"#
+        );
         assert_eq!(roundtrip(r#"["object",null]"#), r#"["object",{}]"#);
         assert_eq!(roundtrip(r#"["tuple",null]"#), r#"["tuple",[]]"#);
     }
 
     #[test]
     fn object_attribute_names_are_nfc_and_last_duplicate_wins() {
-        let ty = Type::parse("[\"object\",{\"e\\u0301\":\"string\",\"a\":\"bool\",\"a\":\"number\"}]").unwrap();
+        let ty =
+            Type::parse("[\"object\",{\"e\\u0301\":\"string\",\"a\":\"bool\",\"a\":\"number\"}]")
+                .unwrap();
         assert_eq!(ty.attribute_type("é"), Some(&Type::String));
         assert_eq!(ty.attribute_type("a"), Some(&Type::Number));
     }
@@ -612,18 +651,36 @@ mod tests {
     #[test]
     fn go_cty_trailing_quirks_are_kept() {
         assert_eq!(Type::parse(r#""string"]"#).unwrap(), Type::String);
-        assert_eq!(Type::parse(r#"["list","string"]]"#).unwrap(), Type::list(Type::String));
+        assert_eq!(
+            Type::parse(r#"["list","string"]]"#).unwrap(),
+            Type::list(Type::String)
+        );
         let msg = |s: &str| Type::parse(s).unwrap_err().message().to_string();
-        assert_eq!(msg(r#""string" "x""#), "extraneous data after type description");
-        assert_eq!(msg(r#"["list","string","x"]"#), "unexpected extra data in type description");
-        assert_eq!(msg(r#"["list","string"]x"#), "unexpected extra data in type description");
+        assert_eq!(
+            msg(r#""string" "x""#),
+            "extraneous data after type description"
+        );
+        assert_eq!(
+            msg(r#"["list","string","x"]"#),
+            "unexpected extra data in type description"
+        );
+        assert_eq!(
+            msg(r#"["list","string"]x"#),
+            "unexpected extra data in type description"
+        );
     }
 
     #[test]
     fn malformed_type_descriptions_are_errors_not_crashes() {
         let msg = |s: &str| Type::parse(s).unwrap_err().message().to_string();
-        assert_eq!(msg(r#""String""#), r#"invalid primitive type name "String""#);
-        assert_eq!(msg(r#"["list","strin"]"#), r#"invalid primitive type name "strin""#);
+        assert_eq!(
+            msg(r#""String""#),
+            r#"invalid primitive type name "String""#
+        );
+        assert_eq!(
+            msg(r#"["list","strin"]"#),
+            r#"invalid primitive type name "strin""#
+        );
         assert_eq!(msg("[]"), "invalid complex type kind name");
         assert_eq!(msg("[1]"), "invalid complex type kind name");
         assert_eq!(msg(r#"["foo","string"]"#), "invalid complex type kind name");
@@ -646,8 +703,12 @@ mod tests {
 
     #[test]
     fn optional_markers_can_be_stripped_deeply() {
-        let ty = Type::parse(r#"["list",["object",{"a":["object",{"b":"string"},["b"]]},["a"]]]"#).unwrap();
+        let ty = Type::parse(r#"["list",["object",{"a":["object",{"b":"string"},["b"]]},["a"]]]"#)
+            .unwrap();
         assert!(ty.has_optional_attributes());
-        assert_eq!(ty.without_optional_attributes().to_json(), r#"["list",["object",{"a":["object",{"b":"string"}]}]]"#);
+        assert_eq!(
+            ty.without_optional_attributes().to_json(),
+            r#"["list",["object",{"a":["object",{"b":"string"}]}]]"#
+        );
     }
 }

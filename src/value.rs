@@ -61,28 +61,43 @@ impl Value {
 
     /// A null of type `ty`.
     pub fn null(ty: Type) -> Value {
-        Value { ty, repr: Repr::Null }
+        Value {
+            ty,
+            repr: Repr::Null,
+        }
     }
 
     /// An unknown of type `ty`, with no refinements.
     /// `Value::unknown(Type::Dynamic)` is cty's `DynamicVal`.
     pub fn unknown(ty: Type) -> Value {
-        Value { ty, repr: Repr::Unknown(None) }
+        Value {
+            ty,
+            repr: Repr::Unknown(None),
+        }
     }
 
     /// A string; normalized to NFC.
     pub fn string(s: impl Into<String>) -> Value {
-        Value { ty: Type::String, repr: Repr::String(into_nfc(s.into()).into_boxed_str()) }
+        Value {
+            ty: Type::String,
+            repr: Repr::String(into_nfc(s.into()).into_boxed_str()),
+        }
     }
 
     /// A number.
     pub fn number(n: impl Into<Number>) -> Value {
-        Value { ty: Type::Number, repr: Repr::Number(n.into()) }
+        Value {
+            ty: Type::Number,
+            repr: Repr::Number(n.into()),
+        }
     }
 
     /// A bool.
     pub fn bool(b: bool) -> Value {
-        Value { ty: Type::Bool, repr: Repr::Bool(b) }
+        Value {
+            ty: Type::Bool,
+            repr: Repr::Bool(b),
+        }
     }
 
     /// A list. Elements must all have one type conforming to `elem`; a
@@ -90,7 +105,10 @@ impl Value {
     /// strings declared `list(dynamic)` is a `list(string)`, as in cty).
     pub fn list(elem: Type, elements: Vec<Value>) -> Result<Value> {
         let ety = unify(&elem, &elements, "list")?;
-        Ok(Value { ty: Type::list(ety.clone()), repr: Repr::Seq(retype(ety, elements)) })
+        Ok(Value {
+            ty: Type::list(ety.clone()),
+            repr: Repr::Seq(retype(ety, elements)),
+        })
     }
 
     /// A set: elements de-duplicated by cty equality and put in go-cty's
@@ -98,14 +116,22 @@ impl Value {
     pub fn set(elem: Type, elements: Vec<Value>) -> Result<Value> {
         let ety = unify(&elem, &elements, "set")?;
         let elements = set::canonicalize(&ety, retype(ety.clone(), elements));
-        Ok(Value { ty: Type::set(ety), repr: Repr::Seq(elements) })
+        Ok(Value {
+            ty: Type::set(ety),
+            repr: Repr::Seq(elements),
+        })
     }
 
     /// A map. Keys are normalized to NFC; for a repeated key the last entry
     /// wins.
-    pub fn map<K: Into<String>>(elem: Type, entries: impl IntoIterator<Item = (K, Value)>) -> Result<Value> {
-        let mut entries: Vec<(Box<str>, Value)> =
-            entries.into_iter().map(|(k, v)| (into_nfc(k.into()).into_boxed_str(), v)).collect();
+    pub fn map<K: Into<String>>(
+        elem: Type,
+        entries: impl IntoIterator<Item = (K, Value)>,
+    ) -> Result<Value> {
+        let mut entries: Vec<(Box<str>, Value)> = entries
+            .into_iter()
+            .map(|(k, v)| (into_nfc(k.into()).into_boxed_str(), v))
+            .collect();
         sort_map_entries(&mut entries);
         let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
         let ety = unify(&elem, &values, "map")?;
@@ -113,14 +139,19 @@ impl Value {
             .into_iter()
             .map(|(k, v)| (k, retype_one(&ety, v)))
             .collect();
-        Ok(Value { ty: Type::map(ety), repr: Repr::Map(entries) })
+        Ok(Value {
+            ty: Type::map(ety),
+            repr: Repr::Map(entries),
+        })
     }
 
     /// An object whose type is made of its attributes' types. Names are
     /// normalized to NFC; for a repeated name the last wins.
     pub fn object<K: AsRef<str>>(attrs: impl IntoIterator<Item = (K, Value)>) -> Value {
-        let mut attrs: Vec<(String, Value)> =
-            attrs.into_iter().map(|(k, v)| (crate::strings::nfc(k.as_ref()).into_owned(), v)).collect();
+        let mut attrs: Vec<(String, Value)> = attrs
+            .into_iter()
+            .map(|(k, v)| (crate::strings::nfc(k.as_ref()).into_owned(), v))
+            .collect();
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
         let mut dedup: Vec<(String, Value)> = Vec::with_capacity(attrs.len());
         for a in attrs {
@@ -130,13 +161,19 @@ impl Value {
             }
         }
         let ty = Type::object(dedup.iter().map(|(k, v)| (k.as_str(), v.ty.clone())));
-        Value { ty, repr: Repr::Seq(dedup.into_iter().map(|(_, v)| v).collect()) }
+        Value {
+            ty,
+            repr: Repr::Seq(dedup.into_iter().map(|(_, v)| v).collect()),
+        }
     }
 
     /// A tuple of the given elements.
     pub fn tuple(elements: Vec<Value>) -> Value {
         let ty = Type::tuple(elements.iter().map(|e| e.ty.clone()));
-        Value { ty, repr: Repr::Seq(elements) }
+        Value {
+            ty,
+            repr: Repr::Seq(elements),
+        }
     }
 
     /// This unknown value with refinements added, collapsed the way cty does:
@@ -239,7 +276,10 @@ impl Value {
     /// The value at `key` of a known map.
     pub fn get(&self, key: &str) -> Option<&Value> {
         match &self.repr {
-            Repr::Map(m) => m.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &m[i].1),
+            Repr::Map(m) => m
+                .binary_search_by(|(k, _)| (**k).cmp(key))
+                .ok()
+                .map(|i| &m[i].1),
             _ => None,
         }
     }
@@ -299,8 +339,11 @@ pub(crate) fn unify(declared: &Type, elements: &[Value], kind: &str) -> Result<T
     let mut ety: Option<&Type> = None;
     for (i, e) in elements.iter().enumerate() {
         if e.ty != Type::Dynamic && !e.ty.conforms_to(declared) {
-            return Err(Error::data(format!("{kind} element type must be {declared}, not {}", e.ty))
-                .under(crate::path::PathStep::Index(i as u64)));
+            return Err(Error::data(format!(
+                "{kind} element type must be {declared}, not {}",
+                e.ty
+            ))
+            .under(crate::path::PathStep::Index(i as u64)));
         }
         if e.ty == Type::Dynamic {
             continue;
@@ -347,7 +390,12 @@ fn retype_one(ety: &Type, mut v: Value) -> Value {
 /// attributes of `declared`: cty object values carry their attributes'
 /// own types and never optional markers.
 pub(crate) fn object_type_of(declared: &Arc<ObjectType>, values: &[Value]) -> Type {
-    Type::object(declared.attributes().zip(values).map(|((n, _), v)| (n, v.ty.clone())))
+    Type::object(
+        declared
+            .attributes()
+            .zip(values)
+            .map(|((n, _), v)| (n, v.ty.clone())),
+    )
 }
 
 fn merge(mut a: Refinements, b: Refinements) -> Result<Refinements> {
@@ -385,7 +433,11 @@ pub(crate) fn collapse(ty: Type, r: Refinements) -> Value {
                 let is_list = matches!(ty, Type::List(_));
                 let is_set = matches!(ty, Type::Set(_));
                 if n == 0 {
-                    let repr = if matches!(ty, Type::Map(_)) { Repr::Map(Vec::new()) } else { Repr::Seq(Vec::new()) };
+                    let repr = if matches!(ty, Type::Map(_)) {
+                        Repr::Map(Vec::new())
+                    } else {
+                        Repr::Seq(Vec::new())
+                    };
                     return Value::from_parts(ty, repr);
                 }
                 if is_list || (is_set && n == 1) {
@@ -396,7 +448,11 @@ pub(crate) fn collapse(ty: Type, r: Refinements) -> Value {
             _ => {}
         }
     }
-    let refinements = if r.is_empty() { None } else { Some(Box::new(r)) };
+    let refinements = if r.is_empty() {
+        None
+    } else {
+        Some(Box::new(r))
+    };
     Value::from_parts(ty, Repr::Unknown(refinements))
 }
 
@@ -511,17 +567,29 @@ mod tests {
     #[test]
     fn strings_are_normalized_on_construction() {
         assert_eq!(Value::string("e\u{301}").as_str(), Some("é"));
-        let m = Value::map(Type::Number, [("e\u{301}", Value::number(1)), ("é", Value::number(2))]).unwrap();
+        let m = Value::map(
+            Type::Number,
+            [("e\u{301}", Value::number(1)), ("é", Value::number(2))],
+        )
+        .unwrap();
         assert_eq!(m.len(), Some(1));
     }
 
     #[test]
     fn dynamic_collections_take_their_elements_type() {
-        let l = Value::list(Type::Dynamic, vec![Value::unknown(Type::Dynamic), Value::string("a")]).unwrap();
+        let l = Value::list(
+            Type::Dynamic,
+            vec![Value::unknown(Type::Dynamic), Value::string("a")],
+        )
+        .unwrap();
         assert_eq!(*l.ty(), Type::list(Type::String));
         assert_eq!(*l.elements().unwrap()[0].ty(), Type::String);
-        let err = Value::list(Type::Dynamic, vec![Value::string("a"), Value::number(1)]).unwrap_err();
-        assert!(err.message().contains("inconsistent list element types"), "{err}");
+        let err =
+            Value::list(Type::Dynamic, vec![Value::string("a"), Value::number(1)]).unwrap_err();
+        assert!(
+            err.message().contains("inconsistent list element types"),
+            "{err}"
+        );
         assert_eq!(err.path().to_string(), "[1]");
         let empty = Value::list(Type::Dynamic, vec![]).unwrap();
         assert_eq!(*empty.ty(), Type::list(Type::Dynamic));
@@ -534,17 +602,45 @@ mod tests {
 
     #[test]
     fn refinements_collapse_as_in_cty() {
-        let lengths = |min, max| Refinements { not_null: true, length_min: min, length_max: max, ..Default::default() };
-        let v = Value::unknown(Type::list(Type::String)).refined(lengths(0, Some(0))).unwrap();
+        let lengths = |min, max| Refinements {
+            not_null: true,
+            length_min: min,
+            length_max: max,
+            ..Default::default()
+        };
+        let v = Value::unknown(Type::list(Type::String))
+            .refined(lengths(0, Some(0)))
+            .unwrap();
         assert_eq!(v.elements().map(<[Value]>::len), Some(0));
-        let v = Value::unknown(Type::set(Type::String)).refined(lengths(2, Some(2))).unwrap();
+        let v = Value::unknown(Type::set(Type::String))
+            .refined(lengths(2, Some(2)))
+            .unwrap();
         assert!(!v.is_known());
-        let v = Value::unknown(Type::set(Type::String)).refined(lengths(1, Some(1))).unwrap();
+        let v = Value::unknown(Type::set(Type::String))
+            .refined(lengths(1, Some(1)))
+            .unwrap();
         assert_eq!(v.elements().map(<[Value]>::len), Some(1));
-        let bound = |n: i64| Some(crate::Bound { value: n.into(), inclusive: true });
-        let r = Refinements { not_null: true, lower: bound(3), upper: bound(3), ..Default::default() };
-        assert_eq!(Value::unknown(Type::Number).refined(r).unwrap(), Value::number(3));
-        let r = Refinements { lower: bound(3), upper: bound(3), ..Default::default() };
+        let bound = |n: i64| {
+            Some(crate::Bound {
+                value: n.into(),
+                inclusive: true,
+            })
+        };
+        let r = Refinements {
+            not_null: true,
+            lower: bound(3),
+            upper: bound(3),
+            ..Default::default()
+        };
+        assert_eq!(
+            Value::unknown(Type::Number).refined(r).unwrap(),
+            Value::number(3)
+        );
+        let r = Refinements {
+            lower: bound(3),
+            upper: bound(3),
+            ..Default::default()
+        };
         assert!(!Value::unknown(Type::Number).refined(r).unwrap().is_known());
         assert!(Value::string("x").refined(Refinements::default()).is_err());
     }

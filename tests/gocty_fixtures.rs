@@ -18,12 +18,18 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
-/// What the library does with one fixture input: the decoded value and its
-/// re-encodings, or the first error.
-fn run(ty: &Type, line: &Json) -> Result<(Value, Vec<u8>, Option<Vec<u8>>), String> {
+/// The decoded value, its msgpack re-encoding, and its JSON re-encoding
+/// (`None` when the value holds unknowns).
+type Roundtrip = (Value, Vec<u8>, Option<Vec<u8>>);
+
+/// What the library does with one fixture input, or the first error.
+fn run(ty: &Type, line: &Json) -> Result<Roundtrip, String> {
     let value = if let Some(h) = line.get("msgpack").and_then(Json::as_str) {
         msgpack::decode(&unhex(h), ty)
     } else {
@@ -51,7 +57,10 @@ const ERRATA: &[(&str, usize, &str)] =
 fn check_file(name: &str) -> Outcome {
     let path = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut out = Outcome { passed: 0, failures: Vec::new() };
+    let mut out = Outcome {
+        passed: 0,
+        failures: Vec::new(),
+    };
     for (n, raw) in text.lines().enumerate() {
         let line: Json = serde_json::from_str(raw).unwrap();
         let expect = &line["expect"];
@@ -59,12 +68,17 @@ fn check_file(name: &str) -> Outcome {
             continue;
         }
         let ty_json = serde_json::to_string(&line["type"]).unwrap();
-        let ty = Type::parse(&ty_json).unwrap_or_else(|e| panic!("{name}:{}: type {ty_json}: {e}", n + 1));
+        let ty = Type::parse(&ty_json)
+            .unwrap_or_else(|e| panic!("{name}:{}: type {ty_json}: {e}", n + 1));
         let got = run(&ty, &line);
         if let Some((_, _, refusal)) = ERRATA.iter().find(|(f, l, _)| *f == name && *l == n + 1) {
             match &got {
                 Err(e) if e.contains(refusal) => out.passed += 1,
-                other => out.failures.push(format!("{name}:{} (erratum) expected a refusal, got {:?}", n + 1, other.as_ref().map(|r| hex(&r.1)))),
+                other => out.failures.push(format!(
+                    "{name}:{} (erratum) expected a refusal, got {:?}",
+                    n + 1,
+                    other.as_ref().map(|r| hex(&r.1))
+                )),
             }
             continue;
         }
@@ -75,11 +89,18 @@ fn check_file(name: &str) -> Outcome {
             (Ok((_, mp, js)), None) => {
                 let want_mp = expect["msgpack"].as_str().unwrap();
                 let want_js = expect.get("json").and_then(Json::as_str);
-                let got_js = js.as_deref().map(|j| String::from_utf8(j.to_vec()).unwrap());
+                let got_js = js
+                    .as_deref()
+                    .map(|j| String::from_utf8(j.to_vec()).unwrap());
                 if hex(mp) != want_mp {
-                    Err(format!("msgpack: want {want_mp}\n                got  {}", hex(mp)))
+                    Err(format!(
+                        "msgpack: want {want_mp}\n                got  {}",
+                        hex(mp)
+                    ))
                 } else if got_js.as_deref() != want_js {
-                    Err(format!("json: want {want_js:?}\n             got  {got_js:?}"))
+                    Err(format!(
+                        "json: want {want_js:?}\n             got  {got_js:?}"
+                    ))
                 } else {
                     Ok(())
                 }
@@ -101,12 +122,25 @@ fn check_file(name: &str) -> Outcome {
 
 fn assert_all_pass(name: &str) {
     let out = check_file(name);
-    eprintln!("{name}: {} passed, {} failed", out.passed, out.failures.len());
+    eprintln!(
+        "{name}: {} passed, {} failed",
+        out.passed,
+        out.failures.len()
+    );
     for f in out.failures.iter().take(40) {
         eprintln!("{f}\n");
     }
-    assert!(out.failures.is_empty(), "{} of {} fixture lines failed", out.failures.len(), out.passed + out.failures.len());
-    assert!(out.passed > 200, "suspiciously few fixture lines ran: {}", out.passed);
+    assert!(
+        out.failures.is_empty(),
+        "{} of {} fixture lines failed",
+        out.failures.len(),
+        out.passed + out.failures.len()
+    );
+    assert!(
+        out.passed > 200,
+        "suspiciously few fixture lines ran: {}",
+        out.passed
+    );
 }
 
 #[test]

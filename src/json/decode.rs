@@ -11,7 +11,12 @@ use crate::DecodeOptions;
 
 pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
     opts.check_input_len(text.len())?;
-    let mut d = Decoder { r: Reader::new(text), src: text, depth: 0, opts };
+    let mut d = Decoder {
+        r: Reader::new(text),
+        src: text,
+        depth: 0,
+        opts,
+    };
     let v = d.value(ty)?;
     if !d.r.at_end() {
         return Err(Error::syntax("trailing data after the JSON value").at_offset(d.r.offset()));
@@ -33,7 +38,9 @@ impl Decoder<'_, '_> {
 
     fn enter(&mut self, at: usize) -> Result<()> {
         self.depth += 1;
-        self.opts.check_depth(self.depth).map_err(|e| e.at_offset(at))
+        self.opts
+            .check_depth(self.depth)
+            .map_err(|e| e.at_offset(at))
     }
 
     fn value(&mut self, ty: &Type) -> Result<Value> {
@@ -52,7 +59,10 @@ impl Decoder<'_, '_> {
                     Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
                     _ => return Err(self.err(at, "string is required")),
                 };
-                Ok(Value::from_parts(Type::String, Repr::String(Box::from(nfc(&s).as_ref()))))
+                Ok(Value::from_parts(
+                    Type::String,
+                    Repr::String(Box::from(nfc(&s).as_ref())),
+                ))
             }
             Type::Number => {
                 let text = match kind {
@@ -60,7 +70,8 @@ impl Decoder<'_, '_> {
                     Peek::String => self.r.read_string()?,
                     _ => return Err(self.err(at, "number is required")),
                 };
-                let n = Number::parse_with_limit(&text, self.opts.max_number_exponent).map_err(|e| e.at_offset(at))?;
+                let n = Number::parse_with_limit(&text, self.opts.max_number_exponent)
+                    .map_err(|e| e.at_offset(at))?;
                 Ok(Value::from_parts(Type::Number, Repr::Number(n)))
             }
             Type::Bool => {
@@ -96,8 +107,13 @@ impl Decoder<'_, '_> {
                 while self.r.next_element(first)? {
                     first = false;
                     let i = elems.len();
-                    self.opts.check_collection_len(i as u64 + 1).map_err(|e| e.at_offset(at))?;
-                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                    self.opts
+                        .check_collection_len(i as u64 + 1)
+                        .map_err(|e| e.at_offset(at))?;
+                    elems.push(
+                        self.value(ety)
+                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+                    );
                 }
                 self.depth -= 1;
                 let kind = if is_set { "set" } else { "list" };
@@ -126,8 +142,12 @@ impl Decoder<'_, '_> {
                 let mut first = true;
                 while let Some(k) = self.r.next_key(first)? {
                     first = false;
-                    self.opts.check_collection_len(entries.len() as u64 + 1).map_err(|e| e.at_offset(at))?;
-                    let v = self.value(ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+                    self.opts
+                        .check_collection_len(entries.len() as u64 + 1)
+                        .map_err(|e| e.at_offset(at))?;
+                    let v = self
+                        .value(ety)
+                        .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
                     entries.push((Box::from(nfc(&k).as_ref()), v));
                 }
                 self.depth -= 1;
@@ -137,7 +157,10 @@ impl Decoder<'_, '_> {
                 }
                 let (keys, values): (Vec<Box<str>>, Vec<Value>) = entries.into_iter().unzip();
                 let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
-                let entries = keys.into_iter().zip(value::retype(ety.clone(), values)).collect();
+                let entries = keys
+                    .into_iter()
+                    .zip(value::retype(ety.clone(), values))
+                    .collect();
                 Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
             }
             Type::Object(oty) => {
@@ -154,7 +177,9 @@ impl Decoder<'_, '_> {
                         return Err(self.err(at, format!("unsupported attribute {:?}", &*k)));
                     };
                     // A repeated attribute: the last one wins, as in go-cty.
-                    let v = self.value(oty.type_at(idx)).map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
+                    let v = self
+                        .value(oty.type_at(idx))
+                        .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
                     slots[idx] = Some(v);
                 }
                 self.depth -= 1;
@@ -163,7 +188,11 @@ impl Decoder<'_, '_> {
                     .enumerate()
                     .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
                     .collect();
-                let ty = if ty.is_static() { ty.clone() } else { value::object_type_of(oty, &vals) };
+                let ty = if ty.is_static() {
+                    ty.clone()
+                } else {
+                    value::object_type_of(oty, &vals)
+                };
                 Ok(Value::from_parts(ty, Repr::Seq(vals)))
             }
             Type::Tuple(etys) => {
@@ -178,15 +207,27 @@ impl Decoder<'_, '_> {
                     first = false;
                     let i = elems.len();
                     let Some(ety) = etys.get(i) else {
-                        return Err(self.err(at, format!("too many tuple elements (need {})", etys.len())));
+                        return Err(
+                            self.err(at, format!("too many tuple elements (need {})", etys.len()))
+                        );
                     };
-                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                    elems.push(
+                        self.value(ety)
+                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+                    );
                 }
                 if elems.len() != etys.len() {
-                    return Err(self.err(at, format!("not enough tuple elements (need {})", etys.len())));
+                    return Err(self.err(
+                        at,
+                        format!("not enough tuple elements (need {})", etys.len()),
+                    ));
                 }
                 self.depth -= 1;
-                let ty = if ty.is_static() { ty.clone() } else { Type::tuple(elems.iter().map(|e| e.ty().clone())) };
+                let ty = if ty.is_static() {
+                    ty.clone()
+                } else {
+                    Type::tuple(elems.iter().map(|e| e.ty().clone()))
+                };
                 Ok(Value::from_parts(ty, Repr::Seq(elems)))
             }
             Type::Dynamic => self.dynamic(kind, at),
@@ -208,22 +249,30 @@ impl Decoder<'_, '_> {
             match &*k {
                 "type" => {
                     let tat = self.r.offset();
-                    self.r.skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
+                    self.r
+                        .skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
                     let raw = &self.src[tat..self.r.offset()];
                     let limit = self.opts.max_depth.saturating_sub(self.depth);
                     let t = Type::parse_bytes(raw, limit).map_err(|e| {
-                        Error::new(e.category(), format!("failed to decode type for dynamic value: {}", e.message()))
-                            .at_offset(tat)
+                        Error::new(
+                            e.category(),
+                            format!("failed to decode type for dynamic value: {}", e.message()),
+                        )
+                        .at_offset(tat)
                     })?;
                     ty = Some(t);
                 }
                 "value" => {
                     let vat = self.r.offset();
-                    self.r.skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
+                    self.r
+                        .skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
                     value_at = Some(vat);
                 }
                 other => {
-                    return Err(self.err(at, format!("invalid key {other:?} in dynamically-typed value")));
+                    return Err(self.err(
+                        at,
+                        format!("invalid key {other:?} in dynamically-typed value"),
+                    ));
                 }
             }
         }

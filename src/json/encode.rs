@@ -19,7 +19,13 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
         out.push(b'}');
         return Ok(());
     }
-    let mismatch = || Error::data(format!("a value of type {} cannot be written as {}", v.ty(), ty));
+    let mismatch = || {
+        Error::data(format!(
+            "a value of type {} cannot be written as {}",
+            v.ty(),
+            ty
+        ))
+    };
     match (ty, v.repr()) {
         (_, Repr::Null) => out.extend_from_slice(b"null"),
         (Type::String, Repr::String(s)) => json_quote_into(out, s),
@@ -32,15 +38,26 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
             out.extend_from_slice(&text);
             out.push(b'"');
         }
-        (Type::String, Repr::Bool(b)) => out.extend_from_slice(if *b { b"\"true\"" } else { b"\"false\"" }),
+        (Type::String, Repr::Bool(b)) => {
+            out.extend_from_slice(if *b { b"\"true\"" } else { b"\"false\"" })
+        }
         (Type::Number, Repr::String(s)) => {
-            let n = Number::parse(s).map_err(|_| Error::data(format!("cannot convert {s:?} to a number")))?;
+            let n = Number::parse(s)
+                .map_err(|_| Error::data(format!("cannot convert {s:?} to a number")))?;
             write_number(out, &n)?;
         }
-        (Type::Bool, Repr::String(s)) if matches!(&**s, "true" | "false") => out.extend_from_slice(s.as_bytes()),
-        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => write_array(out, items, |_| ety)?,
-        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => write_array(out, items, |_| ety)?,
-        (Type::Tuple(etys), Repr::Seq(items)) if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() => {
+        (Type::Bool, Repr::String(s)) if matches!(&**s, "true" | "false") => {
+            out.extend_from_slice(s.as_bytes())
+        }
+        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => {
+            write_array(out, items, |_| ety)?
+        }
+        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => {
+            write_array(out, items, |_| ety)?
+        }
+        (Type::Tuple(etys), Repr::Seq(items))
+            if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() =>
+        {
             write_array(out, items, |i| &etys[i])?
         }
         (Type::Map(ety), Repr::Map(entries)) => {
@@ -56,8 +73,15 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
             out.push(b'}');
         }
         (Type::Object(oty), Repr::Seq(items)) => {
-            let Type::Object(vty) = v.ty() else { return Err(mismatch()) };
-            if vty.len() != oty.len() || vty.attributes().zip(oty.attributes()).any(|((a, _), (b, _))| a != b) {
+            let Type::Object(vty) = v.ty() else {
+                return Err(mismatch());
+            };
+            if vty.len() != oty.len()
+                || vty
+                    .attributes()
+                    .zip(oty.attributes())
+                    .any(|((a, _), (b, _))| a != b)
+            {
                 return Err(mismatch());
             }
             out.push(b'{');
@@ -67,7 +91,8 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
                 }
                 json_quote_into(out, name);
                 out.push(b':');
-                encode_into(out, item, aty).map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
+                encode_into(out, item, aty)
+                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
             }
             out.push(b'}');
         }
@@ -84,7 +109,11 @@ fn write_number(out: &mut Vec<u8>, n: &Number) -> Result<()> {
     Ok(())
 }
 
-fn write_array<'t>(out: &mut Vec<u8>, items: &[Value], ety: impl Fn(usize) -> &'t Type) -> Result<()> {
+fn write_array<'t>(
+    out: &mut Vec<u8>,
+    items: &[Value],
+    ety: impl Fn(usize) -> &'t Type,
+) -> Result<()> {
     out.push(b'[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {

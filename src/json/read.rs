@@ -269,9 +269,9 @@ impl<'a> Reader<'a> {
         };
         let mut v = 0u32;
         for &d in digits {
-            let n = (d as char)
-                .to_digit(16)
-                .ok_or_else(|| Error::syntax("invalid character in \\u hexadecimal character escape").at_offset(at))?;
+            let n = (d as char).to_digit(16).ok_or_else(|| {
+                Error::syntax("invalid character in \\u hexadecimal character escape").at_offset(at)
+            })?;
             v = v * 16 + n;
         }
         Ok(v)

@@ -16,7 +16,13 @@ use crate::DecodeOptions;
 
 pub(super) fn decode(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
     opts.check_input_len(bytes.len())?;
-    let mut d = Decoder { buf: bytes, pos: 0, depth: 0, opts, types: HashMap::new() };
+    let mut d = Decoder {
+        buf: bytes,
+        pos: 0,
+        depth: 0,
+        opts,
+        types: HashMap::new(),
+    };
     let v = d.value(ty)?;
     if d.pos != bytes.len() {
         return Err(Error::syntax(format!(
@@ -139,17 +145,22 @@ impl<'a> Decoder<'a, '_> {
     fn text(&mut self, n: u32, at: usize) -> Result<&'a str> {
         let b = self.bytes(n)?;
         std::str::from_utf8(b).map_err(|e| {
-            self.data_err(at, "string is not valid UTF-8").at_offset(self.pos - b.len() + e.valid_up_to())
+            self.data_err(at, "string is not valid UTF-8")
+                .at_offset(self.pos - b.len() + e.valid_up_to())
         })
     }
 
     fn enter(&mut self, at: usize) -> Result<()> {
         self.depth += 1;
-        self.opts.check_depth(self.depth).map_err(|e| e.at_offset(at))
+        self.opts
+            .check_depth(self.depth)
+            .map_err(|e| e.at_offset(at))
     }
 
     fn collection_len(&self, n: u32, at: usize) -> Result<usize> {
-        self.opts.check_collection_len(u64::from(n)).map_err(|e| e.at_offset(at))?;
+        self.opts
+            .check_collection_len(u64::from(n))
+            .map_err(|e| e.at_offset(at))?;
         Ok(n as usize)
     }
 
@@ -178,7 +189,10 @@ impl<'a> Decoder<'a, '_> {
             Type::String => match head {
                 Head::Str(n) | Head::Bin(n) => {
                     let s = self.text(n, at)?;
-                    Ok(Value::from_parts(Type::String, Repr::String(Box::from(nfc(s).as_ref()))))
+                    Ok(Value::from_parts(
+                        Type::String,
+                        Repr::String(Box::from(nfc(s).as_ref())),
+                    ))
                 }
                 _ => Err(self.data_err(at, "string is required")),
             },
@@ -193,13 +207,23 @@ impl<'a> Decoder<'a, '_> {
             Type::List(ety) | Type::Set(ety) => {
                 let is_set = matches!(ty, Type::Set(_));
                 let Head::Array(n) = head else {
-                    return Err(self.data_err(at, if is_set { "a set is required" } else { "a list is required" }));
+                    return Err(self.data_err(
+                        at,
+                        if is_set {
+                            "a set is required"
+                        } else {
+                            "a list is required"
+                        },
+                    ));
                 };
                 let n = self.collection_len(n, at)?;
                 self.enter(at)?;
                 let mut elems = Vec::with_capacity(self.capacity(n));
                 for i in 0..n {
-                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                    elems.push(
+                        self.value(ety)
+                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+                    );
                 }
                 self.depth -= 1;
                 let kind = if is_set { "set" } else { "list" };
@@ -213,7 +237,7 @@ impl<'a> Decoder<'a, '_> {
                     let elems = crate::set::canonicalize(&ety, elems);
                     Ok(Value::from_parts(Type::set(ety), Repr::Seq(elems)))
                 } else if elems.is_empty() || matches!(ty, Type::List(e) if **e == ety) {
-                    Ok(Value::from_parts(if elems.is_empty() { ty.clone() } else { ty.clone() }, Repr::Seq(elems)))
+                    Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)))
                 } else {
                     Ok(Value::from_parts(Type::list(ety), Repr::Seq(elems)))
                 }
@@ -231,7 +255,9 @@ impl<'a> Decoder<'a, '_> {
                         Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
                         _ => return Err(self.data_err(kat, "map keys must be strings")),
                     };
-                    let v = self.value(ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+                    let v = self
+                        .value(ety)
+                        .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
                     entries.push((Box::from(nfc(k).as_ref()), v));
                 }
                 self.depth -= 1;
@@ -252,7 +278,11 @@ impl<'a> Decoder<'a, '_> {
                 if n as usize != oty.len() {
                     return Err(self.data_err(
                         at,
-                        format!("an object with {} attributes is required ({} given)", oty.len(), n),
+                        format!(
+                            "an object with {} attributes is required ({} given)",
+                            oty.len(),
+                            n
+                        ),
                     ));
                 }
                 self.enter(at)?;
@@ -270,7 +300,9 @@ impl<'a> Decoder<'a, '_> {
                     let idx = if oty.name(i) == k {
                         i
                     } else {
-                        oty.index_of(k).ok_or_else(|| self.data_err(kat, format!("unsupported attribute {k:?}")))?
+                        oty.index_of(k).ok_or_else(|| {
+                            self.data_err(kat, format!("unsupported attribute {k:?}"))
+                        })?
                     };
                     if order.is_none() && idx != i {
                         order = Some((0..i).collect());
@@ -281,7 +313,9 @@ impl<'a> Decoder<'a, '_> {
                         }
                         o.push(idx);
                     }
-                    let v = self.value(oty.type_at(idx)).map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
+                    let v = self
+                        .value(oty.type_at(idx))
+                        .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
                     vals.push(v);
                 }
                 self.depth -= 1;
@@ -292,7 +326,11 @@ impl<'a> Decoder<'a, '_> {
                     }
                     vals = slots.into_iter().flatten().collect();
                 }
-                let ty = if oty.is_empty() || ty.is_static() { ty.clone() } else { value::object_type_of(oty, &vals) };
+                let ty = if oty.is_empty() || ty.is_static() {
+                    ty.clone()
+                } else {
+                    value::object_type_of(oty, &vals)
+                };
                 Ok(Value::from_parts(ty, Repr::Seq(vals)))
             }
             Type::Tuple(etys) => {
@@ -300,15 +338,24 @@ impl<'a> Decoder<'a, '_> {
                     return Err(self.data_err(at, "a tuple is required"));
                 };
                 if n as usize != etys.len() {
-                    return Err(self.data_err(at, format!("a tuple of length {} is required", etys.len())));
+                    return Err(
+                        self.data_err(at, format!("a tuple of length {} is required", etys.len()))
+                    );
                 }
                 self.enter(at)?;
                 let mut elems = Vec::with_capacity(etys.len());
                 for (i, ety) in etys.iter().enumerate() {
-                    elems.push(self.value(ety).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+                    elems.push(
+                        self.value(ety)
+                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+                    );
                 }
                 self.depth -= 1;
-                let ty = if ty.is_static() { ty.clone() } else { Type::tuple(elems.iter().map(|e| e.ty().clone())) };
+                let ty = if ty.is_static() {
+                    ty.clone()
+                } else {
+                    Type::tuple(elems.iter().map(|e| e.ty().clone()))
+                };
                 Ok(Value::from_parts(ty, Repr::Seq(elems)))
             }
             Type::Dynamic => unreachable!("handled above"),
@@ -321,8 +368,10 @@ impl<'a> Decoder<'a, '_> {
             Head::Float(f) => Number::from_f64(f).map_err(|e| e.at_offset(at)),
             Head::Str(n) | Head::Bin(n) => {
                 let b = self.bytes(n)?;
-                let s = std::str::from_utf8(b).map_err(|_| self.data_err(at, "a number is required"))?;
-                Number::parse_with_limit(s, self.opts.max_number_exponent).map_err(|e| e.at_offset(at))
+                let s = std::str::from_utf8(b)
+                    .map_err(|_| self.data_err(at, "a number is required"))?;
+                Number::parse_with_limit(s, self.opts.max_number_exponent)
+                    .map_err(|e| e.at_offset(at))
             }
             _ => Err(self.data_err(at, "number is required")),
         }
@@ -335,7 +384,9 @@ impl<'a> Decoder<'a, '_> {
         match head {
             Head::Nil => return Ok(Value::null(Type::Dynamic)),
             Head::Array(2) => {}
-            Head::Array(_) => return Err(self.data_err(at, "dynamic value array must have exactly two elements")),
+            Head::Array(_) => {
+                return Err(self.data_err(at, "dynamic value array must have exactly two elements"))
+            }
             _ => return Err(self.data_err(at, "a dynamic value must be a [type, value] array")),
         }
         self.enter(at)?;
@@ -349,7 +400,11 @@ impl<'a> Decoder<'a, '_> {
             None => {
                 let limit = self.opts.max_depth.saturating_sub(self.depth);
                 let t = Type::parse_bytes(type_json, limit).map_err(|e| {
-                    Error::new(e.category(), format!("invalid type in dynamic value: {}", e.message())).at_offset(tat)
+                    Error::new(
+                        e.category(),
+                        format!("invalid type in dynamic value: {}", e.message()),
+                    )
+                    .at_offset(tat)
                 })?;
                 self.types.insert(type_json, t.clone());
                 t
@@ -382,16 +437,29 @@ impl<'a> Decoder<'a, '_> {
             return Ok(Value::unknown(ty.clone()));
         }
         if ext_type != EXT_REFINED_UNKNOWN {
-            return Err(self.data_err(at, format!("unsupported extension type 0x{ext_type:02x} with len {len}")));
+            return Err(self.data_err(
+                at,
+                format!("unsupported extension type 0x{ext_type:02x} with len {len}"),
+            ));
         }
         if len > MAX_REFINEMENT_PAYLOAD {
             return Err(self.data_err(at, "oversize unknown value refinement"));
         }
         let payload = self.take(len)?;
-        let mut sub = Decoder { buf: payload, pos: 0, depth: self.depth, opts: self.opts, types: HashMap::new() };
+        let mut sub = Decoder {
+            buf: payload,
+            pos: 0,
+            depth: self.depth,
+            opts: self.opts,
+            types: HashMap::new(),
+        };
         let r = sub.refinements(ty).map_err(|e| {
             let offset = at + (len - payload.len()) + e.offset().unwrap_or(0);
-            Error::new(e.category(), format!("invalid unknown value refinements: {}", e.message())).at_offset(offset)
+            Error::new(
+                e.category(),
+                format!("invalid unknown value refinements: {}", e.message()),
+            )
+            .at_offset(offset)
         })?;
         let Some(r) = r else {
             return Ok(Value::null(ty.clone()));
@@ -401,7 +469,9 @@ impl<'a> Decoder<'a, '_> {
         }
         let r = r.validated(ty).map_err(|e| e.at_offset(at))?;
         if r.not_null && r.length_max == Some(r.length_min) {
-            self.opts.check_collection_len(r.length_min).map_err(|e| e.at_offset(at))?;
+            self.opts
+                .check_collection_len(r.length_min)
+                .map_err(|e| e.at_offset(at))?;
         }
         Ok(collapse(ty.clone(), r))
     }
@@ -434,7 +504,9 @@ impl<'a> Decoder<'a, '_> {
                     let null = match self.head()? {
                         Head::Bool(b) => b,
                         Head::Nil => false,
-                        _ => return Err(Error::data("null refinement is not boolean").at_offset(vat)),
+                        _ => {
+                            return Err(Error::data("null refinement is not boolean").at_offset(vat))
+                        }
                     };
                     if nullness.is_some_and(|prev| prev != null) {
                         return Err(Error::data("contradictory null refinements").at_offset(vat));
@@ -443,24 +515,32 @@ impl<'a> Decoder<'a, '_> {
                 }
                 key::STRING_PREFIX => {
                     if *ty != Type::String {
-                        return Err(Error::data("string prefix refinement for non-string type").at_offset(vat));
+                        return Err(Error::data("string prefix refinement for non-string type")
+                            .at_offset(vat));
                     }
                     let p = match self.head()? {
                         Head::Str(len) | Head::Bin(len) => {
                             let b = self.bytes(len)?;
-                            std::str::from_utf8(b)
-                                .map_err(|_| Error::data("string prefix refinement is not valid UTF-8").at_offset(vat))?
+                            std::str::from_utf8(b).map_err(|_| {
+                                Error::data("string prefix refinement is not valid UTF-8")
+                                    .at_offset(vat)
+                            })?
                         }
                         Head::Nil => "",
-                        _ => return Err(Error::data("string prefix refinement is not string").at_offset(vat)),
+                        _ => {
+                            return Err(Error::data("string prefix refinement is not string")
+                                .at_offset(vat))
+                        }
                     };
                     if !p.is_empty() {
-                        r.add_prefix(nfc(p).into_owned()).map_err(|e| e.at_offset(vat))?;
+                        r.add_prefix(nfc(p).into_owned())
+                            .map_err(|e| e.at_offset(vat))?;
                     }
                 }
                 key::NUMBER_LOWER | key::NUMBER_UPPER => {
                     if *ty != Type::Number {
-                        return Err(Error::data("numeric bound refinement for non-number type").at_offset(vat));
+                        return Err(Error::data("numeric bound refinement for non-number type")
+                            .at_offset(vat));
                     }
                     let bound = self.bound(vat)?;
                     if k == key::NUMBER_LOWER {
@@ -471,14 +551,21 @@ impl<'a> Decoder<'a, '_> {
                 }
                 key::LENGTH_LOWER | key::LENGTH_UPPER => {
                     if !ty.is_collection() {
-                        return Err(Error::data("length bound refinement for non-collection type").at_offset(vat));
+                        return Err(
+                            Error::data("length bound refinement for non-collection type")
+                                .at_offset(vat),
+                        );
                     }
                     let n = match self.head()? {
                         Head::Int(n) => n.to_u64().ok_or_else(|| {
-                            Error::data("length bound refinement must be a non-negative integer").at_offset(vat)
+                            Error::data("length bound refinement must be a non-negative integer")
+                                .at_offset(vat)
                         })?,
                         Head::Nil => 0,
-                        _ => return Err(Error::data("length bound refinement must be integer").at_offset(vat)),
+                        _ => {
+                            return Err(Error::data("length bound refinement must be integer")
+                                .at_offset(vat))
+                        }
                     };
                     if k == key::LENGTH_LOWER {
                         r.length_min = r.length_min.max(n);
@@ -501,7 +588,8 @@ impl<'a> Decoder<'a, '_> {
 
     /// A `[number, inclusive]` bound.
     fn bound(&mut self, at: usize) -> Result<Bound> {
-        let bad = || Error::data("number bound refinement must be a [number, bool] array").at_offset(at);
+        let bad =
+            || Error::data("number bound refinement must be a [number, bool] array").at_offset(at);
         match self.head()? {
             Head::Array(2) => {}
             _ => return Err(bad()),

@@ -35,7 +35,11 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
 }
 
 fn mismatch(v: &Value, ty: &Type) -> Error {
-    Error::data(format!("a value of type {} cannot be written as {}", v.ty(), ty))
+    Error::data(format!(
+        "a value of type {} cannot be written as {}",
+        v.ty(),
+        ty
+    ))
 }
 
 fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<()> {
@@ -58,7 +62,8 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
             let _ = mp::write_str(out, if *b { "true" } else { "false" });
         }
         (Type::Number, Repr::String(s)) => {
-            let n = Number::parse(s).map_err(|_| Error::data(format!("cannot convert {s:?} to a number")))?;
+            let n = Number::parse(s)
+                .map_err(|_| Error::data(format!("cannot convert {s:?} to a number")))?;
             write_number(out, &n);
         }
         (Type::Bool, Repr::String(s)) => match &**s {
@@ -70,9 +75,15 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
             }
             _ => return Err(Error::data(format!("cannot convert {s:?} to a bool"))),
         },
-        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => write_seq(out, items, |_| ety)?,
-        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => write_seq(out, items, |_| ety)?,
-        (Type::Tuple(etys), Repr::Seq(items)) if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() => {
+        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => {
+            write_seq(out, items, |_| ety)?
+        }
+        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => {
+            write_seq(out, items, |_| ety)?
+        }
+        (Type::Tuple(etys), Repr::Seq(items))
+            if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() =>
+        {
             write_seq(out, items, |i| &etys[i])?
         }
         (Type::Map(ety), Repr::Map(entries)) => {
@@ -83,16 +94,22 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
             }
         }
         (Type::Object(oty), Repr::Seq(items)) => {
-            let Type::Object(vty) = v.ty() else { return Err(mismatch(v, ty)) };
+            let Type::Object(vty) = v.ty() else {
+                return Err(mismatch(v, ty));
+            };
             let same_names = vty.len() == oty.len()
-                && vty.attributes().zip(oty.attributes()).all(|((a, _), (b, _))| a == b);
+                && vty
+                    .attributes()
+                    .zip(oty.attributes())
+                    .all(|((a, _), (b, _))| a == b);
             if !same_names {
                 return Err(mismatch(v, ty));
             }
             let _ = mp::write_map_len(out, oty.len() as u32);
             for ((name, aty), item) in oty.attributes().zip(items) {
                 let _ = mp::write_str(out, name);
-                encode_into(out, item, aty).map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
+                encode_into(out, item, aty)
+                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
             }
         }
         _ => return Err(mismatch(v, ty)),
@@ -100,7 +117,11 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
     Ok(())
 }
 
-fn write_seq<'t>(out: &mut Vec<u8>, items: &[Value], ety: impl Fn(usize) -> &'t Type) -> Result<()> {
+fn write_seq<'t>(
+    out: &mut Vec<u8>,
+    items: &[Value],
+    ety: impl Fn(usize) -> &'t Type,
+) -> Result<()> {
     let _ = mp::write_array_len(out, items.len() as u32);
     for (i, item) in items.iter().enumerate() {
         encode_into(out, item, ety(i)).map_err(|e| e.under(PathStep::Index(i as u64)))?;
