@@ -7,7 +7,13 @@ use unicode_general_category::{get_general_category, GeneralCategory as G};
 /// Appends `s` in Go `strconv.Quote` form.
 pub(crate) fn quote_into(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
+    // Most text is printable ASCII with nothing to escape: copy it at once.
+    let plain = s
+        .bytes()
+        .take_while(|&b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+        .count();
+    out.push_str(&s[..plain]);
+    for c in s[plain..].chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

@@ -19,6 +19,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use compact_str::CompactString;
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -51,13 +52,9 @@ enum Repr {
     /// A finite float64 that is not an integer.
     Float(f64),
     /// Anything else finite: a non-integral decimal, or an integer outside
-    /// i64. The value is `0.DIGITS × 10^point`; `digits` are ASCII, with no
-    /// leading or trailing zeros.
-    Decimal {
-        negative: bool,
-        point: i32,
-        digits: Box<str>,
-    },
+    /// i64, held as its canonical text (`-12.345`, `18446744073709551616`):
+    /// that is what both encoders write, and it keeps the number small.
+    Decimal(CompactString),
     NegZero,
     Inf {
         negative: bool,
@@ -163,14 +160,12 @@ impl Number {
                 return Number(Repr::Int(i));
             }
         }
-        Number(Repr::Decimal {
-            negative,
-            point,
-            // ASCII digits only.
-            digits: String::from_utf8(digits)
-                .unwrap_or_default()
-                .into_boxed_str(),
-        })
+        let mut text = Vec::with_capacity(digits.len() + 3);
+        write_f_format(&mut text, negative, &digits, point);
+        // write_f_format writes ASCII only.
+        Number(Repr::Decimal(
+            CompactString::from_utf8(&text).unwrap_or_default(),
+        ))
     }
 
     /// Parses go-cty's number syntax (Go's `big.ParseFloat`, base 10):
@@ -302,7 +297,7 @@ impl Number {
         match &self.0 {
             Repr::Int(_) | Repr::NegZero => true,
             Repr::Float(_) | Repr::Inf { .. } => false,
-            Repr::Decimal { point, digits, .. } => *point >= digits.len() as i32,
+            Repr::Decimal(text) => !text.contains('.'),
         }
     }
 
@@ -316,7 +311,8 @@ impl Number {
         match &self.0 {
             Repr::Int(i) => *i < 0,
             Repr::Float(f) => *f < 0.0,
-            Repr::Decimal { negative, .. } | Repr::Inf { negative } => *negative,
+            Repr::Decimal(text) => text.starts_with('-'),
+            Repr::Inf { negative } => *negative,
             Repr::NegZero => true,
         }
     }
@@ -335,15 +331,7 @@ impl Number {
         match &self.0 {
             Repr::Int(i) => u64::try_from(*i).ok(),
             Repr::NegZero => Some(0),
-            Repr::Decimal {
-                negative: false,
-                point,
-                digits,
-            } if *point >= digits.len() as i32 && *point <= 20 => {
-                let mut s = digits.to_string();
-                s.extend(std::iter::repeat_n('0', *point as usize - digits.len()));
-                s.parse().ok()
-            }
+            Repr::Decimal(text) => text.parse().ok(),
             _ => None,
         }
     }
@@ -361,14 +349,8 @@ impl Number {
                     f64::INFINITY
                 }
             }
-            Repr::Decimal {
-                negative,
-                point,
-                digits,
-            } => {
-                let text = format!("{}0.{}e{}", if *negative { "-" } else { "" }, digits, point);
-                text.parse().unwrap_or(f64::NAN)
-            }
+            // Rust's parser rounds decimal text correctly.
+            Repr::Decimal(text) => text.parse().unwrap_or(f64::NAN),
         }
     }
 
@@ -387,13 +369,10 @@ impl Number {
             } else {
                 f64::INFINITY
             }),
-            Repr::Decimal {
-                negative,
-                point,
-                digits,
-            } => {
-                if *point < digits.len() as i32 {
-                    if let Some(f) = exact_f64(*negative, digits.as_bytes(), *point) {
+            Repr::Decimal(text) => {
+                if text.contains('.') {
+                    let (negative, digits, point) = decimal_parts(text);
+                    if let Some(f) = exact_f64(negative, &digits, point) {
                         return MsgpackForm::Float(f);
                     }
                 }
@@ -412,11 +391,7 @@ impl Number {
             Repr::Inf { negative } => {
                 out.extend_from_slice(if *negative { b"-Inf" } else { b"+Inf" })
             }
-            Repr::Decimal {
-                negative,
-                point,
-                digits,
-            } => write_f_format(out, *negative, digits.as_bytes(), *point),
+            Repr::Decimal(text) => out.extend_from_slice(text.as_bytes()),
             Repr::Float(f) => {
                 let (digits, point) = float_shortest(*f);
                 write_f_format(out, *f < 0.0, &digits, point);
@@ -452,15 +427,14 @@ impl Number {
                     point,
                 }
             }
-            Repr::Decimal {
-                negative,
-                point,
-                digits,
-            } => Exact {
-                negative: *negative,
-                digits: Cow::Borrowed(digits.as_bytes()),
-                point: *point,
-            },
+            Repr::Decimal(text) => {
+                let (negative, digits, point) = decimal_parts(text);
+                Exact {
+                    negative,
+                    digits: Cow::Owned(digits),
+                    point,
+                }
+            }
             Repr::Float(f) => {
                 let (m, e) = decompose(*f);
                 let (digits, point) = exact_decimal(&BigUint::from(m), e);
@@ -638,6 +612,32 @@ impl From<u64> for Number {
 
 fn itoa_i64(i: i64) -> String {
     i.to_string()
+}
+
+/// The digits of canonical decimal text, as `(negative, DIGITS, point)`
+/// with value `0.DIGITS × 10^point` and no leading or trailing zeros.
+fn decimal_parts(text: &str) -> (bool, Vec<u8>, i32) {
+    let (negative, t) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    let mut digits: Vec<u8>;
+    let point;
+    if int == "0" {
+        let lead = frac.bytes().take_while(|&b| b == b'0').count();
+        digits = frac.as_bytes()[lead..].to_vec();
+        point = -(lead as i32);
+    } else {
+        digits = Vec::with_capacity(int.len() + frac.len());
+        digits.extend_from_slice(int.as_bytes());
+        digits.extend_from_slice(frac.as_bytes());
+        point = int.len() as i32;
+    }
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    (negative, digits, point)
 }
 
 fn parse_digits(digits: &[u8]) -> BigUint {

@@ -31,31 +31,242 @@ pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {
     if elements.len() < 2 {
         return elements;
     }
-    let mut elements = dedup(elements);
     match ety {
-        Type::String | Type::Number | Type::Bool => {
+        Type::String | Type::Bool | Type::Number => {
+            // Equivalent strings, bools and integers compare equal, so after a
+            // stable sort they sit next to each other, first occurrence first.
+            // Non-integral numbers can be equivalent without being equal
+            // (float64 0.1 and the decimal 0.1), so they are de-duplicated
+            // by their text beforehand.
+            if elements.iter().any(has_inexact_number) {
+                let mut elements = dedup_by_hash(elements);
+                elements.sort_by(compare_primitive);
+                return elements;
+            }
+            if already_canonical(&elements, compare_primitive) {
+                return elements;
+            }
+            let mut elements = elements;
             elements.sort_by(compare_primitive);
+            elements.dedup_by(|later, earlier| equivalent(earlier, later));
+            elements
         }
         _ => {
-            let mut keyed: Vec<(u8, String, Value)> = elements
-                .into_iter()
-                .map(|v| {
-                    let rank = rank(&v);
-                    let mut h = String::new();
-                    if rank == 0 {
-                        write_hash(&mut h, &v);
-                    }
-                    (rank, h, v)
-                })
-                .collect();
-            keyed.sort_by(|a, b| {
-                a.0.cmp(&b.0)
-                    .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-            });
-            elements = keyed.into_iter().map(|(_, _, v)| v).collect();
+            let (mut sa, mut sb) = (String::new(), String::new());
+            let in_order =
+                already_canonical(&elements, |a, b| compare_structured(a, b, &mut sa, &mut sb));
+            if in_order {
+                elements
+            } else if elements.len() <= LAZY_HASH_MAX {
+                canonicalize_small(elements)
+            } else {
+                canonicalize_structured(elements)
+            }
         }
     }
+}
+
+/// Whether the elements are already in canonical order with no duplicates,
+/// as they are when they come from go-cty's (or ctywire's) encoder: every
+/// element strictly after the one before, except unknowns, which tie. One
+/// pass over neighbours, so decoding a canonical set costs no sort.
+fn already_canonical(elements: &[Value], mut cmp: impl FnMut(&Value, &Value) -> Ordering) -> bool {
+    elements.windows(2).all(|w| match cmp(&w[0], &w[1]) {
+        Ordering::Less => true,
+        Ordering::Equal => rank(&w[0]) == 1,
+        Ordering::Greater => false,
+    })
+}
+
+/// The canonical order of structured elements: rank, then hash strings.
+fn compare_structured(a: &Value, b: &Value, sa: &mut String, sb: &mut String) -> Ordering {
+    rank(a).cmp(&rank(b)).then_with(|| {
+        if rank(a) == 0 {
+            compare_hash_strings(a, b, sa, sb)
+        } else {
+            Ordering::Equal
+        }
+    })
+}
+
+fn has_inexact_number(v: &Value) -> bool {
+    matches!(v.repr(), Repr::Number(n) if !n.is_integer() && !n.is_infinite())
+}
+
+/// Sets up to this size compare hash strings lazily, attribute by
+/// attribute; larger ones build every hash string once.
+const LAZY_HASH_MAX: usize = 16;
+
+/// Elements of any other type sort by their hash strings. Equivalent
+/// elements have equal hash strings, so duplicates are found within runs of
+/// equal hash strings.
+fn canonicalize_structured(elements: Vec<Value>) -> Vec<Value> {
+    if elements.len() <= LAZY_HASH_MAX {
+        return canonicalize_small(elements);
+    }
+    let mut buf = String::new();
+    let mut keys: Vec<(u8, usize, usize)> = Vec::with_capacity(elements.len());
+    for v in &elements {
+        let start = buf.len();
+        let rank = rank(v);
+        if rank == 0 {
+            write_hash(&mut buf, v);
+        }
+        keys.push((rank, start, buf.len()));
+    }
+    let hash = |k: &(u8, usize, usize)| &buf.as_bytes()[k.1..k.2];
+    let mut order: Vec<usize> = (0..elements.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ka, kb) = (&keys[a], &keys[b]);
+        ka.0.cmp(&kb.0).then_with(|| hash(ka).cmp(hash(kb)))
+    });
+    let mut keep = vec![true; elements.len()];
+    let mut run_start = 0;
+    for end in 1..=order.len() {
+        let same = end < order.len() && {
+            let (ka, kb) = (&keys[order[run_start]], &keys[order[end]]);
+            ka.0 == kb.0 && ka.0 != 1 && hash(ka) == hash(kb)
+        };
+        if !same {
+            let run = &order[run_start..end];
+            if run.len() > 1 {
+                mark_duplicates(&elements, run, &mut keep);
+            }
+            run_start = end;
+        }
+    }
+    let mut slots: Vec<Option<Value>> = elements.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter(|&i| keep[i])
+        .filter_map(|i| slots[i].take())
+        .collect()
+}
+
+/// A small set: sort with a comparator that builds the hash strings of two
+/// elements one component (attribute, element, entry) at a time and stops
+/// at the first that differs, which is usually the first or second.
+fn canonicalize_small(mut elements: Vec<Value>) -> Vec<Value> {
+    let (mut sa, mut sb) = (String::new(), String::new());
+    let mut cmp = |a: &Value, b: &Value| compare_structured(a, b, &mut sa, &mut sb);
+    elements.sort_by(&mut cmp);
+    let mut keep = vec![true; elements.len()];
+    let mut run_start = 0;
+    let order: Vec<usize> = (0..elements.len()).collect();
+    for end in 1..=elements.len() {
+        let same = end < elements.len()
+            && rank(&elements[run_start]) != 1
+            && cmp(&elements[run_start], &elements[end]) == Ordering::Equal;
+        if !same {
+            if end - run_start > 1 {
+                mark_duplicates(&elements, &order[run_start..end], &mut keep);
+            }
+            run_start = end;
+        }
+    }
+    let mut keep = keep.into_iter();
+    elements.retain(|_| keep.next().unwrap_or(true));
     elements
+}
+
+/// Compares the hash strings of two known, non-null structured values
+/// without building them whole. A hash string is an opening bracket, then
+/// components that each end in `;`, then a closing bracket; no component
+/// is a proper prefix of another, so comparing component by component
+/// orders the whole strings.
+fn compare_hash_strings(a: &Value, b: &Value, sa: &mut String, sb: &mut String) -> Ordering {
+    let (open_a, close_a, na) = shape(a);
+    let (open_b, _, nb) = shape(b);
+    if open_a != open_b {
+        return open_a.cmp(&open_b);
+    }
+    for i in 0..na.min(nb) {
+        sa.clear();
+        sb.clear();
+        write_component(sa, a, i);
+        write_component(sb, b, i);
+        match sa.as_bytes().cmp(sb.as_bytes()) {
+            Ordering::Equal => continue,
+            other => return other,
+        }
+    }
+    if na == nb {
+        return Ordering::Equal;
+    }
+    // One ran out: its closing bracket meets the other's next component.
+    let (longer, n, flip) = if na > nb {
+        (a, nb, false)
+    } else {
+        (b, na, true)
+    };
+    sa.clear();
+    write_component(sa, longer, n);
+    let o = [close_a as u8].as_slice().cmp(sa.as_bytes()).reverse();
+    if flip {
+        o.reverse()
+    } else {
+        o
+    }
+}
+
+/// Opening and closing bracket and number of components of a hash string.
+fn shape(v: &Value) -> (char, char, usize) {
+    match v.repr() {
+        Repr::Seq(items) => match v.ty() {
+            Type::Object(_) | Type::Tuple(_) => ('<', '>', items.len()),
+            _ => ('[', ']', items.len()),
+        },
+        Repr::Map(m) => ('{', '}', m.len()),
+        _ => (' ', ' ', 0),
+    }
+}
+
+fn write_component(out: &mut String, v: &Value, i: usize) {
+    match v.repr() {
+        Repr::Seq(items) => write_hash(out, &items[i]),
+        Repr::Map(m) => {
+            gostr::quote_into(out, &m[i].0);
+            out.push(':');
+            write_hash(out, &m[i].1);
+        }
+        _ => {}
+    }
+    out.push(';');
+}
+
+/// Within one run of elements with equal hash strings (in insertion order),
+/// marks every element equivalent to an earlier one.
+fn mark_duplicates(elements: &[Value], run: &[usize], keep: &mut [bool]) {
+    if run.len() <= 8 {
+        for (n, &i) in run.iter().enumerate() {
+            if run[..n]
+                .iter()
+                .any(|&j| keep[j] && equivalent(&elements[j], &elements[i]))
+            {
+                keep[i] = false;
+            }
+        }
+        return;
+    }
+    // A long run (many values whose numbers agree to 10 digits, say): hash
+    // instead of comparing every pair.
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    for &i in run {
+        if !elements[i].is_wholly_known() {
+            continue;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        hash_value(&elements[i], &mut h);
+        let bucket = seen.entry(h.finish()).or_default();
+        if bucket
+            .iter()
+            .any(|&j| equivalent(&elements[j], &elements[i]))
+        {
+            keep[i] = false;
+        } else {
+            bucket.push(i);
+        }
+    }
 }
 
 /// Known non-null 0, unknown 1, null 2.
@@ -85,10 +296,9 @@ fn compare_primitive(a: &Value, b: &Value) -> Ordering {
 }
 
 /// Drops every element equivalent to an earlier one, in one hashing pass.
-fn dedup(elements: Vec<Value>) -> Vec<Value> {
+fn dedup_by_hash(elements: Vec<Value>) -> Vec<Value> {
     let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(elements.len());
     let mut keep = vec![true; elements.len()];
-    let mut any_dropped = false;
     for (i, v) in elements.iter().enumerate() {
         if !v.is_wholly_known() {
             continue; // unknowns never equal anything
@@ -98,13 +308,9 @@ fn dedup(elements: Vec<Value>) -> Vec<Value> {
         let bucket = buckets.entry(h.finish()).or_default();
         if bucket.iter().any(|&j| equivalent(&elements[j], v)) {
             keep[i] = false;
-            any_dropped = true;
         } else {
             bucket.push(i);
         }
-    }
-    if !any_dropped {
-        return elements;
     }
     elements
         .into_iter()
@@ -304,6 +510,113 @@ mod tests {
         let mut h = String::new();
         write_hash(&mut h, &m);
         assert_eq!(h, r#"{"k":T;}"#);
+    }
+
+    #[test]
+    fn structured_duplicates_merge_even_in_long_runs_of_equal_hash_strings() {
+        // 1.000000000001 .. 1.000000000040 all hash as "1": one long run.
+        let o = |i: usize| Value::object([("n", num(&format!("1.0000000000{i:02}")))]);
+        let mut elems: Vec<Value> = (1..=40).map(o).collect();
+        elems.extend((1..=40).rev().map(o));
+        let s = canonicalize(&Type::object([("n", Type::Number)]), elems);
+        assert_eq!(s.len(), 40);
+        assert_eq!(
+            s[0].attr("n").unwrap().to_string(),
+            "1.000000000001",
+            "insertion order within the run"
+        );
+        let nulls = vec![
+            Value::null(Type::list(Type::Bool)),
+            Value::null(Type::list(Type::Bool)),
+        ];
+        assert_eq!(canonicalize(&Type::list(Type::Bool), nulls).len(), 1);
+    }
+
+    #[test]
+    fn canonical_input_is_kept_and_anything_else_is_sorted() {
+        let strs = |v: &[&str]| v.iter().map(|s| Value::string(*s)).collect::<Vec<_>>();
+        assert_eq!(
+            render(&canonicalize(&Type::String, strs(&["a", "b", "c"]))),
+            ["\"a\"", "\"b\"", "\"c\""]
+        );
+        assert_eq!(
+            render(&canonicalize(&Type::String, strs(&["a", "b", "b"]))),
+            ["\"a\"", "\"b\""]
+        );
+        assert_eq!(
+            render(&canonicalize(&Type::String, strs(&["b", "a"]))),
+            ["\"a\"", "\"b\""]
+        );
+        let nulls = vec![
+            Value::string("a"),
+            Value::null(Type::String),
+            Value::null(Type::String),
+        ];
+        assert_eq!(canonicalize(&Type::String, nulls).len(), 2);
+        let u = Value::unknown(Type::String);
+        assert_eq!(
+            canonicalize(&Type::String, vec![Value::string("a"), u.clone(), u]).len(),
+            3
+        );
+        let inexact = vec![
+            num("0.1"),
+            num("0.2"),
+            Value::number(Number::from_f64(0.1).unwrap()),
+        ];
+        assert_eq!(
+            render(&canonicalize(&Type::Number, inexact)),
+            ["0.1", "0.2"]
+        );
+    }
+
+    #[test]
+    fn lazy_and_whole_hash_string_orders_agree() {
+        let obj = |a: &str, n: i64, tags: &[(&str, &str)]| {
+            let tags = Value::map(
+                Type::String,
+                tags.iter().map(|(k, v)| (*k, Value::string(*v))),
+            )
+            .unwrap();
+            let l = Value::list(Type::Number, (0..n).map(Value::number).collect()).unwrap();
+            Value::object([("a", Value::string(a)), ("l", l), ("t", tags)])
+        };
+        let elems = vec![
+            obj("x", 2, &[("k", "v")]),
+            obj("x", 3, &[("k", "v")]),
+            obj("x", 2, &[("k", "w")]),
+            obj("ab", 0, &[]),
+            obj("a", 1, &[("k", "v"), ("z", "")]),
+            obj("x", 2, &[("k", "v")]),
+            obj("a", 1, &[("k", "v")]),
+            Value::null(obj("", 0, &[]).ty().clone()),
+        ];
+        let ety = elems[0].ty().clone();
+        let small = canonicalize_small(elems.clone());
+        let whole = canonicalize_structured({
+            let mut e = elems.clone();
+            // Pad past the lazy limit with copies, which de-duplicate away.
+            while e.len() <= LAZY_HASH_MAX {
+                e.push(elems[0].clone());
+            }
+            e
+        });
+        assert_eq!(render(&small), render(&whole));
+        assert_eq!(small.len(), 7);
+        let mut hashes: Vec<String> = small
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(|v| {
+                let mut h = String::new();
+                write_hash(&mut h, v);
+                h
+            })
+            .collect();
+        let sorted = {
+            hashes.sort();
+            hashes.clone()
+        };
+        assert_eq!(hashes, sorted);
+        let _ = ety;
     }
 
     #[test]

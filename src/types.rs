@@ -54,7 +54,7 @@ pub enum Type {
     /// Named attributes, each with its own type.
     Object(Arc<ObjectType>),
     /// A fixed sequence of elements, each with its own type.
-    Tuple(Arc<[Type]>),
+    Tuple(Arc<Vec<Type>>),
 }
 
 /// The attributes of an object type, sorted by name, and which of them are
@@ -149,7 +149,7 @@ impl Type {
 
     /// `tuple([elems...])`.
     pub fn tuple(elems: impl IntoIterator<Item = Type>) -> Type {
-        Type::Tuple(elems.into_iter().collect())
+        Type::Tuple(Arc::new(elems.into_iter().collect()))
     }
 
     /// An object type with no optional attributes. Names are NFC-normalized;

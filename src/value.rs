@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use compact_str::CompactString;
+
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::refinements::Refinements;
@@ -40,14 +42,14 @@ pub struct Value {
 pub(crate) enum Repr {
     Null,
     Unknown(Option<Box<Refinements>>),
-    String(Box<str>),
+    String(CompactString),
     Number(Number),
     Bool(bool),
     /// Elements of a list, set (canonical order) or tuple, or attribute
     /// values of an object in the order of its type's attributes.
     Seq(Vec<Value>),
     /// Map entries sorted bytewise by key, keys unique.
-    Map(Vec<(Box<str>, Value)>),
+    Map(Vec<(CompactString, Value)>),
 }
 
 impl Value {
@@ -80,7 +82,7 @@ impl Value {
     pub fn string(s: impl Into<String>) -> Value {
         Value {
             ty: Type::String,
-            repr: Repr::String(into_nfc(s.into()).into_boxed_str()),
+            repr: Repr::String(CompactString::from(into_nfc(s.into()))),
         }
     }
 
@@ -128,9 +130,9 @@ impl Value {
         elem: Type,
         entries: impl IntoIterator<Item = (K, Value)>,
     ) -> Result<Value> {
-        let mut entries: Vec<(Box<str>, Value)> = entries
+        let mut entries: Vec<(CompactString, Value)> = entries
             .into_iter()
-            .map(|(k, v)| (into_nfc(k.into()).into_boxed_str(), v))
+            .map(|(k, v)| (CompactString::from(into_nfc(k.into())), v))
             .collect();
         sort_map_entries(&mut entries);
         let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
@@ -317,12 +319,12 @@ impl Value {
 }
 
 /// Sorts map entries by key; for equal keys the last one stays.
-pub(crate) fn sort_map_entries(entries: &mut Vec<(Box<str>, Value)>) {
+pub(crate) fn sort_map_entries(entries: &mut Vec<(CompactString, Value)>) {
     if entries.windows(2).all(|w| w[0].0 < w[1].0) {
         return;
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut out: Vec<(Box<str>, Value)> = Vec::with_capacity(entries.len());
+    let mut out: Vec<(CompactString, Value)> = Vec::with_capacity(entries.len());
     for e in entries.drain(..) {
         match out.last_mut() {
             Some(last) if last.0 == e.0 => *last = e,
@@ -643,5 +645,19 @@ mod tests {
         };
         assert!(!Value::unknown(Type::Number).refined(r).unwrap().is_known());
         assert!(Value::string("x").refined(Refinements::default()).is_err());
+    }
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn print_sizes() {
+        eprintln!(
+            "Value {} Repr {} Type {} Number {} CompactString {}",
+            std::mem::size_of::<super::Value>(),
+            std::mem::size_of::<super::Repr>(),
+            std::mem::size_of::<crate::Type>(),
+            std::mem::size_of::<crate::Number>(),
+            std::mem::size_of::<compact_str::CompactString>()
+        );
     }
 }

@@ -62,6 +62,16 @@ enum Command {
     /// {"type":T,"json":"<text>"}), one line out per line in
     /// ({"msgpack":"<hex>","json":"<text>"} or {"error":"..."}).
     Roundtrip,
+    /// Time decoding and encoding of one case (a {"type":T,"msgpack":"<hex>"}
+    /// line) and print {"bytes":N,"msgpack_decode":NS,...} in nanoseconds
+    /// per operation (JSON timings only for wholly known values).
+    Bench {
+        #[arg(long)]
+        case: String,
+        /// Seconds to spend on each of the four measurements.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -91,6 +101,7 @@ fn main() -> ExitCode {
         ),
         Command::Encode { ty, format, file } => encode(&ty, format, &file),
         Command::Roundtrip => roundtrip(),
+        Command::Bench { case, seconds } => bench(&case, seconds),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -309,4 +320,62 @@ fn roundtrip() -> Result<(), String> {
         writeln!(out, "{row}").map_err(|e| e.to_string())?;
     }
     out.flush().map_err(|e| e.to_string())
+}
+
+/// Nanoseconds per call of `f`, measured over about `seconds`. Each call
+/// is timed on its own and its result is dropped after the clock stops,
+/// as criterion's `iter_with_large_drop` does: freeing a decoded tree is
+/// the caller's cost, whenever it lets go of the value.
+fn time_per_op<T>(seconds: f64, mut f: impl FnMut() -> T) -> u64 {
+    use std::hint::black_box;
+    use std::time::{Duration, Instant};
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_secs_f64(seconds / 10.0) {
+        black_box(f());
+    }
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut timed = Duration::ZERO;
+    let mut iterations: u32 = 0;
+    while start.elapsed() < budget || iterations < 3 {
+        let t = Instant::now();
+        let r = black_box(f());
+        timed += t.elapsed();
+        drop(r);
+        iterations += 1;
+    }
+    (timed / iterations).as_nanos() as u64
+}
+
+fn bench(file: &str, seconds: f64) -> Result<(), String> {
+    let case = read_case(file)?;
+    let bytes = match case.format {
+        Format::Msgpack => case.bytes,
+        Format::Json => {
+            let v = json::decode(&case.bytes, &case.ty).map_err(|e| e.to_string())?;
+            msgpack::encode(&v, &case.ty).map_err(|e| e.to_string())?
+        }
+    };
+    let ty = case.ty;
+    let value = msgpack::decode(&bytes, &ty).map_err(|e| e.to_string())?;
+    let mut line = format!("{{\"bytes\":{}", bytes.len());
+    let decode_ns = time_per_op(seconds, || msgpack::decode(&bytes, &ty));
+    let mut out = Vec::with_capacity(bytes.len());
+    let encode_ns = time_per_op(seconds, || {
+        out.clear();
+        msgpack::encode_into(&mut out, &value, &ty)
+    });
+    line += &format!(",\"msgpack_decode\":{decode_ns},\"msgpack_encode\":{encode_ns}");
+    if value.is_wholly_known() {
+        let text = json::encode(&value, &ty).map_err(|e| e.to_string())?;
+        let jd = time_per_op(seconds, || json::decode(&text, &ty));
+        let mut out = Vec::with_capacity(text.len());
+        let je = time_per_op(seconds, || {
+            out.clear();
+            json::encode_into(&mut out, &value, &ty)
+        });
+        line += &format!(",\"json_decode\":{jd},\"json_encode\":{je}");
+    }
+    println!("{line}}}");
+    Ok(())
 }

@@ -1,5 +1,7 @@
 //! JSON → Value, straight from the text, driven by the type.
 
+use compact_str::CompactString;
+
 use super::read::{Peek, Reader};
 use crate::error::{Error, Result};
 use crate::number::Number;
@@ -61,7 +63,7 @@ impl Decoder<'_, '_> {
                 };
                 Ok(Value::from_parts(
                     Type::String,
-                    Repr::String(Box::from(nfc(&s).as_ref())),
+                    Repr::String(CompactString::from(nfc(&s))),
                 ))
             }
             Type::Number => {
@@ -116,21 +118,7 @@ impl Decoder<'_, '_> {
                     );
                 }
                 self.depth -= 1;
-                let kind = if is_set { "set" } else { "list" };
-                let ety = if ety.is_static() {
-                    (**ety).clone()
-                } else {
-                    value::unify(ety, &elems, kind).map_err(|e| e.at_offset(at))?
-                };
-                let elems = value::retype(ety.clone(), elems);
-                if is_set {
-                    let elems = crate::set::canonicalize(&ety, elems);
-                    Ok(Value::from_parts(Type::set(ety), Repr::Seq(elems)))
-                } else if elems.is_empty() {
-                    Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)))
-                } else {
-                    Ok(Value::from_parts(Type::list(ety), Repr::Seq(elems)))
-                }
+                crate::msgpack::collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
             }
             Type::Map(ety) => {
                 if kind != Peek::Object {
@@ -138,7 +126,7 @@ impl Decoder<'_, '_> {
                 }
                 self.enter(at)?;
                 self.r.begin_object()?;
-                let mut entries: Vec<(Box<str>, Value)> = Vec::new();
+                let mut entries: Vec<(CompactString, Value)> = Vec::new();
                 let mut first = true;
                 while let Some(k) = self.r.next_key(first)? {
                     first = false;
@@ -148,14 +136,14 @@ impl Decoder<'_, '_> {
                     let v = self
                         .value(ety)
                         .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-                    entries.push((Box::from(nfc(&k).as_ref()), v));
+                    entries.push((CompactString::from(nfc(&k)), v));
                 }
                 self.depth -= 1;
                 value::sort_map_entries(&mut entries);
                 if ety.is_static() || entries.is_empty() {
                     return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
                 }
-                let (keys, values): (Vec<Box<str>>, Vec<Value>) = entries.into_iter().unzip();
+                let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
                 let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
                 let entries = keys
                     .into_iter()

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use compact_str::CompactString;
 use rmp::Marker;
 
 use super::{key, EXT_REFINED_UNKNOWN, MAX_REFINEMENT_PAYLOAD};
@@ -9,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::path::PathStep;
 use crate::refinements::{Bound, Refinements};
-use crate::strings::nfc;
+use crate::strings::{compact_nfc, nfc};
 use crate::types::Type;
 use crate::value::{self, collapse, Repr, Value};
 use crate::DecodeOptions;
@@ -143,8 +144,13 @@ impl<'a> Decoder<'a, '_> {
     }
 
     fn text(&mut self, n: u32, at: usize) -> Result<&'a str> {
+        self.text_ascii(n, at).map(|(s, _)| s)
+    }
+
+    /// Text and whether it is ASCII.
+    fn text_ascii(&mut self, n: u32, at: usize) -> Result<(&'a str, bool)> {
         let b = self.bytes(n)?;
-        std::str::from_utf8(b).map_err(|e| {
+        crate::strings::text_from_wire(b).map_err(|e| {
             self.data_err(at, "string is not valid UTF-8")
                 .at_offset(self.pos - b.len() + e.valid_up_to())
         })
@@ -188,10 +194,10 @@ impl<'a> Decoder<'a, '_> {
         match ty {
             Type::String => match head {
                 Head::Str(n) | Head::Bin(n) => {
-                    let s = self.text(n, at)?;
+                    let (s, ascii) = self.text_ascii(n, at)?;
                     Ok(Value::from_parts(
                         Type::String,
-                        Repr::String(Box::from(nfc(s).as_ref())),
+                        Repr::String(compact_nfc(s, ascii)),
                     ))
                 }
                 _ => Err(self.data_err(at, "string is required")),
@@ -226,21 +232,8 @@ impl<'a> Decoder<'a, '_> {
                     );
                 }
                 self.depth -= 1;
-                let kind = if is_set { "set" } else { "list" };
-                let ety = if ety.is_static() {
-                    (**ety).clone()
-                } else {
-                    value::unify(ety, &elems, kind).map_err(|e| e.at_offset(at))?
-                };
-                let elems = value::retype(ety.clone(), elems);
-                if is_set {
-                    let elems = crate::set::canonicalize(&ety, elems);
-                    Ok(Value::from_parts(Type::set(ety), Repr::Seq(elems)))
-                } else if elems.is_empty() || matches!(ty, Type::List(e) if **e == ety) {
-                    Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)))
-                } else {
-                    Ok(Value::from_parts(Type::list(ety), Repr::Seq(elems)))
-                }
+                let elems = collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))?;
+                Ok(elems)
             }
             Type::Map(ety) => {
                 let Head::Map(n) = head else {
@@ -248,17 +241,17 @@ impl<'a> Decoder<'a, '_> {
                 };
                 let n = self.collection_len(n, at)?;
                 self.enter(at)?;
-                let mut entries: Vec<(Box<str>, Value)> = Vec::with_capacity(self.capacity(n));
+                let mut entries: Vec<(CompactString, Value)> = Vec::with_capacity(self.capacity(n));
                 for _ in 0..n {
                     let kat = self.pos;
-                    let k = match self.head()? {
-                        Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
+                    let (k, ascii) = match self.head()? {
+                        Head::Str(len) | Head::Bin(len) => self.text_ascii(len, kat)?,
                         _ => return Err(self.data_err(kat, "map keys must be strings")),
                     };
                     let v = self
                         .value(ety)
                         .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-                    entries.push((Box::from(nfc(k).as_ref()), v));
+                    entries.push((compact_nfc(k, ascii), v));
                 }
                 self.depth -= 1;
                 value::sort_map_entries(&mut entries);
@@ -606,4 +599,38 @@ impl<'a> Decoder<'a, '_> {
         };
         Ok(Bound { value, inclusive })
     }
+}
+
+/// A list or set value decoded at `ty` (whose element type is `ety`). When
+/// the element type is static every element already has it, so the
+/// declared type is reused; otherwise the elements decide, as in cty.
+pub(crate) fn collection_of(
+    ty: &Type,
+    ety: &Type,
+    elems: Vec<Value>,
+    is_set: bool,
+) -> Result<Value> {
+    if ety.is_static() {
+        let elems = if is_set {
+            crate::set::canonicalize(ety, elems)
+        } else {
+            elems
+        };
+        return Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)));
+    }
+    let unified = value::unify(ety, &elems, if is_set { "set" } else { "list" })?;
+    let elems = value::retype(unified.clone(), elems);
+    let elems = if is_set {
+        crate::set::canonicalize(&unified, elems)
+    } else {
+        elems
+    };
+    let ty = if unified == *ety {
+        ty.clone()
+    } else if is_set {
+        Type::set(unified)
+    } else {
+        Type::list(unified)
+    };
+    Ok(Value::from_parts(ty, Repr::Seq(elems)))
 }

@@ -48,6 +48,8 @@
 mod decode;
 mod encode;
 
+pub(crate) use decode::collection_of;
+
 use crate::error::Result;
 use crate::types::Type;
 use crate::value::Value;
