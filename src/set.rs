@@ -181,13 +181,19 @@ fn compare_hash_strings(a: &Value, b: &Value, sa: &mut String, sb: &mut String) 
         return open_a.cmp(&open_b);
     }
     for i in 0..na.min(nb) {
-        sa.clear();
-        sb.clear();
-        write_component(sa, a, i);
-        write_component(sb, b, i);
-        match sa.as_bytes().cmp(sb.as_bytes()) {
-            Ordering::Equal => continue,
-            other => return other,
+        let ord = match (a.repr(), b.repr()) {
+            (Repr::Seq(x), Repr::Seq(y)) => compare_leaf_hashes(&x[i], &y[i]),
+            _ => None,
+        };
+        let ord = ord.unwrap_or_else(|| {
+            sa.clear();
+            sb.clear();
+            write_component(sa, a, i);
+            write_component(sb, b, i);
+            sa.as_bytes().cmp(sb.as_bytes())
+        });
+        if ord != Ordering::Equal {
+            return ord;
         }
     }
     if na == nb {
@@ -207,6 +213,70 @@ fn compare_hash_strings(a: &Value, b: &Value, sa: &mut String, sb: &mut String) 
     } else {
         o
     }
+}
+
+/// Compares `H(a);` with `H(b);` in place when both are leaves whose hash
+/// string is cheap to see in pieces: a string of printable ASCII with
+/// nothing to escape (`"` + text + `"`), an integer of at most 10 digits
+/// (its digits), a bool, a null or an unknown. `None` for anything else.
+fn compare_leaf_hashes(a: &Value, b: &Value) -> Option<Ordering> {
+    let (mut ba, mut bb) = ([0u8; 24], [0u8; 24]);
+    let pa = leaf_hash_parts(a, &mut ba)?;
+    let pb = leaf_hash_parts(b, &mut bb)?;
+    // Plain strings: compare the text, and where one is a prefix of the
+    // other, its closing quote against the other's next byte.
+    if let ((b"\"", x, _), (b"\"", y, _)) = (pa, pb) {
+        let common = x.len().min(y.len());
+        return Some(match x[..common].cmp(&y[..common]) {
+            Ordering::Equal => match x.len().cmp(&y.len()) {
+                Ordering::Equal => Ordering::Equal,
+                Ordering::Less => b'"'.cmp(&y[common]),
+                Ordering::Greater => x[common].cmp(&b'"'),
+            },
+            other => other,
+        });
+    }
+    Some(hash_bytes(pa).cmp(hash_bytes(pb)))
+}
+
+/// The bytes of a leaf's hash string and its `;`.
+fn hash_bytes<'v>(p: (&'static [u8], &'v [u8], &'static [u8])) -> impl Iterator<Item = u8> + 'v {
+    p.0.iter().chain(p.1).chain(p.2).chain(b";").copied()
+}
+
+/// A leaf's hash string as (prefix, body, suffix), or `None`.
+fn leaf_hash_parts<'v>(
+    v: &'v Value,
+    buf: &'v mut [u8; 24],
+) -> Option<(&'static [u8], &'v [u8], &'static [u8])> {
+    Some(match v.repr() {
+        Repr::String(s) => {
+            let plain = s
+                .bytes()
+                .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
+            if !plain {
+                return None;
+            }
+            (b"\"", s.as_bytes(), b"\"")
+        }
+        Repr::Bool(true) => (b"", b"T", b""),
+        Repr::Bool(false) => (b"", b"F", b""),
+        Repr::Null => (b"", b"~", b""),
+        Repr::Unknown(_) => (b"", b"?", b""),
+        Repr::Number(n) => {
+            // Up to 10 digits %g prints the integer itself; -0 is "-0".
+            let i = n.to_i64()?;
+            if i.unsigned_abs() >= 10_000_000_000 || (i == 0 && n.is_negative()) {
+                return None;
+            }
+            use std::io::Write;
+            let mut cursor = std::io::Cursor::new(&mut buf[..]);
+            write!(cursor, "{i}").ok()?;
+            let len = cursor.position() as usize;
+            (b"", &buf[..len], b"")
+        }
+        _ => return None,
+    })
 }
 
 /// Opening and closing bracket and number of components of a hash string.
@@ -617,6 +687,44 @@ mod tests {
         };
         assert_eq!(hashes, sorted);
         let _ = ety;
+    }
+
+    #[test]
+    fn leaf_hashes_compare_as_their_hash_strings_do() {
+        let leaves = [
+            Value::string("abc"),
+            Value::string("abc!"),
+            Value::string("ab"),
+            Value::string("ab c"),
+            Value::string(""),
+            Value::number(12),
+            Value::number(123),
+            Value::number(-5),
+            Value::number(9_999_999_999i64),
+            Value::bool(true),
+            Value::bool(false),
+            Value::null(Type::String),
+            Value::unknown(Type::String),
+        ];
+        for a in &leaves {
+            for b in &leaves {
+                let (mut ha, mut hb) = (String::new(), String::new());
+                write_hash(&mut ha, a);
+                write_hash(&mut hb, b);
+                ha.push(';');
+                hb.push(';');
+                assert_eq!(
+                    compare_leaf_hashes(a, b),
+                    Some(ha.cmp(&hb)),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+        assert_eq!(
+            compare_leaf_hashes(&Value::string("a\"b"), &Value::string("a")),
+            None
+        );
+        assert_eq!(compare_leaf_hashes(&num("0.5"), &num("1")), None);
     }
 
     #[test]

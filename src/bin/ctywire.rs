@@ -7,6 +7,12 @@ use base64::Engine;
 use clap::{Parser, Subcommand, ValueEnum};
 use ctywire::{json, msgpack, Type, Value};
 
+// The CLI links mimalloc: decoded trees are many small allocations, and
+// its size-class pages keep them together in memory. The library itself
+// leaves the allocator to its user.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "ctywire",
@@ -322,10 +328,11 @@ fn roundtrip() -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-/// Nanoseconds per call of `f`, measured over about `seconds`. Each call
-/// is timed on its own and its result is dropped after the clock stops,
-/// as criterion's `iter_with_large_drop` does: freeing a decoded tree is
-/// the caller's cost, whenever it lets go of the value.
+/// Nanoseconds per call of `f`: the median of calls timed one by one over
+/// about `seconds` (the median, because a shared machine adds outliers).
+/// Each result is dropped after its clock stops, as criterion's
+/// `iter_with_large_drop` does: freeing a decoded tree is a cost of
+/// whoever lets go of the value, not of decoding.
 fn time_per_op<T>(seconds: f64, mut f: impl FnMut() -> T) -> u64 {
     use std::hint::black_box;
     use std::time::{Duration, Instant};
@@ -335,16 +342,15 @@ fn time_per_op<T>(seconds: f64, mut f: impl FnMut() -> T) -> u64 {
     }
     let budget = Duration::from_secs_f64(seconds);
     let start = Instant::now();
-    let mut timed = Duration::ZERO;
-    let mut iterations: u32 = 0;
-    while start.elapsed() < budget || iterations < 3 {
+    let mut samples: Vec<u64> = Vec::new();
+    while start.elapsed() < budget || samples.len() < 5 {
         let t = Instant::now();
         let r = black_box(f());
-        timed += t.elapsed();
+        samples.push(t.elapsed().as_nanos() as u64);
         drop(r);
-        iterations += 1;
     }
-    (timed / iterations).as_nanos() as u64
+    samples.sort_unstable();
+    samples[samples.len() / 2]
 }
 
 fn bench(file: &str, seconds: f64) -> Result<(), String> {

@@ -156,6 +156,23 @@ impl<'a> Decoder<'a, '_> {
         })
     }
 
+    /// Consumes a str key equal to `name`, if that is what comes next.
+    fn skip_key(&mut self, name: &str) -> bool {
+        let name = name.as_bytes();
+        let rest = &self.buf[self.pos..];
+        let header = match (rest.first(), name.len()) {
+            (Some(&b), n) if n < 32 && b == 0xa0 | n as u8 => 1,
+            (Some(0xd9), n) if n < 256 && rest.get(1) == Some(&(n as u8)) => 2,
+            _ => return false,
+        };
+        if rest.get(header..header + name.len()) == Some(name) {
+            self.pos += header + name.len();
+            true
+        } else {
+            false
+        }
+    }
+
     fn enter(&mut self, at: usize) -> Result<()> {
         self.depth += 1;
         self.opts
@@ -189,6 +206,29 @@ impl<'a> Decoder<'a, '_> {
         if b == 0xc0 {
             self.pos += 1;
             return Ok(Value::null(ty.clone()));
+        }
+        // The most common one-byte forms, without the general dispatch.
+        match (ty, b) {
+            (Type::String, 0xa0..=0xbf) => {
+                self.pos += 1;
+                let (s, ascii) = self.text_ascii(u32::from(b & 0x1f), at)?;
+                return Ok(Value::from_parts(
+                    Type::String,
+                    Repr::String(compact_nfc(s, ascii)),
+                ));
+            }
+            (Type::Number, 0x00..=0x7f) => {
+                self.pos += 1;
+                return Ok(Value::from_parts(
+                    Type::Number,
+                    Repr::Number(Number::from_i64(i64::from(b))),
+                ));
+            }
+            (Type::Bool, 0xc2 | 0xc3) => {
+                self.pos += 1;
+                return Ok(Value::from_parts(Type::Bool, Repr::Bool(b == 0xc3)));
+            }
+            _ => {}
         }
         let head = self.head()?;
         match ty {
@@ -281,38 +321,43 @@ impl<'a> Decoder<'a, '_> {
                 self.enter(at)?;
                 let n = n as usize;
                 let mut vals: Vec<Value> = Vec::with_capacity(n);
-                // Attribute positions, kept only once keys arrive out of order.
-                let mut order: Option<Vec<usize>> = None;
+                // Attribute positions and which were seen, kept only once keys
+                // arrive out of order.
+                let mut order: Option<(Vec<usize>, Vec<bool>)> = None;
                 for i in 0..n {
                     let kat = self.pos;
-                    let k = match self.head()? {
-                        Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
-                        _ => return Err(self.data_err(kat, "all keys must be strings")),
-                    };
-                    // go-cty writes attributes sorted, so try position i first.
-                    let idx = if oty.name(i) == k {
+                    // go-cty writes attributes sorted, so the key is usually
+                    // the i-th name, which the bytes can be checked against
+                    // directly.
+                    let idx = if self.skip_key(oty.name(i)) {
                         i
                     } else {
+                        let k = match self.head()? {
+                            Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
+                            _ => return Err(self.data_err(kat, "all keys must be strings")),
+                        };
                         oty.index_of(k).ok_or_else(|| {
                             self.data_err(kat, format!("unsupported attribute {k:?}"))
                         })?
                     };
                     if order.is_none() && idx != i {
-                        order = Some((0..i).collect());
+                        order = Some(((0..i).collect(), (0..n).map(|j| j < i).collect()));
                     }
-                    if let Some(o) = &mut order {
-                        if o.contains(&idx) {
+                    if let Some((o, seen)) = &mut order {
+                        if std::mem::replace(&mut seen[idx], true) {
+                            let k = oty.name(idx);
                             return Err(self.data_err(kat, format!("duplicate attribute {k:?}")));
                         }
                         o.push(idx);
                     }
+                    let k = oty.name(idx);
                     let v = self
                         .value(oty.type_at(idx))
                         .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
                     vals.push(v);
                 }
                 self.depth -= 1;
-                if let Some(order) = order {
+                if let Some((order, _)) = order {
                     let mut slots: Vec<Option<Value>> = (0..n).map(|_| None).collect();
                     for (idx, v) in order.into_iter().zip(vals) {
                         slots[idx] = Some(v);

@@ -1,0 +1,90 @@
+//! Criterion benchmarks: msgpack and JSON, decode and encode, of
+//! (a) one realistic instance state, (b) a fleet of 2,000 (and 200, to see
+//! how decoding scales), (c) a dynamic attribute holding a large document,
+//! (d) sets of 10,000 strings and of 10,000 objects (and 1,000 of each).
+//! An untyped rmpv parse of the same bytes is the baseline typed decoding
+//! must beat.
+//!
+//! `cargo bench --bench codec` (add `-- fleet` to run one payload).
+
+#[path = "support/payloads.rs"]
+mod payloads;
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use ctywire::{json, msgpack};
+use payloads::Case;
+
+// Like the CLI, the benchmarks run on mimalloc (see README, Performance).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn cases() -> Vec<Case> {
+    vec![
+        payloads::instance(),
+        payloads::fleet(200),
+        payloads::fleet(2000),
+        payloads::dynamic_document(),
+        payloads::string_set(1_000),
+        payloads::string_set(10_000),
+        payloads::object_set(1_000),
+        payloads::object_set(10_000),
+    ]
+}
+
+fn label(case: &Case) -> String {
+    match case.value.len() {
+        Some(n) if case.name != "instance" && case.name != "dynamic" => {
+            format!("{}-{n}", case.name)
+        }
+        _ => case.name.to_string(),
+    }
+}
+
+fn codec(c: &mut Criterion) {
+    for case in cases() {
+        let name = label(&case);
+        let bytes = msgpack::encode(&case.value, &case.ty).expect("encode");
+        let text = json::encode(&case.value, &case.ty).expect("json");
+        let mut group = c.benchmark_group(name.clone());
+        if bytes.len() > 1_000_000 {
+            group.sample_size(20);
+        }
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(BenchmarkId::new("msgpack", "decode"), |b| {
+            b.iter_with_large_drop(|| msgpack::decode(&bytes, &case.ty).expect("decode"))
+        });
+        group.bench_function(BenchmarkId::new("rmpv", "untyped-parse"), |b| {
+            b.iter_with_large_drop(|| rmpv::decode::read_value(&mut &bytes[..]).expect("rmpv"))
+        });
+        let mut out = Vec::with_capacity(bytes.len());
+        group.bench_function(BenchmarkId::new("msgpack", "encode"), |b| {
+            b.iter(|| {
+                out.clear();
+                msgpack::encode_into(&mut out, &case.value, &case.ty).expect("encode")
+            })
+        });
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(BenchmarkId::new("json", "decode"), |b| {
+            b.iter_with_large_drop(|| json::decode(&text, &case.ty).expect("decode"))
+        });
+        let mut out = Vec::with_capacity(text.len());
+        group.bench_function(BenchmarkId::new("json", "encode"), |b| {
+            b.iter(|| {
+                out.clear();
+                json::encode_into(&mut out, &case.value, &case.ty).expect("encode")
+            })
+        });
+        // Decoding into a fresh tree and dropping it, for the cost of both.
+        group.bench_function(BenchmarkId::new("msgpack", "decode-and-drop"), |b| {
+            b.iter_batched(
+                || (),
+                |()| drop(msgpack::decode(&bytes, &case.ty)),
+                BatchSize::PerIteration,
+            )
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, codec);
+criterion_main!(benches);
