@@ -1,7 +1,6 @@
 //! cty values: known, null or unknown, each with its type.
 
 use std::fmt;
-use std::sync::Arc;
 
 use compact_str::CompactString;
 
@@ -391,7 +390,7 @@ fn retype_one(ety: &Type, mut v: Value) -> Value {
 /// The type of an object value built from attribute values at the
 /// attributes of `declared`: cty object values carry their attributes'
 /// own types and never optional markers.
-pub(crate) fn object_type_of(declared: &Arc<ObjectType>, values: &[Value]) -> Type {
+pub(crate) fn object_type_of(declared: &ObjectType, values: &[Value]) -> Type {
     Type::object(
         declared
             .attributes()

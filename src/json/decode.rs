@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::path::PathStep;
 use crate::strings::nfc;
-use crate::types::Type;
+use crate::types::{ObjectType, Type};
 use crate::value::{self, Repr, Value};
 use crate::DecodeOptions;
 
@@ -97,129 +97,138 @@ impl Decoder<'_, '_> {
                 };
                 Ok(Value::from_parts(Type::Bool, Repr::Bool(b)))
             }
-            Type::List(ety) | Type::Set(ety) => {
-                let is_set = matches!(ty, Type::Set(_));
-                if kind != Peek::Array {
-                    return Err(self.err(at, "missing expected ["));
-                }
-                self.enter(at)?;
-                self.r.begin_array()?;
-                let mut elems = Vec::new();
-                let mut first = true;
-                while self.r.next_element(first)? {
-                    first = false;
-                    let i = elems.len();
-                    self.opts
-                        .check_collection_len(i as u64 + 1)
-                        .map_err(|e| e.at_offset(at))?;
-                    elems.push(
-                        self.value(ety)
-                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
-                    );
-                }
-                self.depth -= 1;
-                crate::msgpack::collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
-            }
-            Type::Map(ety) => {
-                if kind != Peek::Object {
-                    return Err(self.err(at, "missing expected {"));
-                }
-                self.enter(at)?;
-                self.r.begin_object()?;
-                let mut entries: Vec<(CompactString, Value)> = Vec::new();
-                let mut first = true;
-                while let Some(k) = self.r.next_key(first)? {
-                    first = false;
-                    self.opts
-                        .check_collection_len(entries.len() as u64 + 1)
-                        .map_err(|e| e.at_offset(at))?;
-                    let v = self
-                        .value(ety)
-                        .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-                    entries.push((CompactString::from(nfc(&k)), v));
-                }
-                self.depth -= 1;
-                value::sort_map_entries(&mut entries);
-                if ety.is_static() || entries.is_empty() {
-                    return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
-                }
-                let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
-                let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
-                let entries = keys
-                    .into_iter()
-                    .zip(value::retype(ety.clone(), values))
-                    .collect();
-                Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
-            }
-            Type::Object(oty) => {
-                if kind != Peek::Object {
-                    return Err(self.err(at, "missing expected {"));
-                }
-                self.enter(at)?;
-                self.r.begin_object()?;
-                let mut slots: Vec<Option<Value>> = (0..oty.len()).map(|_| None).collect();
-                let mut first = true;
-                while let Some(k) = self.r.next_key(first)? {
-                    first = false;
-                    let Some(idx) = oty.index_of(&k) else {
-                        return Err(self.err(at, format!("unsupported attribute {:?}", &*k)));
-                    };
-                    // A repeated attribute: the last one wins, as in go-cty.
-                    let v = self
-                        .value(oty.type_at(idx))
-                        .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
-                    slots[idx] = Some(v);
-                }
-                self.depth -= 1;
-                let vals: Vec<Value> = slots
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
-                    .collect();
-                let ty = if ty.is_static() {
-                    ty.clone()
-                } else {
-                    value::object_type_of(oty, &vals)
-                };
-                Ok(Value::from_parts(ty, Repr::Seq(vals)))
-            }
-            Type::Tuple(etys) => {
-                if kind != Peek::Array {
-                    return Err(self.err(at, "missing expected ["));
-                }
-                self.enter(at)?;
-                self.r.begin_array()?;
-                let mut elems = Vec::with_capacity(etys.len());
-                let mut first = true;
-                while self.r.next_element(first)? {
-                    first = false;
-                    let i = elems.len();
-                    let Some(ety) = etys.get(i) else {
-                        return Err(
-                            self.err(at, format!("too many tuple elements (need {})", etys.len()))
-                        );
-                    };
-                    elems.push(
-                        self.value(ety)
-                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
-                    );
-                }
-                if elems.len() != etys.len() {
-                    return Err(self.err(
-                        at,
-                        format!("not enough tuple elements (need {})", etys.len()),
-                    ));
-                }
-                self.depth -= 1;
-                let ty = if ty.is_static() {
-                    ty.clone()
-                } else {
-                    Type::tuple(elems.iter().map(|e| e.ty().clone()))
-                };
-                Ok(Value::from_parts(ty, Repr::Seq(elems)))
-            }
+            Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, kind, at),
+            Type::Map(ety) => self.map(ty, ety, kind, at),
+            Type::Object(oty) => self.object(ty, oty, kind, at),
+            Type::Tuple(etys) => self.tuple(ty, etys, kind, at),
             Type::Dynamic => self.dynamic(kind, at),
         }
+    }
+
+    // One function per kind, so that each level of nesting costs only the
+    // small frames on its path (debug builds do not merge them).
+
+    fn list_or_set(&mut self, ty: &Type, ety: &Type, kind: Peek, at: usize) -> Result<Value> {
+        let is_set = matches!(ty, Type::Set(_));
+        if kind != Peek::Array {
+            return Err(self.err(at, "missing expected ["));
+        }
+        self.enter(at)?;
+        self.r.begin_array()?;
+        let mut elems = Vec::new();
+        let mut first = true;
+        while self.r.next_element(first)? {
+            first = false;
+            let i = elems.len();
+            self.opts
+                .check_collection_len(i as u64 + 1)
+                .map_err(|e| e.at_offset(at))?;
+            elems.push(
+                self.value(ety)
+                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+            );
+        }
+        self.depth -= 1;
+        crate::msgpack::collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
+    }
+
+    fn map(&mut self, ty: &Type, ety: &Type, kind: Peek, at: usize) -> Result<Value> {
+        if kind != Peek::Object {
+            return Err(self.err(at, "missing expected {"));
+        }
+        self.enter(at)?;
+        self.r.begin_object()?;
+        let mut entries: Vec<(CompactString, Value)> = Vec::new();
+        let mut first = true;
+        while let Some(k) = self.r.next_key(first)? {
+            first = false;
+            self.opts
+                .check_collection_len(entries.len() as u64 + 1)
+                .map_err(|e| e.at_offset(at))?;
+            let v = self
+                .value(ety)
+                .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+            entries.push((CompactString::from(nfc(&k)), v));
+        }
+        self.depth -= 1;
+        value::sort_map_entries(&mut entries);
+        if ety.is_static() || entries.is_empty() {
+            return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
+        }
+        let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
+        let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
+        let entries = keys
+            .into_iter()
+            .zip(value::retype(ety.clone(), values))
+            .collect();
+        Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
+    }
+
+    fn object(&mut self, ty: &Type, oty: &ObjectType, kind: Peek, at: usize) -> Result<Value> {
+        if kind != Peek::Object {
+            return Err(self.err(at, "missing expected {"));
+        }
+        self.enter(at)?;
+        self.r.begin_object()?;
+        let mut slots: Vec<Option<Value>> = (0..oty.len()).map(|_| None).collect();
+        let mut first = true;
+        while let Some(k) = self.r.next_key(first)? {
+            first = false;
+            let Some(idx) = oty.index_of(&k) else {
+                return Err(self.err(at, format!("unsupported attribute {:?}", &*k)));
+            };
+            // A repeated attribute: the last one wins, as in go-cty.
+            let v = self
+                .value(oty.type_at(idx))
+                .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
+            slots[idx] = Some(v);
+        }
+        self.depth -= 1;
+        let vals: Vec<Value> = slots
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
+            .collect();
+        let ty = if ty.is_static() {
+            ty.clone()
+        } else {
+            value::object_type_of(oty, &vals)
+        };
+        Ok(Value::from_parts(ty, Repr::Seq(vals)))
+    }
+
+    fn tuple(&mut self, ty: &Type, etys: &[Type], kind: Peek, at: usize) -> Result<Value> {
+        if kind != Peek::Array {
+            return Err(self.err(at, "missing expected ["));
+        }
+        self.enter(at)?;
+        self.r.begin_array()?;
+        let mut elems = Vec::with_capacity(etys.len());
+        let mut first = true;
+        while self.r.next_element(first)? {
+            first = false;
+            let i = elems.len();
+            let Some(ety) = etys.get(i) else {
+                return Err(self.err(at, format!("too many tuple elements (need {})", etys.len())));
+            };
+            elems.push(
+                self.value(ety)
+                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+            );
+        }
+        if elems.len() != etys.len() {
+            return Err(self.err(
+                at,
+                format!("not enough tuple elements (need {})", etys.len()),
+            ));
+        }
+        self.depth -= 1;
+        let ty = if ty.is_static() {
+            ty.clone()
+        } else {
+            Type::tuple(elems.iter().map(|e| e.ty().clone()))
+        };
+        Ok(Value::from_parts(ty, Repr::Seq(elems)))
     }
 
     /// `{"value": V, "type": T}` in any key order.

@@ -11,7 +11,7 @@ use crate::number::Number;
 use crate::path::PathStep;
 use crate::refinements::{Bound, Refinements};
 use crate::strings::{compact_nfc, nfc};
-use crate::types::Type;
+use crate::types::{ObjectType, Type};
 use crate::value::{self, collapse, Repr, Value};
 use crate::DecodeOptions;
 
@@ -250,154 +250,162 @@ impl<'a> Decoder<'a, '_> {
                 Head::Bool(b) => Ok(Value::from_parts(Type::Bool, Repr::Bool(b))),
                 _ => Err(self.data_err(at, "bool is required")),
             },
-            Type::List(ety) | Type::Set(ety) => {
-                let is_set = matches!(ty, Type::Set(_));
-                let Head::Array(n) = head else {
-                    return Err(self.data_err(
-                        at,
-                        if is_set {
-                            "a set is required"
-                        } else {
-                            "a list is required"
-                        },
-                    ));
-                };
-                let n = self.collection_len(n, at)?;
-                self.enter(at)?;
-                let mut elems = Vec::with_capacity(self.capacity(n));
-                for i in 0..n {
-                    elems.push(
-                        self.value(ety)
-                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
-                    );
-                }
-                self.depth -= 1;
-                let elems = collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))?;
-                Ok(elems)
-            }
-            Type::Map(ety) => {
-                let Head::Map(n) = head else {
-                    return Err(self.data_err(at, "a map is required"));
-                };
-                let n = self.collection_len(n, at)?;
-                self.enter(at)?;
-                let mut entries: Vec<(CompactString, Value)> = Vec::with_capacity(self.capacity(n));
-                for _ in 0..n {
-                    let kat = self.pos;
-                    let (k, ascii) = match self.head()? {
-                        Head::Str(len) | Head::Bin(len) => self.text_ascii(len, kat)?,
-                        _ => return Err(self.data_err(kat, "map keys must be strings")),
-                    };
-                    let v = self
-                        .value(ety)
-                        .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-                    entries.push((compact_nfc(k, ascii), v));
-                }
-                self.depth -= 1;
-                value::sort_map_entries(&mut entries);
-                if ety.is_static() || entries.is_empty() {
-                    return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
-                }
-                let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
-                let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
-                let keys = entries.into_iter().map(|(k, _)| k);
-                let entries = keys.zip(value::retype(ety.clone(), values)).collect();
-                Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
-            }
-            Type::Object(oty) => {
-                let Head::Map(n) = head else {
-                    return Err(self.data_err(at, "an object is required"));
-                };
-                if n as usize != oty.len() {
-                    return Err(self.data_err(
-                        at,
-                        format!(
-                            "an object with {} attributes is required ({} given)",
-                            oty.len(),
-                            n
-                        ),
-                    ));
-                }
-                self.enter(at)?;
-                let n = n as usize;
-                let mut vals: Vec<Value> = Vec::with_capacity(n);
-                // Attribute positions and which were seen, kept only once keys
-                // arrive out of order.
-                let mut order: Option<(Vec<usize>, Vec<bool>)> = None;
-                for i in 0..n {
-                    let kat = self.pos;
-                    // go-cty writes attributes sorted, so the key is usually
-                    // the i-th name, which the bytes can be checked against
-                    // directly.
-                    let idx = if self.skip_key(oty.name(i)) {
-                        i
-                    } else {
-                        let k = match self.head()? {
-                            Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
-                            _ => return Err(self.data_err(kat, "all keys must be strings")),
-                        };
-                        oty.index_of(k).ok_or_else(|| {
-                            self.data_err(kat, format!("unsupported attribute {k:?}"))
-                        })?
-                    };
-                    if order.is_none() && idx != i {
-                        order = Some(((0..i).collect(), (0..n).map(|j| j < i).collect()));
-                    }
-                    if let Some((o, seen)) = &mut order {
-                        if std::mem::replace(&mut seen[idx], true) {
-                            let k = oty.name(idx);
-                            return Err(self.data_err(kat, format!("duplicate attribute {k:?}")));
-                        }
-                        o.push(idx);
-                    }
-                    let k = oty.name(idx);
-                    let v = self
-                        .value(oty.type_at(idx))
-                        .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
-                    vals.push(v);
-                }
-                self.depth -= 1;
-                if let Some((order, _)) = order {
-                    let mut slots: Vec<Option<Value>> = (0..n).map(|_| None).collect();
-                    for (idx, v) in order.into_iter().zip(vals) {
-                        slots[idx] = Some(v);
-                    }
-                    vals = slots.into_iter().flatten().collect();
-                }
-                let ty = if oty.is_empty() || ty.is_static() {
-                    ty.clone()
-                } else {
-                    value::object_type_of(oty, &vals)
-                };
-                Ok(Value::from_parts(ty, Repr::Seq(vals)))
-            }
-            Type::Tuple(etys) => {
-                let Head::Array(n) = head else {
-                    return Err(self.data_err(at, "a tuple is required"));
-                };
-                if n as usize != etys.len() {
-                    return Err(
-                        self.data_err(at, format!("a tuple of length {} is required", etys.len()))
-                    );
-                }
-                self.enter(at)?;
-                let mut elems = Vec::with_capacity(etys.len());
-                for (i, ety) in etys.iter().enumerate() {
-                    elems.push(
-                        self.value(ety)
-                            .map_err(|e| e.under(PathStep::Index(i as u64)))?,
-                    );
-                }
-                self.depth -= 1;
-                let ty = if ty.is_static() {
-                    ty.clone()
-                } else {
-                    Type::tuple(elems.iter().map(|e| e.ty().clone()))
-                };
-                Ok(Value::from_parts(ty, Repr::Seq(elems)))
-            }
+            Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, head, at),
+            Type::Map(ety) => self.map(ty, ety, head, at),
+            Type::Object(oty) => self.object(ty, oty, head, at),
+            Type::Tuple(etys) => self.tuple(ty, etys, head, at),
             Type::Dynamic => unreachable!("handled above"),
         }
+    }
+
+    // One function per kind, so that each level of nesting costs only the
+    // small frames on its path (debug builds do not merge them).
+
+    fn list_or_set(&mut self, ty: &Type, ety: &Type, head: Head, at: usize) -> Result<Value> {
+        let is_set = matches!(ty, Type::Set(_));
+        let Head::Array(n) = head else {
+            return Err(self.data_err(
+                at,
+                if is_set {
+                    "a set is required"
+                } else {
+                    "a list is required"
+                },
+            ));
+        };
+        let n = self.collection_len(n, at)?;
+        self.enter(at)?;
+        let mut elems = Vec::with_capacity(self.capacity(n));
+        for i in 0..n {
+            elems.push(
+                self.value(ety)
+                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+            );
+        }
+        self.depth -= 1;
+        let elems = collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))?;
+        Ok(elems)
+    }
+
+    fn map(&mut self, ty: &Type, ety: &Type, head: Head, at: usize) -> Result<Value> {
+        let Head::Map(n) = head else {
+            return Err(self.data_err(at, "a map is required"));
+        };
+        let n = self.collection_len(n, at)?;
+        self.enter(at)?;
+        let mut entries: Vec<(CompactString, Value)> = Vec::with_capacity(self.capacity(n));
+        for _ in 0..n {
+            let kat = self.pos;
+            let (k, ascii) = match self.head()? {
+                Head::Str(len) | Head::Bin(len) => self.text_ascii(len, kat)?,
+                _ => return Err(self.data_err(kat, "map keys must be strings")),
+            };
+            let v = self
+                .value(ety)
+                .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+            entries.push((compact_nfc(k, ascii), v));
+        }
+        self.depth -= 1;
+        value::sort_map_entries(&mut entries);
+        if ety.is_static() || entries.is_empty() {
+            return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
+        }
+        let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
+        let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
+        let keys = entries.into_iter().map(|(k, _)| k);
+        let entries = keys.zip(value::retype(ety.clone(), values)).collect();
+        Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
+    }
+
+    fn object(&mut self, ty: &Type, oty: &ObjectType, head: Head, at: usize) -> Result<Value> {
+        let Head::Map(n) = head else {
+            return Err(self.data_err(at, "an object is required"));
+        };
+        if n as usize != oty.len() {
+            return Err(self.data_err(
+                at,
+                format!(
+                    "an object with {} attributes is required ({} given)",
+                    oty.len(),
+                    n
+                ),
+            ));
+        }
+        self.enter(at)?;
+        let n = n as usize;
+        let mut vals: Vec<Value> = Vec::with_capacity(n);
+        // Attribute positions and which were seen, kept only once keys
+        // arrive out of order.
+        let mut order: Option<(Vec<usize>, Vec<bool>)> = None;
+        for i in 0..n {
+            let kat = self.pos;
+            // go-cty writes attributes sorted, so the key is usually
+            // the i-th name, which the bytes can be checked against
+            // directly.
+            let idx = if self.skip_key(oty.name(i)) {
+                i
+            } else {
+                let k = match self.head()? {
+                    Head::Str(len) | Head::Bin(len) => self.text(len, kat)?,
+                    _ => return Err(self.data_err(kat, "all keys must be strings")),
+                };
+                oty.index_of(k)
+                    .ok_or_else(|| self.data_err(kat, format!("unsupported attribute {k:?}")))?
+            };
+            if order.is_none() && idx != i {
+                order = Some(((0..i).collect(), (0..n).map(|j| j < i).collect()));
+            }
+            if let Some((o, seen)) = &mut order {
+                if std::mem::replace(&mut seen[idx], true) {
+                    let k = oty.name(idx);
+                    return Err(self.data_err(kat, format!("duplicate attribute {k:?}")));
+                }
+                o.push(idx);
+            }
+            let k = oty.name(idx);
+            let v = self
+                .value(oty.type_at(idx))
+                .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
+            vals.push(v);
+        }
+        self.depth -= 1;
+        if let Some((order, _)) = order {
+            let mut slots: Vec<Option<Value>> = (0..n).map(|_| None).collect();
+            for (idx, v) in order.into_iter().zip(vals) {
+                slots[idx] = Some(v);
+            }
+            vals = slots.into_iter().flatten().collect();
+        }
+        let ty = if oty.is_empty() || ty.is_static() {
+            ty.clone()
+        } else {
+            value::object_type_of(oty, &vals)
+        };
+        Ok(Value::from_parts(ty, Repr::Seq(vals)))
+    }
+
+    fn tuple(&mut self, ty: &Type, etys: &[Type], head: Head, at: usize) -> Result<Value> {
+        let Head::Array(n) = head else {
+            return Err(self.data_err(at, "a tuple is required"));
+        };
+        if n as usize != etys.len() {
+            return Err(self.data_err(at, format!("a tuple of length {} is required", etys.len())));
+        }
+        self.enter(at)?;
+        let mut elems = Vec::with_capacity(etys.len());
+        for (i, ety) in etys.iter().enumerate() {
+            elems.push(
+                self.value(ety)
+                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+            );
+        }
+        self.depth -= 1;
+        let ty = if ty.is_static() {
+            ty.clone()
+        } else {
+            Type::tuple(elems.iter().map(|e| e.ty().clone()))
+        };
+        Ok(Value::from_parts(ty, Repr::Seq(elems)))
     }
 
     fn number(&mut self, head: Head, at: usize) -> Result<Number> {
