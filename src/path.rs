@@ -73,6 +73,11 @@ impl Path {
         self.steps.push(step);
     }
 
+    /// Removes the last step.
+    pub fn pop(&mut self) -> Option<PathStep> {
+        self.steps.pop()
+    }
+
     /// Puts a step in front: errors are built innermost-first as the
     /// decoder unwinds, so the outer step arrives last.
     pub(crate) fn push_front(&mut self, step: PathStep) {

@@ -582,6 +582,13 @@ fn parse_string_array(r: &mut Reader<'_>) -> Result<Vec<String>> {
     }
 }
 
+impl Default for Type {
+    /// `dynamic`: a type that says nothing.
+    fn default() -> Type {
+        Type::Dynamic
+    }
+}
+
 impl fmt::Display for Type {
     /// cty's "friendly name": `string`, `list of number`, `object`, ...
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -301,6 +301,33 @@ impl Value {
         }
     }
 
+    /// A copy of this known object with attribute `name` set to `value`
+    /// (the object's type follows the new attribute's type). For instance,
+    /// to plan a computed attribute as unknown.
+    pub fn with_attr(&self, name: &str, value: Value) -> Result<Value> {
+        let Some(attrs) = self.attributes() else {
+            return Err(Error::data(format!(
+                "only a known object has attributes (setting {name:?} on a {})",
+                self.ty
+            )));
+        };
+        let mut found = false;
+        let attrs: Vec<(&str, Value)> = attrs
+            .map(|(n, v)| {
+                if n == name {
+                    found = true;
+                    (n, value.clone())
+                } else {
+                    (n, v.clone())
+                }
+            })
+            .collect();
+        if !found {
+            return Err(Error::data(format!("there is no attribute {name:?}")));
+        }
+        Ok(Value::object(attrs))
+    }
+
     /// Number of elements, entries or attributes of a known collection or
     /// structure.
     pub fn len(&self) -> Option<usize> {

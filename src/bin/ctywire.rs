@@ -68,6 +68,22 @@ enum Command {
     /// {"type":T,"json":"<text>"}), one line out per line in
     /// ({"msgpack":"<hex>","json":"<text>"} or {"error":"..."}).
     Roundtrip,
+    /// Print the implied type (type JSON) of a resource, data source or
+    /// provider block from a `terraform providers schema -json` document.
+    ImpliedType {
+        /// The schema document (- for standard input).
+        #[arg(long)]
+        schema: String,
+        /// A managed resource type.
+        #[arg(long, conflicts_with_all = ["data_source", "provider"])]
+        resource: Option<String>,
+        /// A data source type.
+        #[arg(long, conflicts_with = "provider")]
+        data_source: Option<String>,
+        /// The provider configuration block of this provider address.
+        #[arg(long)]
+        provider: Option<String>,
+    },
     /// Time decoding and encoding of one case (a {"type":T,"msgpack":"<hex>"}
     /// line) and print {"bytes":N,"msgpack_decode":NS,...} in nanoseconds
     /// per operation (JSON timings only for wholly known values).
@@ -108,6 +124,17 @@ fn main() -> ExitCode {
         Command::Encode { ty, format, file } => encode(&ty, format, &file),
         Command::Roundtrip => roundtrip(),
         Command::Bench { case, seconds } => bench(&case, seconds),
+        Command::ImpliedType {
+            schema,
+            resource,
+            data_source,
+            provider,
+        } => implied_type(
+            &schema,
+            resource.as_deref(),
+            data_source.as_deref(),
+            provider.as_deref(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -383,5 +410,60 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
         line += &format!(",\"json_decode\":{jd},\"json_encode\":{je}");
     }
     println!("{line}}}");
+    Ok(())
+}
+
+fn implied_type(
+    file: &str,
+    resource: Option<&str>,
+    data_source: Option<&str>,
+    provider: Option<&str>,
+) -> Result<(), String> {
+    use ctywire::schema::ProviderSchemas;
+    let text = String::from_utf8(read_input(file)?).map_err(|_| format!("{file}: not UTF-8"))?;
+    let doc = ProviderSchemas::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let names = |f: fn(&ctywire::schema::ProviderSchema) -> Vec<&String>| -> String {
+        let all: Vec<String> = doc.providers.values().flat_map(f).cloned().collect();
+        if all.is_empty() {
+            "none".into()
+        } else {
+            all.join(", ")
+        }
+    };
+    let (what, schema) = match (resource, data_source, provider) {
+        (Some(r), _, _) => (
+            r,
+            doc.resource(r).ok_or_else(|| {
+                format!(
+                    "no resource type {r:?} (there are: {})",
+                    names(|p| p.resource_schemas.keys().collect())
+                )
+            })?,
+        ),
+        (_, Some(d), _) => (
+            d,
+            doc.data_source(d).ok_or_else(|| {
+                format!(
+                    "no data source {d:?} (there are: {})",
+                    names(|p| p.data_source_schemas.keys().collect())
+                )
+            })?,
+        ),
+        (_, _, Some(p)) => (
+            p,
+            doc.providers
+                .get(p)
+                .and_then(|s| s.provider.as_ref())
+                .ok_or_else(|| {
+                    format!(
+                        "no provider {p:?} (there are: {})",
+                        doc.providers.keys().cloned().collect::<Vec<_>>().join(", ")
+                    )
+                })?,
+        ),
+        _ => return Err("say which block: --resource, --data-source or --provider".into()),
+    };
+    let ty = schema.implied_type().map_err(|e| format!("{what}: {e}"))?;
+    println!("{}", ty.to_json());
     Ok(())
 }

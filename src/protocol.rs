@@ -1,0 +1,167 @@
+//! The plugin protocol's value containers, as plain Rust: `DynamicValue`
+//! and `AttributePath`. A provider copies these to and from its generated
+//! protobuf types; ctywire itself depends on no protobuf library.
+
+use crate::error::{Error, Result};
+use crate::path::{Path, PathStep};
+use crate::types::Type;
+use crate::value::Value;
+use crate::{json, msgpack, DecodeOptions};
+
+/// A `DynamicValue`: a value encoded as msgpack or as JSON.
+///
+/// ```
+/// use ctywire::protocol::DynamicValue;
+/// use ctywire::{Type, Value};
+/// let ty = Type::object([("id", Type::String)]);
+/// // Terraform answers in msgpack; a provider may be sent JSON.
+/// let from_json = DynamicValue { msgpack: vec![], json: br#"{"id":"x"}"#.to_vec() };
+/// assert_eq!(from_json.decode(&ty)?.attr("id").unwrap().as_str(), Some("x"));
+/// assert!(DynamicValue::default().decode(&ty)?.is_null());
+/// let out = DynamicValue::encode(&Value::object([("id", Value::string("x"))]), &ty)?;
+/// assert_eq!(out.msgpack, b"\x81\xa2id\xa1x");
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DynamicValue {
+    /// `msgpack = 1`.
+    pub msgpack: Vec<u8>,
+    /// `json = 2`.
+    pub json: Vec<u8>,
+}
+
+impl DynamicValue {
+    /// Decodes as Terraform does: msgpack when present, else JSON when
+    /// present, else a null of `ty`.
+    pub fn decode(&self, ty: &Type) -> Result<Value> {
+        self.decode_with(ty, &DecodeOptions::default())
+    }
+
+    /// [`decode`](Self::decode) with explicit limits.
+    pub fn decode_with(&self, ty: &Type, opts: &DecodeOptions) -> Result<Value> {
+        if !self.msgpack.is_empty() {
+            msgpack::decode_with(&self.msgpack, ty, opts)
+        } else if !self.json.is_empty() {
+            json::decode_with(&self.json, ty, opts)
+        } else {
+            Ok(Value::null(ty.clone()))
+        }
+    }
+
+    /// Encodes as msgpack, the form Terraform prefers.
+    pub fn encode(value: &Value, ty: &Type) -> Result<DynamicValue> {
+        Ok(DynamicValue {
+            msgpack: msgpack::encode(value, ty)?,
+            json: Vec::new(),
+        })
+    }
+}
+
+/// One step of an `AttributePath` (the `selector` oneof of `Step`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AttributePathStep {
+    /// `attribute_name = 1`.
+    AttributeName(String),
+    /// `element_key_string = 2`: a map key.
+    ElementKeyString(String),
+    /// `element_key_int = 3`: a list, tuple or set position.
+    ElementKeyInt(i64),
+}
+
+impl From<&PathStep> for AttributePathStep {
+    fn from(step: &PathStep) -> Self {
+        match step {
+            PathStep::Attr(a) => AttributePathStep::AttributeName(a.clone()),
+            PathStep::Key(k) => AttributePathStep::ElementKeyString(k.clone()),
+            PathStep::Index(i) => {
+                AttributePathStep::ElementKeyInt(i64::try_from(*i).unwrap_or(i64::MAX))
+            }
+        }
+    }
+}
+
+impl Path {
+    /// This path as protocol `AttributePath` steps, for a diagnostic.
+    pub fn to_attribute_path(&self) -> Vec<AttributePathStep> {
+        self.steps().iter().map(AttributePathStep::from).collect()
+    }
+
+    /// A path from protocol `AttributePath` steps. A negative index is an
+    /// error.
+    pub fn from_attribute_path(steps: &[AttributePathStep]) -> Result<Path> {
+        let mut path = Path::root();
+        for (n, step) in steps.iter().enumerate() {
+            path.push(match step {
+                AttributePathStep::AttributeName(a) => PathStep::Attr(a.clone()),
+                AttributePathStep::ElementKeyString(k) => PathStep::Key(k.clone()),
+                AttributePathStep::ElementKeyInt(i) => {
+                    PathStep::Index(u64::try_from(*i).map_err(|_| {
+                        Error::data(format!(
+                            "step {n} of the attribute path is a negative index ({i})"
+                        ))
+                    })?)
+                }
+            });
+        }
+        Ok(path)
+    }
+}
+
+impl Type {
+    /// The type found by following `path` into this type, checking that
+    /// every step fits: attributes only on objects, keys only on maps,
+    /// indexes only on lists, sets and tuples (in range). Below `dynamic`
+    /// nothing more is known, and the result is `dynamic`.
+    ///
+    /// ```
+    /// use ctywire::{Path, Type};
+    /// let ty = Type::parse(r#"["object",{"tags":["map","string"],"rules":["list",["object",{"port":"number"}]]}]"#)?;
+    /// assert_eq!(ty.type_at(&Path::root().attr("rules").index(0).attr("port"))?, Type::Number);
+    /// // "tags" is a map: its keys are keys, not attributes.
+    /// assert!(ty.type_at(&Path::root().attr("tags").attr("Name")).is_err());
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn type_at(&self, path: &Path) -> Result<Type> {
+        let mut t = self;
+        for (n, step) in path.steps().iter().enumerate() {
+            let here = || Path::from(path.steps()[..n].to_vec());
+            let fail = |msg: String| {
+                let mut e = Error::data(msg);
+                for s in here().steps().iter().rev() {
+                    e = e.under(s.clone());
+                }
+                e
+            };
+            t = match (t, step) {
+                (Type::Dynamic, _) => return Ok(Type::Dynamic),
+                (Type::Object(o), PathStep::Attr(a)) => match o.index_of(a) {
+                    Some(i) => o.type_at(i),
+                    None => return Err(fail(format!("there is no attribute {a:?}"))),
+                },
+                (Type::Map(e), PathStep::Key(_)) => e,
+                (Type::List(e) | Type::Set(e), PathStep::Index(_)) => e,
+                (Type::Tuple(es), PathStep::Index(i)) => match es.get(*i as usize) {
+                    Some(e) => e,
+                    None => {
+                        return Err(fail(format!(
+                            "index {i} is out of range for a tuple of {}",
+                            es.len()
+                        )))
+                    }
+                },
+                (other, PathStep::Attr(a)) => {
+                    return Err(fail(format!(
+                        "a {other} has no attributes (looking for {a:?})"
+                    )))
+                }
+                (other, PathStep::Key(k)) => {
+                    return Err(fail(format!("a {other} has no keys (looking for {k:?})")))
+                }
+                (other, PathStep::Index(i)) => {
+                    return Err(fail(format!("a {other} has no indexes (looking for {i})")))
+                }
+            };
+        }
+        Ok(t.clone())
+    }
+}
