@@ -33,3 +33,19 @@ for fixture in ("gocty-edge.jsonl", "gocty-random.jsonl"):
                 write("roundtrip", seed)
             else:
                 write("json_decode", ty + b"\n" + case["json"].encode())
+
+
+# Framing and schema seeds.
+write("jsonrpc_framing", b'{"jsonrpc":"2.0","id":1,"method":"health"}\n\n'
+      b'{"jsonrpc":"2.0","id":"a","result":{"ok":true}}\r\n'
+      b'{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no"}}\n'
+      b'{"jsonrpc":"2.0","method":"shutdown","params":[]}\nnot json\n')
+write("msgpack_rpc_stream", bytes([3]) + bytes.fromhex("9400 01 a4706c616e 91 d40000".replace(" ", ""))
+      + bytes.fromhex("9401 01 c0 a26f6b".replace(" ", "")) + bytes.fromhex("9302 a178 90".replace(" ", "")))
+with open(os.path.join(root, "testdata", "terraform", "providers-schema-builtin.json"), "rb") as f:
+    write("schema_json", f.read())
+write("schema_json", b'{"format_version":"1.0","provider_schemas":{"p":{"resource_schemas":{"r":{"block":{'
+      b'"attributes":{"a":{"type":["list","string"],"optional":true},'
+      b'"n":{"nested_type":{"nesting_mode":"list","attributes":{"x":{"type":"dynamic"}}}}},'
+      b'"block_types":{"b":{"nesting_mode":"group","block":{}},"l":{"nesting_mode":"list","block":{'
+      b'"attributes":{"v":{"type":"dynamic"}}}}}}}}}}}')

@@ -52,6 +52,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bridge;
 mod error;
 mod gostr;
 pub mod json;
@@ -60,6 +61,7 @@ mod number;
 mod path;
 pub mod protocol;
 mod refinements;
+pub mod rpc;
 pub mod schema;
 mod set;
 mod strings;

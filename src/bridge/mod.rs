@@ -1,0 +1,317 @@
+//! Bridging cty values to plain JSON "props" for a child process (a script
+//! in another language behind JSON-RPC) and back, the way
+//! terraform-provider-denobridge does, without its losses:
+//!
+//! | denobridge | ctywire |
+//! |---|---|
+//! | a set is sent as the *string* `"[\"a\",\"b\"]"` | a set is an array, in canonical order |
+//! | an unknown becomes `""`, `false`, `[]` or `"<nil>"` silently | an unknown is refused with its path, or (if the caller asks) written as `null` and reported |
+//! | numbers pass through float64 (`2^53 + 1` is rounded) | numbers are exact, at any size |
+//! | arrays come back as `list(dynamic)`, so `[1, "a"]` crashes Terraform | arrays in a dynamic position come back as tuples |
+//! | every `propPath` segment that is not a number is a map key | a `propPath` is resolved against the value's type |
+//!
+//! ```
+//! use ctywire::bridge::{from_props, to_props, Unknowns};
+//! use ctywire::{Type, Value};
+//!
+//! let ty = Type::parse(r#"["object",{"ports":["set","number"],"id":"string"}]"#)?;
+//! let v = Value::object([
+//!     ("ports", Value::set(Type::Number, vec![Value::number(443), Value::number(80)])?),
+//!     ("id", Value::unknown(Type::String)),
+//! ]);
+//! assert!(to_props(&v, Unknowns::Refuse).is_err());
+//! let props = to_props(&v, Unknowns::NullAndReport)?;
+//! assert_eq!(props.json.to_string(), r#"{"id":null,"ports":[80,443]}"#);
+//! assert_eq!(props.unknown[0].to_string(), ".id");
+//!
+//! let back = from_props(&serde_json::json!({"id": "i-1", "ports": [80, 443, 80]}), &ty)?;
+//! assert_eq!(back.attr("ports").unwrap().len(), Some(2));
+//! # Ok::<(), ctywire::Error>(())
+//! ```
+
+mod paths;
+mod sensitive;
+
+use serde_json::{Map, Number as JsonNumber, Value as Json};
+
+use crate::error::{Error, Result};
+use crate::number::Number;
+use crate::path::{Path, PathStep};
+use crate::types::Type;
+use crate::value::Value;
+
+pub use paths::{resolve_prop_path, PropSegment};
+pub use sensitive::{merge_sensitive, split_sensitive};
+
+/// What [`to_props`] does with unknown values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unknowns {
+    /// Fail at the first unknown, naming its path.
+    Refuse,
+    /// Write `null` in its place and list its path in [`Props::unknown`],
+    /// so the other side can be told what is not known yet.
+    NullAndReport,
+}
+
+/// A value as plain JSON, and where it held unknowns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Props {
+    /// The JSON.
+    pub json: Json,
+    /// Paths of the unknowns written as `null` (empty with
+    /// [`Unknowns::Refuse`]).
+    pub unknown: Vec<Path>,
+}
+
+/// A cty value as plain JSON: objects and maps as JSON objects, lists,
+/// tuples and sets (in canonical order) as arrays, numbers exactly, values
+/// in dynamic positions as their plain value.
+pub fn to_props(v: &Value, unknowns: Unknowns) -> Result<Props> {
+    let mut unknown = Vec::new();
+    let mut path = Path::root();
+    let json = props_of(v, unknowns, &mut path, &mut unknown)?;
+    Ok(Props { json, unknown })
+}
+
+fn at(path: &Path, e: Error) -> Error {
+    path.steps().iter().rev().fold(e, |e, s| e.under(s.clone()))
+}
+
+fn props_of(
+    v: &Value,
+    unknowns: Unknowns,
+    path: &mut Path,
+    unknown: &mut Vec<Path>,
+) -> Result<Json> {
+    if !v.is_known() {
+        return match unknowns {
+            Unknowns::Refuse => Err(at(path, Error::unrepresentable("value is not known yet"))),
+            Unknowns::NullAndReport => {
+                unknown.push(path.clone());
+                Ok(Json::Null)
+            }
+        };
+    }
+    if v.is_null() {
+        return Ok(Json::Null);
+    }
+    if let Some(s) = v.as_str() {
+        return Ok(Json::String(s.to_string()));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Json::Bool(b));
+    }
+    if let Some(n) = v.as_number() {
+        if n.is_infinite() {
+            return Err(at(
+                path,
+                Error::unrepresentable("infinity has no JSON form"),
+            ));
+        }
+        let text = n.to_string();
+        // serde_json keeps the exact text (arbitrary_precision).
+        let n: JsonNumber = text
+            .parse()
+            .map_err(|_| at(path, Error::data(format!("{text} is not a JSON number"))))?;
+        return Ok(Json::Number(n));
+    }
+    let mut child = |step: PathStep, e: &Value, path: &mut Path| -> Result<Json> {
+        path.push(step);
+        let r = props_of(e, unknowns, path, unknown);
+        path.pop();
+        r
+    };
+    if let Some(items) = v.elements() {
+        let mut out = Vec::with_capacity(items.len());
+        for (i, e) in items.iter().enumerate() {
+            out.push(child(PathStep::Index(i as u64), e, path)?);
+        }
+        return Ok(Json::Array(out));
+    }
+    if let Some(entries) = v.entries() {
+        let mut out = Map::new();
+        for (k, e) in entries {
+            out.insert(k.to_string(), child(PathStep::Key(k.to_string()), e, path)?);
+        }
+        return Ok(Json::Object(out));
+    }
+    if let Some(attrs) = v.attributes() {
+        let mut out = Map::new();
+        for (k, e) in attrs {
+            out.insert(
+                k.to_string(),
+                child(PathStep::Attr(k.to_string()), e, path)?,
+            );
+        }
+        return Ok(Json::Object(out));
+    }
+    Err(at(path, Error::data("value has no JSON form")))
+}
+
+/// Plain JSON as a value of type `ty`.
+///
+/// Numbers are read exactly, from JSON numbers or numeric strings. An
+/// object must have only the attributes of its type (a missing one is
+/// null; an unknown one is an error naming the valid ones). Sets are
+/// de-duplicated, tuples read by position. In a `dynamic` position the
+/// type comes from the JSON itself, as go-cty's `ImpliedType` does: arrays
+/// are tuples and objects are objects, so mixed arrays work.
+pub fn from_props(json: &Json, ty: &Type) -> Result<Value> {
+    value_of(json, ty, 0)
+}
+
+const MAX_DEPTH: usize = crate::DEFAULT_MAX_DEPTH;
+
+fn kind(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "a bool",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
+    if depth > MAX_DEPTH {
+        return Err(Error::limit("props nest deeper than the depth limit"));
+    }
+    if j.is_null() {
+        return Ok(Value::null(ty.clone()));
+    }
+    let wrong = |want: &str| Error::data(format!("{want} is required, not {}", kind(j)));
+    match ty {
+        Type::String => match j {
+            Json::String(s) => Ok(Value::string(s.as_str())),
+            Json::Number(n) => Ok(Value::string(n.to_string())),
+            Json::Bool(b) => Ok(Value::string(if *b { "true" } else { "false" })),
+            _ => Err(wrong("a string")),
+        },
+        Type::Number => match j {
+            Json::Number(n) => Ok(Value::number(Number::parse(&n.to_string())?)),
+            Json::String(s) => {
+                Ok(Value::number(Number::parse(s).map_err(|_| {
+                    Error::data(format!("{s:?} is not a number"))
+                })?))
+            }
+            _ => Err(wrong("a number")),
+        },
+        Type::Bool => match j {
+            Json::Bool(b) => Ok(Value::bool(*b)),
+            Json::String(s) if s == "true" => Ok(Value::bool(true)),
+            Json::String(s) if s == "false" => Ok(Value::bool(false)),
+            _ => Err(wrong("a bool")),
+        },
+        Type::List(e) | Type::Set(e) => {
+            let Json::Array(items) = j else {
+                return Err(wrong("an array"));
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                out.push(
+                    value_of(item, e, depth + 1)
+                        .map_err(|err| err.under(PathStep::Index(i as u64)))?,
+                );
+            }
+            if matches!(ty, Type::List(_)) {
+                Value::list((**e).clone(), out)
+            } else {
+                Value::set((**e).clone(), out)
+            }
+        }
+        Type::Tuple(etys) => {
+            let Json::Array(items) = j else {
+                return Err(wrong("an array"));
+            };
+            if items.len() != etys.len() {
+                return Err(Error::data(format!(
+                    "an array of {} elements is required, not {}",
+                    etys.len(),
+                    items.len()
+                )));
+            }
+            let mut out = Vec::with_capacity(items.len());
+            for (i, (item, ety)) in items.iter().zip(etys.iter()).enumerate() {
+                out.push(
+                    value_of(item, ety, depth + 1)
+                        .map_err(|err| err.under(PathStep::Index(i as u64)))?,
+                );
+            }
+            Ok(Value::tuple(out))
+        }
+        Type::Map(e) => {
+            let Json::Object(entries) = j else {
+                return Err(wrong("an object"));
+            };
+            let mut out = Vec::with_capacity(entries.len());
+            for (k, item) in entries {
+                out.push((
+                    k.clone(),
+                    value_of(item, e, depth + 1)
+                        .map_err(|err| err.under(PathStep::Key(k.clone())))?,
+                ));
+            }
+            Value::map((**e).clone(), out)
+        }
+        Type::Object(o) => {
+            let Json::Object(entries) = j else {
+                return Err(wrong("an object"));
+            };
+            if let Some(extra) = entries.keys().find(|k| o.index_of(k).is_none()) {
+                let valid: Vec<&str> = o.attributes().map(|(n, _)| n).collect();
+                return Err(Error::data(format!(
+                    "unexpected attribute {extra:?}; the attributes are {}",
+                    if valid.is_empty() {
+                        "none".to_string()
+                    } else {
+                        format!("{valid:?}")
+                    }
+                )));
+            }
+            let mut attrs = Vec::with_capacity(o.len());
+            for (name, aty) in o.attributes() {
+                let v = match entries.get(name) {
+                    Some(item) => value_of(item, aty, depth + 1)
+                        .map_err(|err| err.under(PathStep::Attr(name.to_string())))?,
+                    None => Value::null(aty.clone()),
+                };
+                attrs.push((name, v));
+            }
+            Ok(Value::object(attrs))
+        }
+        Type::Dynamic => implied(j, depth),
+    }
+}
+
+/// A value of the type the JSON implies (go-cty's `ImpliedType`): string,
+/// number, bool, tuple for arrays, object for objects, `null` of unknown
+/// type for null.
+fn implied(j: &Json, depth: usize) -> Result<Value> {
+    if depth > MAX_DEPTH {
+        return Err(Error::limit("props nest deeper than the depth limit"));
+    }
+    Ok(match j {
+        Json::Null => Value::null(Type::Dynamic),
+        Json::Bool(b) => Value::bool(*b),
+        Json::Number(n) => Value::number(Number::parse(&n.to_string())?),
+        Json::String(s) => Value::string(s.as_str()),
+        Json::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                out.push(implied(item, depth + 1).map_err(|e| e.under(PathStep::Index(i as u64)))?);
+            }
+            Value::tuple(out)
+        }
+        Json::Object(entries) => {
+            let mut attrs = Vec::with_capacity(entries.len());
+            for (k, item) in entries {
+                attrs.push((
+                    k.as_str(),
+                    implied(item, depth + 1).map_err(|e| e.under(PathStep::Attr(k.clone())))?,
+                ));
+            }
+            Value::object(attrs)
+        }
+    })
+}

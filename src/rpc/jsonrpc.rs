@@ -1,0 +1,404 @@
+//! JSON-RPC 2.0: messages, strict validation, and newline-delimited
+//! framing over any `BufRead` / `Write`.
+//!
+//! ```
+//! use ctywire::rpc::jsonrpc::{Id, LineReader, LineWriter, Message};
+//! use serde_json::json;
+//!
+//! let mut out = Vec::new();
+//! let mut w = LineWriter::new(&mut out);
+//! w.write(&Message::request(Id::Number(1.into()), "health", None))?;
+//! w.write(&Message::notification("shutdown", None))?;
+//! assert_eq!(out, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"health\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"shutdown\"}\n");
+//!
+//! let input = b"\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}\nnot json\n";
+//! let mut r = LineReader::new(&input[..], 1 << 20);
+//! let first = r.read()?.unwrap().unwrap();
+//! assert_eq!(first, Message::success(Id::Number(1.into()), json!({"ok": true})));
+//! // A line that is not JSON yields the -32700 response to send back.
+//! let bad = r.read()?.unwrap().unwrap_err();
+//! assert_eq!(bad.to_json()["error"]["code"], -32700);
+//! assert!(r.read()?.is_none());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::{Map, Number, Value as Json};
+
+/// The standard error codes.
+pub mod code {
+    /// The line is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a valid JSON-RPC message.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Wrong parameters.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// The range reserved for implementation-defined server errors.
+    pub const SERVER_ERRORS: std::ops::RangeInclusive<i64> = -32099..=-32000;
+}
+
+/// A request id: a number, a string, or null (only in error responses to
+/// messages whose id could not be read).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Id {
+    /// A number (kept exactly).
+    Number(Number),
+    /// A string.
+    String(String),
+    /// `null`.
+    Null,
+}
+
+impl Id {
+    fn to_json(&self) -> Json {
+        match self {
+            Id::Number(n) => Json::Number(n.clone()),
+            Id::String(s) => Json::String(s.clone()),
+            Id::Null => Json::Null,
+        }
+    }
+
+    fn from_json(j: &Json) -> Option<Id> {
+        match j {
+            Json::Number(n) => Some(Id::Number(n.clone())),
+            Json::String(s) => Some(Id::String(s.clone())),
+            Json::Null => Some(Id::Null),
+            _ => None,
+        }
+    }
+}
+
+/// The error member of a failed response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorObject {
+    /// One of [`code`], or the application's own.
+    pub code: i64,
+    /// A short description.
+    pub message: String,
+    /// Anything more.
+    pub data: Option<Json>,
+}
+
+impl ErrorObject {
+    /// An error with no data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ErrorObject {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+/// A JSON-RPC 2.0 message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// A call that expects an answer.
+    Request {
+        /// The id the answer carries.
+        id: Id,
+        /// The method.
+        method: String,
+        /// An array or object, or nothing.
+        params: Option<Json>,
+    },
+    /// A call that expects no answer.
+    Notification {
+        /// The method.
+        method: String,
+        /// An array or object, or nothing.
+        params: Option<Json>,
+    },
+    /// The answer to a request: a result or an error.
+    Response {
+        /// The request's id (null if it could not be read).
+        id: Id,
+        /// `result` or `error`.
+        outcome: Result<Json, ErrorObject>,
+    },
+}
+
+impl Message {
+    /// A request.
+    pub fn request(id: Id, method: impl Into<String>, params: Option<Json>) -> Message {
+        Message::Request {
+            id,
+            method: method.into(),
+            params,
+        }
+    }
+
+    /// A notification.
+    pub fn notification(method: impl Into<String>, params: Option<Json>) -> Message {
+        Message::Notification {
+            method: method.into(),
+            params,
+        }
+    }
+
+    /// A successful response.
+    pub fn success(id: Id, result: Json) -> Message {
+        Message::Response {
+            id,
+            outcome: Ok(result),
+        }
+    }
+
+    /// An error response.
+    pub fn failure(id: Id, error: ErrorObject) -> Message {
+        Message::Response {
+            id,
+            outcome: Err(error),
+        }
+    }
+
+    /// The message as JSON, members in the order the spec lists them.
+    pub fn to_json(&self) -> Json {
+        let mut m = Map::new();
+        m.insert("jsonrpc".into(), Json::String("2.0".into()));
+        match self {
+            Message::Request { id, method, params } => {
+                m.insert("id".into(), id.to_json());
+                m.insert("method".into(), Json::String(method.clone()));
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Notification { method, params } => {
+                m.insert("method".into(), Json::String(method.clone()));
+                if let Some(p) = params {
+                    m.insert("params".into(), p.clone());
+                }
+            }
+            Message::Response { id, outcome } => {
+                m.insert("id".into(), id.to_json());
+                match outcome {
+                    Ok(r) => {
+                        m.insert("result".into(), r.clone());
+                    }
+                    Err(e) => {
+                        let mut err = Map::new();
+                        err.insert("code".into(), Json::Number(e.code.into()));
+                        err.insert("message".into(), Json::String(e.message.clone()));
+                        if let Some(d) = &e.data {
+                            err.insert("data".into(), d.clone());
+                        }
+                        m.insert("error".into(), Json::Object(err));
+                    }
+                }
+            }
+        }
+        Json::Object(m)
+    }
+
+    /// Parses and validates one message. A failure is the error response to
+    /// send back: -32700 when the text is not JSON, -32600 when it is not a
+    /// valid message (with the message's id when it could be read).
+    pub fn parse(text: &str) -> Result<Message, Box<Message>> {
+        let j: Json = serde_json::from_str(text).map_err(|e| {
+            Message::failure(
+                Id::Null,
+                ErrorObject::new(code::PARSE_ERROR, format!("parse error: {e}")),
+            )
+        })?;
+        Message::from_json(&j)
+    }
+
+    /// Validates a JSON value as a message; see [`parse`](Self::parse).
+    pub fn from_json(j: &Json) -> Result<Message, Box<Message>> {
+        let Json::Object(m) = j else {
+            let what = if j.is_array() {
+                "batches are not supported"
+            } else {
+                "a message must be a JSON object"
+            };
+            return Err(invalid(Id::Null, what));
+        };
+        let id =
+            match m.get("id") {
+                Some(i) => Some(Id::from_json(i).ok_or_else(|| {
+                    invalid(Id::Null, "\"id\" must be a string, a number or null")
+                })?),
+                None => None,
+            };
+        let reply_id = id.clone().unwrap_or(Id::Null);
+        if m.get("jsonrpc") != Some(&Json::String("2.0".into())) {
+            return Err(invalid(reply_id, "\"jsonrpc\" must be \"2.0\""));
+        }
+        if let Some(method) = m.get("method") {
+            let Json::String(method) = method else {
+                return Err(invalid(reply_id, "\"method\" must be a string"));
+            };
+            if m.contains_key("result") || m.contains_key("error") {
+                return Err(invalid(
+                    reply_id,
+                    "a request has no \"result\" or \"error\"",
+                ));
+            }
+            let params = match m.get("params") {
+                None => None,
+                Some(p @ (Json::Array(_) | Json::Object(_))) => Some(p.clone()),
+                Some(_) => {
+                    return Err(invalid(
+                        reply_id,
+                        "\"params\" must be an array or an object",
+                    ))
+                }
+            };
+            return Ok(match id {
+                Some(id) => Message::Request {
+                    id,
+                    method: method.clone(),
+                    params,
+                },
+                None => Message::Notification {
+                    method: method.clone(),
+                    params,
+                },
+            });
+        }
+        let Some(id) = id else {
+            return Err(invalid(
+                Id::Null,
+                "a message needs a \"method\" (a call) or an \"id\" (a response)",
+            ));
+        };
+        match (m.get("result"), m.get("error")) {
+            (Some(r), None) => Ok(Message::success(id, r.clone())),
+            (None, Some(Json::Object(e))) => {
+                let code = e.get("code").and_then(Json::as_i64);
+                let message = e.get("message").and_then(Json::as_str);
+                match (code, message) {
+                    (Some(code), Some(message)) => Ok(Message::failure(
+                        id,
+                        ErrorObject {
+                            code,
+                            message: message.to_string(),
+                            data: e.get("data").cloned(),
+                        },
+                    )),
+                    _ => Err(invalid(
+                        id,
+                        "\"error\" needs an integer \"code\" and a string \"message\"",
+                    )),
+                }
+            }
+            (None, Some(_)) => Err(invalid(id, "\"error\" must be an object")),
+            (Some(_), Some(_)) => Err(invalid(
+                id,
+                "a response has \"result\" or \"error\", not both",
+            )),
+            (None, None) => Err(invalid(id, "a response needs \"result\" or \"error\"")),
+        }
+    }
+}
+
+fn invalid(id: Id, why: &str) -> Box<Message> {
+    Box::new(Message::failure(
+        id,
+        ErrorObject::new(code::INVALID_REQUEST, format!("invalid request: {why}")),
+    ))
+}
+
+/// Reads newline-delimited messages. Empty lines are skipped; a line longer
+/// than the limit is skipped whole and reported, never buffered whole.
+pub struct LineReader<R> {
+    inner: R,
+    max_line: usize,
+    line: Vec<u8>,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader refusing lines longer than `max_line` bytes.
+    pub fn new(inner: R, max_line: usize) -> Self {
+        LineReader {
+            inner,
+            max_line,
+            line: Vec::new(),
+        }
+    }
+
+    /// The next message: `Ok(None)` at the end of the input; `Some(Err(m))`
+    /// when the line was not a valid message, `m` being the error response
+    /// to send back. I/O errors are the outer error.
+    pub fn read(&mut self) -> io::Result<Option<Result<Message, Box<Message>>>> {
+        loop {
+            self.line.clear();
+            let mut too_long = false;
+            let mut saw_any = false;
+            loop {
+                let buf = self.inner.fill_buf()?;
+                if buf.is_empty() {
+                    break;
+                }
+                saw_any = true;
+                let (len, newline) = match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => (i, true),
+                    None => (buf.len(), false),
+                };
+                if !too_long {
+                    if self.line.len() + len > self.max_line {
+                        too_long = true;
+                        self.line.clear();
+                    } else {
+                        self.line.extend_from_slice(&buf[..len]);
+                    }
+                }
+                self.inner.consume(len + usize::from(newline));
+                if newline {
+                    break;
+                }
+            }
+            if !saw_any {
+                return Ok(None);
+            }
+            if too_long {
+                return Ok(Some(Err(Box::new(Message::failure(
+                    Id::Null,
+                    ErrorObject::new(
+                        code::INVALID_REQUEST,
+                        format!("invalid request: a line exceeds {} bytes", self.max_line),
+                    ),
+                )))));
+            }
+            let text = match std::str::from_utf8(&self.line) {
+                Ok(t) => t.trim(),
+                Err(_) => {
+                    return Ok(Some(Err(Box::new(Message::failure(
+                        Id::Null,
+                        ErrorObject::new(code::PARSE_ERROR, "parse error: the line is not UTF-8"),
+                    )))))
+                }
+            };
+            if text.is_empty() {
+                continue;
+            }
+            return Ok(Some(Message::parse(text)));
+        }
+    }
+}
+
+/// Writes messages one per line.
+pub struct LineWriter<W> {
+    inner: W,
+}
+
+impl<W: Write> LineWriter<W> {
+    /// A writer.
+    pub fn new(inner: W) -> Self {
+        LineWriter { inner }
+    }
+
+    /// Writes one message and a newline, and flushes.
+    pub fn write(&mut self, m: &Message) -> io::Result<()> {
+        let text = m.to_json().to_string();
+        self.inner.write_all(text.as_bytes())?;
+        self.inner.write_all(b"\n")?;
+        self.inner.flush()
+    }
+}

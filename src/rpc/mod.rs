@@ -1,0 +1,7 @@
+//! Message framing for bridges to child processes: JSON-RPC 2.0 over
+//! newline-delimited JSON, msgpack-rpc over a byte stream, and the typed
+//! messages of the denobridge protocol.
+
+pub mod denobridge;
+pub mod jsonrpc;
+pub mod msgpack_rpc;

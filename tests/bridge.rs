@@ -1,0 +1,355 @@
+//! The bridge to child processes: what denobridge gets wrong, done right;
+//! props round trips; sensitive splitting; JSON-RPC validation and framing;
+//! and the example provider side talking to a real Python child.
+
+mod support;
+
+#[path = "../examples/denobridge_provider/main.rs"]
+#[allow(dead_code)]
+mod example;
+
+use ctywire::bridge::{
+    from_props, merge_sensitive, resolve_prop_path, split_sensitive, to_props, PropSegment,
+    Unknowns,
+};
+use ctywire::rpc::jsonrpc::{code, Id, LineReader, Message};
+use ctywire::{msgpack, Category, Number, Path, Type, Value};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn ty(s: &str) -> Type {
+    Type::parse(s).unwrap()
+}
+
+// ---- the denobridge defects ---------------------------------------------
+
+#[test]
+fn sets_are_sent_as_arrays_in_canonical_order_not_as_strings() {
+    let v = Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).unwrap();
+    assert_eq!(
+        to_props(&v, Unknowns::Refuse).unwrap().json,
+        json!(["a", "b"])
+    );
+    let back = from_props(&json!(["b", "a", "b"]), &ty(r#"["set","string"]"#)).unwrap();
+    assert_eq!(back, v);
+}
+
+#[test]
+fn unknowns_are_never_silently_replaced() {
+    let v = Value::object([
+        ("name", Value::unknown(Type::String)),
+        ("ok", Value::unknown(Type::Bool)),
+        ("tags", Value::unknown(Type::set(Type::String))),
+        ("any", Value::unknown(Type::Dynamic)),
+    ]);
+    let err = to_props(&v, Unknowns::Refuse).unwrap_err();
+    assert_eq!(
+        (err.category(), err.to_string()),
+        (
+            Category::Unrepresentable,
+            ".any: value is not known yet".to_string()
+        )
+    );
+    let props = to_props(&v, Unknowns::NullAndReport).unwrap();
+    assert_eq!(
+        props.json,
+        json!({"any": null, "name": null, "ok": null, "tags": null})
+    );
+    let reported: Vec<String> = props.unknown.iter().map(Path::to_string).collect();
+    assert_eq!(reported, [".any", ".name", ".ok", ".tags"]);
+}
+
+#[test]
+fn numbers_are_exact_not_float64() {
+    let n = |s: &str| Value::number(s.parse::<Number>().unwrap());
+    for text in [
+        "9007199254740993",
+        "123456789012345678901234567890123456789012",
+        "0.1",
+        "-1e-30",
+        "1e400",
+    ] {
+        let v = n(text);
+        let props = to_props(&v, Unknowns::Refuse).unwrap().json;
+        assert_eq!(props.to_string(), v.to_string(), "{text}");
+        assert_eq!(from_props(&props, &Type::Number).unwrap(), v, "{text}");
+    }
+    let from_string = from_props(&json!("9007199254740993"), &Type::Number).unwrap();
+    assert_eq!(from_string.to_string(), "9007199254740993");
+    assert!(to_props(&Value::number(Number::infinity(false)), Unknowns::Refuse).is_err());
+}
+
+#[test]
+fn mixed_arrays_in_dynamic_positions_become_tuples_terraform_accepts() {
+    let v = from_props(
+        &json!({"mixed": [1, "a", {"k": true}], "same": ["x", "y"]}),
+        &Type::Dynamic,
+    )
+    .unwrap();
+    assert_eq!(
+        v.ty().to_json(),
+        r#"["object",{"mixed":["tuple",["number","string",["object",{"k":"bool"}]]],"same":["tuple",["string","string"]]}]"#
+    );
+    // And it encodes, and decodes as Terraform would read it.
+    let bytes = msgpack::encode(&v, &Type::Dynamic).unwrap();
+    assert_eq!(msgpack::decode(&bytes, &Type::Dynamic).unwrap(), v);
+}
+
+#[test]
+fn diagnostic_paths_are_resolved_by_type_never_guessed() {
+    let t = ty(r#"["object",{"props":"dynamic"}]"#);
+    let v = from_props(
+        &json!({"props": {"items": [{"name": "a"}], "tags": {"123": "x", "name": "y"}}}),
+        &t,
+    )
+    .unwrap();
+    let name = |s: &str| PropSegment::Name(s.into());
+    let p = resolve_prop_path(
+        &v,
+        &[
+            name("props"),
+            name("items"),
+            PropSegment::Index(0),
+            name("name"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        p.steps(),
+        Path::root()
+            .attr("props")
+            .attr("items")
+            .index(0)
+            .attr("name")
+            .steps()
+    );
+    // "123" under an object built from a JSON object is an attribute...
+    let p = resolve_prop_path(&v, &[name("props"), name("tags"), name("123")]).unwrap();
+    assert_eq!(p.to_string(), ".props.tags.123");
+    // ...and a map key under a map, never an index.
+    let m = Value::object([(
+        "tags",
+        Value::map(Type::String, [("123", Value::string("x"))]).unwrap(),
+    )]);
+    let p = resolve_prop_path(&m, &[name("tags"), name("123")]).unwrap();
+    assert_eq!(p.to_string(), r#".tags["123"]"#);
+    assert!(resolve_prop_path(&m, &[name("tags"), PropSegment::Index(123)]).is_err());
+    let err = resolve_prop_path(&v, &[name("nextProps")]).unwrap_err();
+    assert!(
+        err.message()
+            .contains("there is no attribute \"nextProps\""),
+        "{err}"
+    );
+    let err =
+        resolve_prop_path(&v, &[name("props"), name("items"), PropSegment::Index(5)]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        ".props.items: index 5 is out of range (length 1)"
+    );
+    assert!(resolve_prop_path(&v, &[name("props"), name("items"), name("-1")]).is_err());
+}
+
+#[test]
+fn props_for_objects_refuse_unknown_keys_and_name_the_valid_ones() {
+    let t = ty(r#"["object",{"a":"string","b":"number"}]"#);
+    let err = from_props(&json!({"a": "x", "c": 1}), &t).unwrap_err();
+    assert_eq!(
+        err.message(),
+        r#"unexpected attribute "c"; the attributes are ["a", "b"]"#
+    );
+    let v = from_props(&json!({"a": "x"}), &t).unwrap();
+    assert!(v.attr("b").unwrap().is_null());
+    let err = from_props(&json!({"a": "x", "b": [1]}), &t).unwrap_err();
+    assert_eq!(err.to_string(), ".b: a number is required, not an array");
+}
+
+// ---- properties ------------------------------------------------------------
+
+/// `t` has no `dynamic` anywhere (plain JSON cannot say which collection
+/// type a dynamic value had).
+fn static_type() -> impl Strategy<Value = Type> {
+    support::arb_type().prop_filter("no dynamic", |t| !t.has_dynamic())
+}
+
+fn all_paths(v: &Value, here: Path, out: &mut Vec<Path>) {
+    out.push(here.clone());
+    if let (Some(items), false) = (v.elements(), matches!(v.ty(), Type::Set(_))) {
+        for (i, e) in items.iter().enumerate() {
+            all_paths(e, here.clone().index(i as u64), out);
+        }
+    }
+    if let Some(entries) = v.entries() {
+        for (k, e) in entries {
+            all_paths(e, here.clone().key(k), out);
+        }
+    }
+    if let Some(attrs) = v.attributes() {
+        for (k, e) in attrs {
+            all_paths(e, here.clone().attr(k), out);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn props_and_back_is_the_identity_for_known_values(
+        (t, v) in static_type().prop_flat_map(|t| (Just(t.clone()), support::known(t))),
+    ) {
+        prop_assume!(v.is_wholly_known());
+        let props = match to_props(&v, Unknowns::Refuse) {
+            Ok(p) => p,
+            Err(e) => { prop_assert_eq!(e.message(), "infinity has no JSON form"); return Ok(()); }
+        };
+        prop_assert!(props.unknown.is_empty());
+        let back = from_props(&props.json, &t).unwrap();
+        prop_assert_eq!(&back, &v, "props {}", props.json);
+    }
+
+    #[test]
+    fn big_numbers_survive_props((digits, scale) in ("[1-9][0-9]{40,80}", 0u32..20)) {
+        let text = if scale == 0 { digits.clone() } else { format!("{digits}e-{scale}") };
+        let v = Value::number(text.parse::<Number>().unwrap());
+        let props = to_props(&v, Unknowns::Refuse).unwrap().json;
+        prop_assert_eq!(from_props(&props, &Type::Number).unwrap(), v);
+    }
+
+    #[test]
+    fn splitting_off_sensitive_parts_and_merging_them_back_is_lossless(
+        (_, v) in support::typed_value(),
+        picks in prop::collection::vec(any::<prop::sample::Index>(), 0..4),
+    ) {
+        let mut paths = Vec::new();
+        all_paths(&v, Path::root(), &mut paths);
+        let chosen: Vec<Path> = picks.iter().map(|i| paths[i.index(paths.len())].clone()).collect();
+        let (state, secret) = split_sensitive(&v, &chosen).unwrap();
+        prop_assert_eq!(merge_sensitive(&state, &secret).unwrap(), v);
+    }
+}
+
+// ---- JSON-RPC ----------------------------------------------------------------
+
+#[test]
+fn json_rpc_messages_are_validated_strictly() {
+    let code_of = |text: &str| match Message::parse(text) {
+        Ok(m) => panic!("{text} parsed as {m:?}"),
+        Err(resp) => match *resp {
+            Message::Response {
+                outcome: Err(e),
+                id,
+            } => (e.code, id),
+            other => panic!("{other:?}"),
+        },
+    };
+    assert_eq!(code_of("{").0, code::PARSE_ERROR);
+    assert_eq!(
+        code_of(r#"{"id":1,"method":"x"}"#),
+        (code::INVALID_REQUEST, Id::Number(1.into()))
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"1.0","id":1,"method":"x"}"#).0,
+        code::INVALID_REQUEST
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}"#).0,
+        code::INVALID_REQUEST
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"2.0","id":1}"#).0,
+        code::INVALID_REQUEST
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#),
+        (code::INVALID_REQUEST, Id::Null)
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"2.0","method":"x","params":3}"#).0,
+        code::INVALID_REQUEST
+    );
+    assert_eq!(
+        code_of(r#"[{"jsonrpc":"2.0","method":"x"}]"#).0,
+        code::INVALID_REQUEST
+    );
+    assert_eq!(
+        code_of(r#"{"jsonrpc":"2.0","id":"a","error":{"code":"x","message":"m"}}"#).0,
+        code::INVALID_REQUEST
+    );
+    assert!(matches!(
+        Message::parse(r#"{"jsonrpc":"2.0","method":"shutdown"}"#),
+        Ok(Message::Notification { .. })
+    ));
+    assert!(matches!(
+        Message::parse(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
+        Ok(Message::Request { id: Id::Null, .. })
+    ));
+    let big =
+        Message::parse(r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":null}"#)
+            .unwrap();
+    assert_eq!(
+        big.to_json()["id"].to_string(),
+        "123456789012345678901234567890"
+    );
+    let err = Message::parse(
+        r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope","data":[1]}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        err.to_json(),
+        json!({"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope","data":[1]}})
+    );
+}
+
+#[test]
+fn line_framing_skips_blank_lines_and_bounds_long_ones() {
+    let long = format!("{{\"jsonrpc\":\"2.0\",\"method\":\"{}\"}}", "x".repeat(100));
+    let input = format!("\r\n  \n{{\"jsonrpc\":\"2.0\",\"method\":\"a\"}}\r\n{long}\n{{\"jsonrpc\":\"2.0\",\"method\":\"b\"}}");
+    let mut r = LineReader::new(input.as_bytes(), 64);
+    let names: Vec<String> = std::iter::from_fn(|| r.read().unwrap())
+        .map(|m| match m {
+            Ok(Message::Notification { method, .. }) => method,
+            Ok(other) => format!("{other:?}"),
+            Err(resp) => format!("error {}", resp.to_json()["error"]["code"]),
+        })
+        .collect();
+    assert_eq!(names, ["a", "error -32600", "b"]);
+    let mut r = LineReader::new(&b"\xff\xfe\n"[..], 64);
+    let resp = r.read().unwrap().unwrap().unwrap_err();
+    assert_eq!(resp.to_json()["error"]["code"], code::PARSE_ERROR);
+}
+
+// ---- the example, for real -------------------------------------------------
+
+#[test]
+fn the_example_provider_talks_to_a_real_python_child() {
+    let created =
+        example::create(&example::example_planned_state(), &example::child_script()).unwrap();
+    let t = example::resource_schema().implied_type().unwrap();
+    let state = created.new_state.decode(&t).unwrap();
+    assert_eq!(state.attr("id").unwrap().as_str(), Some("res-web"));
+    let inner = state.attr("state").unwrap();
+    assert_eq!(
+        inner.attr("big").unwrap().to_string(),
+        "3000000000000000000000000000001"
+    );
+    assert_eq!(
+        inner.attr("mixed").unwrap().ty().to_json(),
+        r#"["tuple",["number","string","bool","dynamic"]]"#
+    );
+    assert_eq!(
+        state
+            .attr("sensitive_state")
+            .unwrap()
+            .attr("token")
+            .unwrap()
+            .as_str(),
+        Some("s3cret-web")
+    );
+    assert_eq!(created.warnings.len(), 1);
+    assert_eq!(created.warnings[0].0.to_string(), ".props.name");
+    // What goes back to Terraform is the same value, byte for byte stable.
+    assert_eq!(
+        msgpack::encode(&state, &t).unwrap(),
+        created.new_state.msgpack
+    );
+}

@@ -1,0 +1,279 @@
+//! Proptest strategies shared by the property tests: arbitrary types, and
+//! values that conform to them and survive the wire.
+
+#![allow(dead_code)]
+
+use ctywire::{Bound, Number, Refinements, Type, Value};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+/// Attribute names and strings: ASCII, escapes, NFD (normalized on the
+/// way in), non-Latin scripts, emoji, the empty string.
+pub fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        select(vec![
+            "",
+            "a",
+            "b",
+            "id",
+            "Zeta",
+            "a-b",
+            "e\u{301}",
+            "é",
+            "ünï",
+            "日本語",
+            "🦀 crab",
+            "tab\t\"q\"\\",
+            "<&>",
+            "\u{0}nul"
+        ])
+        .prop_map(String::from),
+        "[a-z0-9_-]{0,12}",
+        "\\PC{0,8}",
+    ]
+}
+
+fn leaf_type() -> impl Strategy<Value = Type> {
+    prop_oneof![3 => Just(Type::String), 3 => Just(Type::Number), 2 => Just(Type::Bool), 1 => Just(Type::Dynamic)]
+}
+
+pub fn arb_type() -> impl Strategy<Value = Type> {
+    leaf_type().prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(Type::list),
+            inner.clone().prop_map(Type::set),
+            inner.clone().prop_map(Type::map),
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Type::tuple),
+            (prop::collection::vec((text(), inner), 0..4), any::<u8>()).prop_map(
+                |(attrs, opt_mask)| {
+                    let names: Vec<String> = attrs.iter().map(|(n, _)| n.clone()).collect();
+                    let optional: Vec<&String> = names
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| opt_mask & (1 << i) != 0)
+                        .map(|(_, n)| n)
+                        .collect();
+                    Type::object_with_optional(attrs, optional)
+                        .expect("optional names are attributes")
+                }
+            ),
+        ]
+    })
+}
+
+/// A concrete type to stand in for `dynamic`.
+pub fn concrete_type() -> impl Strategy<Value = Type> {
+    arb_type().prop_map(|t| concretize_with(&t, &Type::String))
+}
+
+/// `t` with every `dynamic` replaced by `with`.
+pub fn concretize_with(t: &Type, with: &Type) -> Type {
+    match t {
+        Type::Dynamic => with.clone(),
+        Type::List(e) => Type::list(concretize_with(e, with)),
+        Type::Set(e) => Type::set(concretize_with(e, with)),
+        Type::Map(e) => Type::map(concretize_with(e, with)),
+        Type::Tuple(es) => Type::tuple(es.iter().map(|e| concretize_with(e, with))),
+        Type::Object(o) => Type::object(o.attributes().map(|(n, a)| (n, concretize_with(a, with)))),
+        other => other.clone(),
+    }
+}
+
+pub fn number() -> impl Strategy<Value = Number> {
+    prop_oneof![
+        any::<i64>().prop_map(Number::from_i64),
+        any::<u64>().prop_map(Number::from_u64),
+        // Big integers beyond 64 bits, 40+ digits.
+        "[1-9][0-9]{39,60}".prop_map(|s| s.parse().unwrap()),
+        // Decimals of at most 15 significant digits, exact or not in binary.
+        (-99_999_999i64..99_999_999, 1u32..8).prop_map(|(m, scale)| {
+            let s = format!("{}e-{scale}", m);
+            s.parse().unwrap()
+        }),
+        // Any finite non-integral float64.
+        any::<f64>().prop_filter_map("finite", |f| (f.is_finite() && f != 0.0)
+            .then(|| Number::from_f64(f).unwrap())),
+        select(vec![
+            "0.1",
+            "1e400",
+            "1e-400",
+            "123456789012345678901234567890.123456789"
+        ])
+        .prop_map(|s| s.parse().unwrap()),
+    ]
+}
+
+pub fn refinements(ty: Type) -> BoxedStrategy<Refinements> {
+    let not_null = any::<bool>();
+    match ty {
+        Type::String => (not_null, prop::option::of("[a-z:/-]{1,20}"))
+            .prop_map(|(not_null, p)| Refinements {
+                not_null,
+                string_prefix: p,
+                ..Default::default()
+            })
+            .boxed(),
+        Type::Number => (
+            not_null,
+            prop::option::of((-1000i64..1000, any::<bool>())),
+            prop::option::of((0i64..1000, any::<bool>())),
+        )
+            .prop_map(|(not_null, lo, span)| {
+                let lower = lo.map(|(v, inclusive)| Bound {
+                    value: v.into(),
+                    inclusive,
+                });
+                let upper = match (lo, span) {
+                    (Some((v, _)), Some((d, inclusive))) => Some(Bound {
+                        value: (v + d + 1).into(),
+                        inclusive,
+                    }),
+                    (None, Some((d, inclusive))) => Some(Bound {
+                        value: d.into(),
+                        inclusive,
+                    }),
+                    _ => None,
+                };
+                Refinements {
+                    not_null,
+                    lower,
+                    upper,
+                    ..Default::default()
+                }
+            })
+            .boxed(),
+        Type::List(_) | Type::Set(_) | Type::Map(_) => {
+            (not_null, 0u64..4, prop::option::of(0u64..4))
+                .prop_map(|(not_null, min, extra)| Refinements {
+                    not_null,
+                    length_min: min,
+                    length_max: extra.map(|e| min + e),
+                    ..Default::default()
+                })
+                .boxed()
+        }
+        Type::Dynamic => Just(Refinements::default()).boxed(),
+        _ => not_null
+            .prop_map(|not_null| Refinements {
+                not_null,
+                ..Default::default()
+            })
+            .boxed(),
+    }
+}
+
+/// A value of type `ty`: sometimes null, sometimes a refined unknown.
+pub fn value(ty: Type) -> BoxedStrategy<Value> {
+    value_at(ty, None, false)
+}
+
+pub fn known(ty: Type) -> BoxedStrategy<Value> {
+    known_at(ty, None, false)
+}
+
+/// Whether values at `ty` can have types other than `ty` (dynamic parts
+/// take concrete types; known objects never carry optional markers).
+fn varies(ty: &Type) -> bool {
+    *ty != Type::Dynamic && (ty.has_dynamic() || ty.has_optional_attributes())
+}
+
+/// A value declared as `declared`. `concrete` is the type it must take
+/// when it sits among siblings (elements of one collection must all have
+/// one type). `strict`: it does sit among siblings, so where its declared
+/// type varies it must be known and non-empty: a null, unknown or empty
+/// collection keeps the declared type while known siblings get concrete
+/// ones, which no decoder can reconcile (go-cty panics).
+fn value_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrategy<Value> {
+    if declared == Type::Dynamic {
+        // A dynamic position holds a value of some concrete type, which
+        // carries its type on the wire; among siblings, the shared one.
+        return match concrete {
+            Some(c) => value(c),
+            None => concrete_type().prop_flat_map(value).boxed(),
+        };
+    }
+    if strict && varies(&declared) {
+        return known_at(declared, concrete, true);
+    }
+    let ty = concrete.clone().unwrap_or_else(|| declared.clone());
+    let null = Just(Value::null(ty.clone()));
+    let unknown = refinements(ty.clone()).prop_map({
+        let ty = ty.clone();
+        move |r| {
+            Value::unknown(ty.clone())
+                .refined(r)
+                .expect("valid refinements")
+        }
+    });
+    prop_oneof![1 => null, 1 => unknown, 6 => known_at(declared, concrete, strict)].boxed()
+}
+
+fn known_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrategy<Value> {
+    match &declared {
+        Type::String => text().prop_map(Value::string).boxed(),
+        Type::Number => number().prop_map(Value::number).boxed(),
+        Type::Bool => any::<bool>().prop_map(Value::bool).boxed(),
+        Type::Dynamic => value_at(declared, concrete, strict),
+        Type::List(e) | Type::Set(e) | Type::Map(e) => {
+            let e = (**e).clone();
+            let elem_strict = strict || varies(&e);
+            let min = usize::from(strict && varies(&declared));
+            let declared2 = declared.clone();
+            // What `dynamic` means for all the elements: given, or picked once.
+            let element_type = match concrete.as_ref().and_then(Type::element_type) {
+                Some(c) => Just(c.clone()).boxed(),
+                None => concrete_type()
+                    .prop_map(move |with| concretize_with(&e, &with))
+                    .boxed(),
+            };
+            let e = declared.element_type().cloned().unwrap_or(Type::Dynamic);
+            element_type
+                .prop_flat_map(move |c| {
+                    let items =
+                        prop::collection::vec(value_at(e.clone(), Some(c), elem_strict), min..4);
+                    // Distinct keys, so that a map has as many entries as items.
+                    let keys = prop::collection::btree_set(text(), 4)
+                        .prop_map(|k| k.into_iter().collect::<Vec<_>>());
+                    (items, keys)
+                })
+                .prop_map(move |(items, keys)| {
+                    let e = declared2.element_type().cloned().unwrap_or(Type::Dynamic);
+                    match &declared2 {
+                        Type::List(_) => Value::list(e, items).unwrap(),
+                        Type::Set(_) => Value::set(e, items).unwrap(),
+                        _ => Value::map(e, keys.into_iter().zip(items)).unwrap(),
+                    }
+                })
+                .boxed()
+        }
+        Type::Tuple(es) => {
+            let cs: Vec<Option<Type>> = match concrete.as_ref().and_then(Type::tuple_elements) {
+                Some(cs) => cs.iter().cloned().map(Some).collect(),
+                None => vec![None; es.len()],
+            };
+            es.iter()
+                .zip(cs)
+                .map(|(t, c)| value_at(t.clone(), c, strict))
+                .collect::<Vec<_>>()
+                .prop_map(Value::tuple)
+                .boxed()
+        }
+        Type::Object(o) => {
+            let attrs: Vec<BoxedStrategy<Value>> = o
+                .attributes()
+                .map(|(n, t)| {
+                    let c = concrete.as_ref().and_then(|c| c.attribute_type(n)).cloned();
+                    value_at(t.clone(), c, strict)
+                })
+                .collect();
+            let names: Vec<String> = o.attributes().map(|(n, _)| n.to_string()).collect();
+            attrs
+                .prop_map(move |vals| Value::object(names.iter().cloned().zip(vals)))
+                .boxed()
+        }
+    }
+}
+
+pub fn typed_value() -> impl Strategy<Value = (Type, Value)> {
+    arb_type().prop_flat_map(|t| (Just(t.clone()), value(t)))
+}
