@@ -1,7 +1,9 @@
-//! Proptest strategies shared by the property tests: arbitrary types, and
-//! values that conform to them and survive the wire.
+//! Shared by the tests: proptest strategies for arbitrary types and values
+//! that conform to them and survive the wire, and the fixture runner.
 
 #![allow(dead_code)]
+
+pub mod fixtures;
 
 use ctywire::{Bound, Number, Refinements, Type, Value};
 use proptest::prelude::*;
