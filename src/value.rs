@@ -345,7 +345,7 @@ impl Value {
 }
 
 /// Sorts map entries by key; for equal keys the last one stays.
-pub(crate) fn sort_map_entries(entries: &mut Vec<(CompactString, Value)>) {
+fn sort_map_entries(entries: &mut Vec<(CompactString, Value)>) {
     if entries.windows(2).all(|w| w[0].0 < w[1].0) {
         return;
     }
@@ -363,7 +363,7 @@ pub(crate) fn sort_map_entries(entries: &mut Vec<(CompactString, Value)>) {
 /// cty's `ListVal`/`SetVal`/`MapVal` rule for the element type: the first
 /// element type that is not `dynamic`; every other element must have that
 /// type or be of type `dynamic` itself. Empty collections keep `declared`.
-pub(crate) fn unify(declared: &Type, elements: &[Value], kind: &str) -> Result<Type> {
+fn unify(declared: &Type, elements: &[Value], kind: &str) -> Result<Type> {
     let mut ety: Option<&Type> = None;
     for (i, e) in elements.iter().enumerate() {
         if e.ty != Type::Dynamic && !e.ty.conforms_to(declared) {
@@ -398,7 +398,7 @@ pub(crate) fn unify(declared: &Type, elements: &[Value], kind: &str) -> Result<T
 
 /// Gives `dynamic`-typed nulls and unknowns the collection's element type,
 /// as cty does when it builds a collection from them.
-pub(crate) fn retype(ety: Type, mut elements: Vec<Value>) -> Vec<Value> {
+fn retype(ety: Type, mut elements: Vec<Value>) -> Vec<Value> {
     if ety != Type::Dynamic {
         for e in elements.iter_mut().filter(|e| e.ty == Type::Dynamic) {
             e.ty = ety.clone();
@@ -414,16 +414,87 @@ fn retype_one(ety: &Type, mut v: Value) -> Value {
     v
 }
 
-/// The type of an object value built from attribute values at the
-/// attributes of `declared`: cty object values carry their attributes'
-/// own types and never optional markers.
-pub(crate) fn object_type_of(declared: &ObjectType, values: &[Value]) -> Type {
-    Type::object(
-        declared
-            .attributes()
-            .zip(values)
-            .map(|((n, _), v)| (n, v.ty.clone())),
-    )
+// Values as the decoders build them. When the declared type is static
+// (no dynamic, no optional attributes) every part already has exactly the
+// declared type, so it is reused; otherwise the parts decide, as in cty.
+
+/// A list or set decoded at `ty`, whose element type is `ety`.
+pub(crate) fn decoded_list_or_set(
+    ty: &Type,
+    ety: &Type,
+    elems: Vec<Value>,
+    is_set: bool,
+) -> Result<Value> {
+    if ety.is_static() {
+        let elems = if is_set {
+            set::canonicalize(ety, elems)
+        } else {
+            elems
+        };
+        return Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)));
+    }
+    let unified = unify(ety, &elems, if is_set { "set" } else { "list" })?;
+    let elems = retype(unified.clone(), elems);
+    let elems = if is_set {
+        set::canonicalize(&unified, elems)
+    } else {
+        elems
+    };
+    let ty = if unified == *ety {
+        ty.clone()
+    } else if is_set {
+        Type::set(unified)
+    } else {
+        Type::list(unified)
+    };
+    Ok(Value::from_parts(ty, Repr::Seq(elems)))
+}
+
+/// A map decoded at `ty`, whose element type is `ety`; `entries` in wire
+/// order (a repeated key: the last wins).
+pub(crate) fn decoded_map(
+    ty: &Type,
+    ety: &Type,
+    mut entries: Vec<(CompactString, Value)>,
+) -> Result<Value> {
+    sort_map_entries(&mut entries);
+    if ety.is_static() || entries.is_empty() {
+        return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
+    }
+    let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
+    let unified = unify(ety, &values, "map")?;
+    let entries = keys
+        .into_iter()
+        .zip(retype(unified.clone(), values))
+        .collect();
+    Ok(Value::from_parts(Type::map(unified), Repr::Map(entries)))
+}
+
+/// An object decoded at `ty`; `values` in the order of `declared`'s
+/// attributes. Object values carry their attributes' own types and never
+/// optional markers.
+pub(crate) fn decoded_object(ty: &Type, declared: &ObjectType, values: Vec<Value>) -> Value {
+    let ty = if declared.is_empty() || ty.is_static() {
+        ty.clone()
+    } else {
+        Type::object(
+            declared
+                .attributes()
+                .zip(&values)
+                .map(|((n, _), v)| (n, v.ty.clone())),
+        )
+    };
+    Value::from_parts(ty, Repr::Seq(values))
+}
+
+/// A tuple decoded at `ty`.
+pub(crate) fn decoded_tuple(ty: &Type, elems: Vec<Value>) -> Value {
+    let ty = if ty.is_static() {
+        ty.clone()
+    } else {
+        Type::tuple(elems.iter().map(|e| e.ty.clone()))
+    };
+    Value::from_parts(ty, Repr::Seq(elems))
 }
 
 fn merge(mut a: Refinements, b: Refinements) -> Result<Refinements> {

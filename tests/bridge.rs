@@ -4,6 +4,8 @@
 
 mod support;
 
+use support::ty;
+
 #[path = "../examples/denobridge_provider/main.rs"]
 #[allow(dead_code)]
 mod example;
@@ -16,10 +18,6 @@ use ctywire::rpc::jsonrpc::{code, Id, LineReader, Message};
 use ctywire::{msgpack, Category, Number, Path, Type, Value};
 use proptest::prelude::*;
 use serde_json::json;
-
-fn ty(s: &str) -> Type {
-    Type::parse(s).unwrap()
-}
 
 // ---- the denobridge defects ---------------------------------------------
 

@@ -1,18 +1,10 @@
 //! Hostile input: every way go-cty is known to crash returns an error here,
 //! every limit is enforced and named, and nesting cannot overflow the stack.
 
+mod support;
+
 use ctywire::{json, msgpack, Category, DecodeOptions, Type, Value};
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn ty(s: &str) -> Type {
-    Type::parse(s).unwrap()
-}
+use support::{ty, unhex};
 
 #[test]
 fn a_nan_float_is_refused_not_a_panic() {

@@ -2,7 +2,10 @@
 //! implied type and wire bytes; schemas read from `providers schema -json`;
 //! values checked and round-tripped by schema.
 
+mod support;
+
 use std::collections::BTreeMap;
+use support::{hex, ty, unhex};
 
 use ctywire::protocol::DynamicValue;
 use ctywire::schema::{
@@ -11,24 +14,8 @@ use ctywire::schema::{
 };
 use ctywire::{json, msgpack, Category, Number, Refinements, Type, Value};
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    let s: String = s.split_whitespace().collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
 fn ascii(s: &str) -> String {
     hex(s.as_bytes())
-}
-
-fn ty(s: &str) -> Type {
-    Type::parse(s).unwrap()
 }
 
 fn attr(name: &str, t: &str) -> Attribute {

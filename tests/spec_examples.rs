@@ -1,22 +1,10 @@
 //! The byte sequences go-cty was observed to produce (the wire-format
 //! spec's verified examples), as behaviour: value in, exact bytes out.
 
+mod support;
+
 use ctywire::{json, msgpack, Bound, Category, Number, Refinements, Type, Value};
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn ty(s: &str) -> Type {
-    Type::parse(s).unwrap()
-}
+use support::{hex, ty, unhex};
 
 fn mp(v: &Value, t: &Type) -> String {
     hex(&msgpack::encode(v, t).unwrap())

@@ -129,7 +129,7 @@ impl Decoder<'_, '_> {
             );
         }
         self.depth -= 1;
-        crate::msgpack::collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
+        value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
     }
 
     fn map(&mut self, ty: &Type, ety: &Type, kind: Peek, at: usize) -> Result<Value> {
@@ -151,17 +151,7 @@ impl Decoder<'_, '_> {
             entries.push((CompactString::from(nfc(&k)), v));
         }
         self.depth -= 1;
-        value::sort_map_entries(&mut entries);
-        if ety.is_static() || entries.is_empty() {
-            return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
-        }
-        let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
-        let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
-        let entries = keys
-            .into_iter()
-            .zip(value::retype(ety.clone(), values))
-            .collect();
-        Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
+        value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
     }
 
     fn object(&mut self, ty: &Type, oty: &ObjectType, kind: Peek, at: usize) -> Result<Value> {
@@ -189,12 +179,7 @@ impl Decoder<'_, '_> {
             .enumerate()
             .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
             .collect();
-        let ty = if ty.is_static() {
-            ty.clone()
-        } else {
-            value::object_type_of(oty, &vals)
-        };
-        Ok(Value::from_parts(ty, Repr::Seq(vals)))
+        Ok(value::decoded_object(ty, oty, vals))
     }
 
     fn tuple(&mut self, ty: &Type, etys: &[Type], kind: Peek, at: usize) -> Result<Value> {
@@ -223,12 +208,7 @@ impl Decoder<'_, '_> {
             ));
         }
         self.depth -= 1;
-        let ty = if ty.is_static() {
-            ty.clone()
-        } else {
-            Type::tuple(elems.iter().map(|e| e.ty().clone()))
-        };
-        Ok(Value::from_parts(ty, Repr::Seq(elems)))
+        Ok(value::decoded_tuple(ty, elems))
     }
 
     /// `{"value": V, "type": T}` in any key order.

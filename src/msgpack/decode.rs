@@ -283,7 +283,8 @@ impl<'a> Decoder<'a, '_> {
             );
         }
         self.depth -= 1;
-        let elems = collection_of(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))?;
+        let elems =
+            value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))?;
         Ok(elems)
     }
 
@@ -306,15 +307,7 @@ impl<'a> Decoder<'a, '_> {
             entries.push((compact_nfc(k, ascii), v));
         }
         self.depth -= 1;
-        value::sort_map_entries(&mut entries);
-        if ety.is_static() || entries.is_empty() {
-            return Ok(Value::from_parts(ty.clone(), Repr::Map(entries)));
-        }
-        let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
-        let ety = value::unify(ety, &values, "map").map_err(|e| e.at_offset(at))?;
-        let keys = entries.into_iter().map(|(k, _)| k);
-        let entries = keys.zip(value::retype(ety.clone(), values)).collect();
-        Ok(Value::from_parts(Type::map(ety), Repr::Map(entries)))
+        value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
     }
 
     fn object(&mut self, ty: &Type, oty: &ObjectType, head: Head, at: usize) -> Result<Value> {
@@ -376,12 +369,7 @@ impl<'a> Decoder<'a, '_> {
             }
             vals = slots.into_iter().flatten().collect();
         }
-        let ty = if oty.is_empty() || ty.is_static() {
-            ty.clone()
-        } else {
-            value::object_type_of(oty, &vals)
-        };
-        Ok(Value::from_parts(ty, Repr::Seq(vals)))
+        Ok(value::decoded_object(ty, oty, vals))
     }
 
     fn tuple(&mut self, ty: &Type, etys: &[Type], head: Head, at: usize) -> Result<Value> {
@@ -400,12 +388,7 @@ impl<'a> Decoder<'a, '_> {
             );
         }
         self.depth -= 1;
-        let ty = if ty.is_static() {
-            ty.clone()
-        } else {
-            Type::tuple(elems.iter().map(|e| e.ty().clone()))
-        };
-        Ok(Value::from_parts(ty, Repr::Seq(elems)))
+        Ok(value::decoded_tuple(ty, elems))
     }
 
     fn number(&mut self, head: Head, at: usize) -> Result<Number> {
@@ -652,38 +635,4 @@ impl<'a> Decoder<'a, '_> {
         };
         Ok(Bound { value, inclusive })
     }
-}
-
-/// A list or set value decoded at `ty` (whose element type is `ety`). When
-/// the element type is static every element already has it, so the
-/// declared type is reused; otherwise the elements decide, as in cty.
-pub(crate) fn collection_of(
-    ty: &Type,
-    ety: &Type,
-    elems: Vec<Value>,
-    is_set: bool,
-) -> Result<Value> {
-    if ety.is_static() {
-        let elems = if is_set {
-            crate::set::canonicalize(ety, elems)
-        } else {
-            elems
-        };
-        return Ok(Value::from_parts(ty.clone(), Repr::Seq(elems)));
-    }
-    let unified = value::unify(ety, &elems, if is_set { "set" } else { "list" })?;
-    let elems = value::retype(unified.clone(), elems);
-    let elems = if is_set {
-        crate::set::canonicalize(&unified, elems)
-    } else {
-        elems
-    };
-    let ty = if unified == *ety {
-        ty.clone()
-    } else if is_set {
-        Type::set(unified)
-    } else {
-        Type::list(unified)
-    };
-    Ok(Value::from_parts(ty, Repr::Seq(elems)))
 }

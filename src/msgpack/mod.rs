@@ -48,8 +48,6 @@
 mod decode;
 mod encode;
 
-pub(crate) use decode::collection_of;
-
 use crate::error::Result;
 use crate::types::Type;
 use crate::value::Value;

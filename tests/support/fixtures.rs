@@ -2,22 +2,13 @@
 //! states what must come out (see testdata/README.md).
 
 use ctywire::{json, msgpack, Type, Value};
+
+use super::{hex, unhex};
 use serde_json::Value as Json;
 
 pub struct Outcome {
     pub passed: usize,
     pub failures: Vec<String>,
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-pub fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
 }
 
 /// The decoded value, its msgpack re-encoding, and its JSON re-encoding

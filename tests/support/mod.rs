@@ -5,6 +5,25 @@
 
 pub mod fixtures;
 
+/// Lowercase hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bytes from hex (whitespace ignored).
+pub fn unhex(s: &str) -> Vec<u8> {
+    let s: String = s.split_whitespace().collect();
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// A type from its JSON form.
+pub fn ty(s: &str) -> Type {
+    Type::parse(s).unwrap()
+}
+
 use ctywire::{Bound, Number, Refinements, Type, Value};
 use proptest::prelude::*;
 use proptest::sample::select;
