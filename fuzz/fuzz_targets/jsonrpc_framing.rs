@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(again, m);
             }
             Err(response) => assert!(matches!(
-                response,
+                *response,
                 Message::Response {
                     outcome: Err(_),
                     ..
