@@ -134,12 +134,9 @@ impl Value {
             .map(|(k, v)| (CompactString::from(into_nfc(k.into())), v))
             .collect();
         sort_map_entries(&mut entries);
-        let values: Vec<Value> = entries.iter().map(|(_, v)| v.clone()).collect();
+        let (keys, values): (Vec<CompactString>, Vec<Value>) = entries.into_iter().unzip();
         let ety = unify(&elem, &values, "map")?;
-        let entries = entries
-            .into_iter()
-            .map(|(k, v)| (k, retype_one(&ety, v)))
-            .collect();
+        let entries = keys.into_iter().zip(retype(ety.clone(), values)).collect();
         Ok(Value {
             ty: Type::map(ety),
             repr: Repr::Map(entries),
@@ -405,13 +402,6 @@ fn retype(ety: Type, mut elements: Vec<Value>) -> Vec<Value> {
         }
     }
     elements
-}
-
-fn retype_one(ety: &Type, mut v: Value) -> Value {
-    if v.ty == Type::Dynamic && *ety != Type::Dynamic {
-        v.ty = ety.clone();
-    }
-    v
 }
 
 // Values as the decoders build them. When the declared type is static
