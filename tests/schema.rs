@@ -199,9 +199,22 @@ fn case_09_the_dynamic_fallback_propagates_up_through_enclosing_list_blocks() {
         NestingMode::List,
         Block::new().block(inner),
     ));
+    let t = b.implied_type().unwrap();
+    assert_eq!(t.to_json(), r#"["object",{"outer":"dynamic"}]"#);
+    // One outer block holding one inner block: tuples at both levels.
+    let inner_blocks = Value::tuple(vec![Value::object([("v", Value::bool(true))])]);
+    let v = Value::object([(
+        "outer",
+        Value::tuple(vec![Value::object([("inner", inner_blocks)])]),
+    )]);
+    let tj = r#"["tuple",[["object",{"inner":["tuple",[["object",{"v":"bool"}]]]}]]]"#;
     assert_eq!(
-        b.implied_type().unwrap().to_json(),
-        r#"["object",{"outer":"dynamic"}]"#
+        mp(&v, &t),
+        format!(
+            "81a56f7574657292c4{:02x}{}9181a5696e6e65729181a176c3",
+            tj.len(),
+            ascii(tj)
+        )
     );
 }
 
@@ -212,9 +225,11 @@ fn case_10_dynamic_inside_a_collection_attribute_also_makes_the_block_tuple_back
         NestingMode::List,
         block_of(vec![attr("tags", r#"["list","dynamic"]"#)]),
     ));
+    let t = b.implied_type().unwrap();
+    assert_eq!(t.to_json(), r#"["object",{"b":"dynamic"}]"#);
     assert_eq!(
-        b.implied_type().unwrap().to_json(),
-        r#"["object",{"b":"dynamic"}]"#
+        mp(&b.empty_value().unwrap(), &t),
+        "81a16292c40c5b227475706c65222c5b5d5d90"
     );
 }
 
@@ -446,8 +461,13 @@ fn case_22_a_list_of_dynamic_takes_its_elements_type() {
         ascii("\"number\"")
     );
     assert!(msgpack::decode(&unhex(&mixed), &t).is_err());
+    assert_eq!(
+        mp(&two, &t),
+        format!("9292c408{s}a16192c408{s}a162", s = ascii("\"string\""))
+    );
     let empty = msgpack::decode(&unhex("90"), &t).unwrap();
     assert_eq!((empty.ty(), empty.len()), (&t, Some(0)));
+    assert_eq!(mp(&empty, &t), "90");
 }
 
 #[test]
@@ -517,9 +537,11 @@ fn case_26_an_identity_schema_is_a_flat_object() {
             ..Default::default()
         }],
     };
+    let t = id.implied_type().unwrap();
+    assert_eq!(t.to_json(), r#"["object",{"id":"string"}]"#);
     assert_eq!(
-        id.implied_type().unwrap().to_json(),
-        r#"["object",{"id":"string"}]"#
+        mp(&Value::object([("id", Value::string("i-1"))]), &t),
+        "81a26964a3692d31"
     );
     assert!(id.to_block().attributes[0].required);
 }
