@@ -386,11 +386,9 @@ fn unify(declared: &Type, elements: &[Value], kind: &str) -> Result<Type> {
             }
         }
     }
-    Ok(match ety {
-        Some(t) => t.clone(),
-        None if elements.is_empty() => declared.clone(),
-        None => Type::Dynamic,
-    })
+    // No element says more than the declaration (none at all, or only
+    // nulls and unknowns of unknown type): the declaration stands.
+    Ok(ety.cloned().unwrap_or_else(|| declared.clone()))
 }
 
 /// Gives `dynamic`-typed nulls and unknowns the collection's element type,
@@ -682,6 +680,23 @@ mod tests {
         assert_eq!(err.path().to_string(), "[1]");
         let empty = Value::list(Type::Dynamic, vec![]).unwrap();
         assert_eq!(*empty.ty(), Type::list(Type::Dynamic));
+    }
+
+    #[test]
+    fn elements_of_unknown_type_take_the_declared_element_type() {
+        let l = Value::list(
+            Type::String,
+            vec![Value::null(Type::Dynamic), Value::unknown(Type::Dynamic)],
+        )
+        .unwrap();
+        assert_eq!(*l.ty(), Type::list(Type::String));
+        assert!(l
+            .elements()
+            .unwrap()
+            .iter()
+            .all(|e| *e.ty() == Type::String));
+        let d = Value::list(Type::Dynamic, vec![Value::unknown(Type::Dynamic)]).unwrap();
+        assert_eq!(*d.ty(), Type::list(Type::Dynamic));
     }
 
     #[test]
