@@ -602,6 +602,14 @@ macro_rules! from_int {
 }
 from_int!(i8, i16, i32, i64, u8, u16, u32);
 
+impl TryFrom<f64> for Number {
+    type Error = Error;
+    /// [`Number::from_f64`]: NaN is an error.
+    fn try_from(v: f64) -> Result<Number> {
+        Number::from_f64(v)
+    }
+}
+
 impl From<u64> for Number {
     fn from(v: u64) -> Number {
         Number::from_u64(v)
@@ -966,6 +974,13 @@ mod tests {
         }
         let tie = 1658206780088562.0f64 + 0.25;
         assert_eq!(float_shortest(tie), (b"16582067800885622".to_vec(), 16));
+    }
+
+    #[test]
+    fn float64s_convert_fallibly() {
+        assert_eq!(Number::try_from(2.5).unwrap().to_string(), "2.5");
+        assert!(Number::try_from(f64::NAN).is_err());
+        assert!(Number::try_from(f64::NEG_INFINITY).unwrap().is_negative());
     }
 
     #[test]
