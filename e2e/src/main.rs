@@ -207,6 +207,13 @@ impl Provider {
         }
     }
 
+    /// The implied type of a resource or data source type's schema.
+    fn type_for(&self, type_name: &str) -> Result<Type, pb::Diagnostic> {
+        self.schema_for(type_name)?
+            .implied_type()
+            .map_err(|e| error_at(&e))
+    }
+
     fn record(&self, line: serde_json::Value) {
         if let Some(f) = &self.record {
             if let Ok(mut f) = f.lock() {
@@ -337,10 +344,7 @@ impl pb::provider_server::Provider for Provider {
         req: Request<pb::validate_data_resource_config::Request>,
     ) -> Reply<pb::validate_data_resource_config::Response> {
         let r = req.get_ref();
-        let diagnostics = match self
-            .schema_for(&r.type_name)
-            .and_then(|s| s.implied_type().map_err(|e| error_at(&e)))
-        {
+        let diagnostics = match self.type_for(&r.type_name) {
             Ok(ty) => self
                 .decode("ValidateDataResourceConfig.config", &r.config, &ty)
                 .err()
@@ -359,10 +363,7 @@ impl pb::provider_server::Provider for Provider {
     ) -> Reply<pb::upgrade_resource_state::Response> {
         let r = req.get_ref();
         let result = (|| {
-            let ty = self
-                .schema_for(&r.type_name)?
-                .implied_type()
-                .map_err(|e| error_at(&e))?;
+            let ty = self.type_for(&r.type_name)?;
             let raw = r
                 .raw_state
                 .as_ref()
@@ -420,10 +421,7 @@ impl pb::provider_server::Provider for Provider {
     ) -> Reply<pb::read_resource::Response> {
         let r = req.get_ref();
         let result = (|| {
-            let ty = self
-                .schema_for(&r.type_name)?
-                .implied_type()
-                .map_err(|e| error_at(&e))?;
+            let ty = self.type_for(&r.type_name)?;
             let current = self.decode("ReadResource.current_state", &r.current_state, &ty)?;
             Provider::encode(&current, &ty)
         })();
@@ -447,10 +445,7 @@ impl pb::provider_server::Provider for Provider {
     ) -> Reply<pb::plan_resource_change::Response> {
         let r = req.get_ref();
         let result = (|| {
-            let ty = self
-                .schema_for(&r.type_name)?
-                .implied_type()
-                .map_err(|e| error_at(&e))?;
+            let ty = self.type_for(&r.type_name)?;
             let prior = self.decode("PlanResourceChange.prior_state", &r.prior_state, &ty)?;
             let proposed = self.decode(
                 "PlanResourceChange.proposed_new_state",
@@ -495,10 +490,7 @@ impl pb::provider_server::Provider for Provider {
     ) -> Reply<pb::apply_resource_change::Response> {
         let r = req.get_ref();
         let result = (|| {
-            let ty = self
-                .schema_for(&r.type_name)?
-                .implied_type()
-                .map_err(|e| error_at(&e))?;
+            let ty = self.type_for(&r.type_name)?;
             self.decode("ApplyResourceChange.prior_state", &r.prior_state, &ty)?;
             let planned =
                 self.decode("ApplyResourceChange.planned_state", &r.planned_state, &ty)?;
@@ -542,10 +534,7 @@ impl pb::provider_server::Provider for Provider {
     ) -> Reply<pb::read_data_source::Response> {
         let r = req.get_ref();
         let result = (|| {
-            let ty = self
-                .schema_for(&r.type_name)?
-                .implied_type()
-                .map_err(|e| error_at(&e))?;
+            let ty = self.type_for(&r.type_name)?;
             let config = self.decode("ReadDataSource.config", &r.config, &ty)?;
             let input = config
                 .attr("input")
