@@ -182,7 +182,7 @@ fn compare_hash_strings(a: &Value, b: &Value, sa: &mut String, sb: &mut String) 
     }
     for i in 0..na.min(nb) {
         let ord = match (a.repr(), b.repr()) {
-            (Repr::Seq(x), Repr::Seq(y)) => compare_leaf_hashes(&x[i], &y[i]),
+            (Repr::Seq(_, x), Repr::Seq(_, y)) => compare_leaf_hashes(&x[i], &y[i]),
             _ => None,
         };
         let ord = ord.unwrap_or_else(|| {
@@ -261,8 +261,8 @@ fn leaf_hash_parts<'v>(
         }
         Repr::Bool(true) => (b"", b"T", b""),
         Repr::Bool(false) => (b"", b"F", b""),
-        Repr::Null => (b"", b"~", b""),
-        Repr::Unknown(_) => (b"", b"?", b""),
+        Repr::Null(_) => (b"", b"~", b""),
+        Repr::Unknown(..) => (b"", b"?", b""),
         Repr::Number(n) => {
             // Up to 10 digits %g prints the integer itself; -0 is "-0".
             let i = n.to_i64()?;
@@ -282,19 +282,19 @@ fn leaf_hash_parts<'v>(
 /// Opening and closing bracket and number of components of a hash string.
 fn shape(v: &Value) -> (char, char, usize) {
     match v.repr() {
-        Repr::Seq(items) => match v.ty() {
+        Repr::Seq(_, items) => match v.ty() {
             Type::Object(_) | Type::Tuple(_) => ('<', '>', items.len()),
             _ => ('[', ']', items.len()),
         },
-        Repr::Map(m) => ('{', '}', m.len()),
+        Repr::Map(_, m) => ('{', '}', m.len()),
         _ => (' ', ' ', 0),
     }
 }
 
 fn write_component(out: &mut String, v: &Value, i: usize) {
     match v.repr() {
-        Repr::Seq(items) => write_hash(out, &items[i]),
-        Repr::Map(m) => {
+        Repr::Seq(_, items) => write_hash(out, &items[i]),
+        Repr::Map(_, m) => {
             gostr::quote_into(out, &m[i].0);
             out.push(':');
             write_hash(out, &m[i].1);
@@ -342,8 +342,8 @@ fn mark_duplicates(elements: &[Value], run: &[usize], keep: &mut [bool]) {
 /// Known non-null 0, unknown 1, null 2.
 fn rank(v: &Value) -> u8 {
     match v.repr() {
-        Repr::Unknown(_) => 1,
-        Repr::Null => 2,
+        Repr::Unknown(..) => 1,
+        Repr::Null(_) => 2,
         _ => 0,
     }
 }
@@ -393,15 +393,15 @@ fn dedup_by_hash(elements: Vec<Value>) -> Vec<Value> {
 /// (nulls equal each other) with equal hash strings (so `-0` ≠ `0`).
 pub(crate) fn equivalent(a: &Value, b: &Value) -> bool {
     match (a.repr(), b.repr()) {
-        (Repr::Null, Repr::Null) => true,
-        (Repr::Unknown(_), _) | (_, Repr::Unknown(_)) => false,
+        (Repr::Null(_), Repr::Null(_)) => true,
+        (Repr::Unknown(..), _) | (_, Repr::Unknown(..)) => false,
         (Repr::String(x), Repr::String(y)) => x == y,
         (Repr::Bool(x), Repr::Bool(y)) => x == y,
         (Repr::Number(x), Repr::Number(y)) => x.set_equivalent(y),
-        (Repr::Seq(x), Repr::Seq(y)) => {
+        (Repr::Seq(_, x), Repr::Seq(_, y)) => {
             a.ty() == b.ty() && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equivalent(p, q))
         }
-        (Repr::Map(x), Repr::Map(y)) => {
+        (Repr::Map(_, x), Repr::Map(_, y)) => {
             a.ty() == b.ty()
                 && x.len() == y.len()
                 && x.iter()
@@ -415,18 +415,18 @@ pub(crate) fn equivalent(a: &Value, b: &Value) -> bool {
 /// A hash consistent with [`equivalent`].
 fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
     match v.repr() {
-        Repr::Null => 0u8.hash(h),
-        Repr::Unknown(_) => 1u8.hash(h),
+        Repr::Null(_) => 0u8.hash(h),
+        Repr::Unknown(..) => 1u8.hash(h),
         Repr::String(s) => s.hash(h),
         Repr::Bool(b) => b.hash(h),
         Repr::Number(n) => n.hash_key(h),
-        Repr::Seq(items) => {
+        Repr::Seq(_, items) => {
             items.len().hash(h);
             for i in items {
                 hash_value(i, h);
             }
         }
-        Repr::Map(m) => {
+        Repr::Map(_, m) => {
             m.len().hash(h);
             for (k, i) in m {
                 k.hash(h);
@@ -439,12 +439,12 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
 /// Appends go-cty's set hash string of `v`.
 pub(crate) fn write_hash(out: &mut String, v: &Value) {
     match v.repr() {
-        Repr::Unknown(_) => out.push('?'),
-        Repr::Null => out.push('~'),
+        Repr::Unknown(..) => out.push('?'),
+        Repr::Null(_) => out.push('~'),
         Repr::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
         Repr::String(s) => gostr::quote_into(out, s),
         Repr::Number(n) => n.write_hash(out),
-        Repr::Seq(items) => {
+        Repr::Seq(_, items) => {
             let (open, close) = match v.ty() {
                 Type::Object(_) | Type::Tuple(_) => ('<', '>'),
                 _ => ('[', ']'),
@@ -456,7 +456,7 @@ pub(crate) fn write_hash(out: &mut String, v: &Value) {
             }
             out.push(close);
         }
-        Repr::Map(m) => {
+        Repr::Map(_, m) => {
             out.push('{');
             for (k, i) in m {
                 gostr::quote_into(out, k);

@@ -1,6 +1,7 @@
 //! JSON → Value, straight from the text, driven by the type.
 
 use compact_str::CompactString;
+use thin_vec::ThinVec;
 
 use super::read::{Peek, Reader};
 use crate::error::{Error, Result};
@@ -61,10 +62,7 @@ impl Decoder<'_, '_> {
                     Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
                     _ => return Err(self.err(at, "string is required")),
                 };
-                Ok(Value::from_parts(
-                    Type::String,
-                    Repr::String(CompactString::from(nfc(&s))),
-                ))
+                Ok(Value::from_repr(Repr::String(CompactString::from(nfc(&s)))))
             }
             Type::Number => {
                 let text = match kind {
@@ -74,7 +72,7 @@ impl Decoder<'_, '_> {
                 };
                 let n = Number::parse_with_limit(&text, self.opts.max_number_exponent)
                     .map_err(|e| e.at_offset(at))?;
-                Ok(Value::from_parts(Type::Number, Repr::Number(n)))
+                Ok(Value::from_repr(Repr::Number(n)))
             }
             Type::Bool => {
                 let b = match kind {
@@ -95,7 +93,7 @@ impl Decoder<'_, '_> {
                     },
                     _ => return Err(self.err(at, "bool is required")),
                 };
-                Ok(Value::from_parts(Type::Bool, Repr::Bool(b)))
+                Ok(Value::from_repr(Repr::Bool(b)))
             }
             Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, kind, at),
             Type::Map(ety) => self.map(ty, ety, kind, at),
@@ -138,7 +136,7 @@ impl Decoder<'_, '_> {
         }
         self.enter(at)?;
         self.r.begin_object()?;
-        let mut entries: Vec<(CompactString, Value)> = Vec::new();
+        let mut entries: ThinVec<(CompactString, Value)> = ThinVec::new();
         let mut first = true;
         while let Some(k) = self.r.next_key(first)? {
             first = false;

@@ -8,7 +8,7 @@ use crate::types::Type;
 use crate::value::{Repr, Value};
 
 pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
-    if let Repr::Unknown(_) = v.repr() {
+    if let Repr::Unknown(..) = v.repr() {
         return Err(Error::unrepresentable("value is not known"));
     }
     if *ty == Type::Dynamic && *v.ty() != Type::Dynamic {
@@ -27,7 +27,7 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
         ))
     };
     match (ty, v.repr()) {
-        (_, Repr::Null) => out.extend_from_slice(b"null"),
+        (_, Repr::Null(_)) => out.extend_from_slice(b"null"),
         (Type::String, Repr::String(s)) => json_quote_into(out, s),
         (Type::Number, Repr::Number(n)) => write_number(out, n)?,
         (Type::Bool, Repr::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -49,18 +49,18 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
         (Type::Bool, Repr::String(s)) if matches!(&**s, "true" | "false") => {
             out.extend_from_slice(s.as_bytes())
         }
-        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => {
+        (Type::List(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::List(_)) => {
             write_array(out, items, |_| ety)?
         }
-        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => {
+        (Type::Set(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::Set(_)) => {
             write_array(out, items, |_| ety)?
         }
-        (Type::Tuple(etys), Repr::Seq(items))
+        (Type::Tuple(etys), Repr::Seq(_, items))
             if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() =>
         {
             write_array(out, items, |i| &etys[i])?
         }
-        (Type::Map(ety), Repr::Map(entries)) => {
+        (Type::Map(ety), Repr::Map(_, entries)) => {
             out.push(b'{');
             for (i, (k, item)) in entries.iter().enumerate() {
                 if i > 0 {
@@ -72,7 +72,7 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
             }
             out.push(b'}');
         }
-        (Type::Object(oty), Repr::Seq(items)) => {
+        (Type::Object(oty), Repr::Seq(_, items)) => {
             let Type::Object(vty) = v.ty() else {
                 return Err(mismatch());
             };

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use compact_str::CompactString;
 use rmp::Marker;
+use thin_vec::ThinVec;
 
 use super::{key, EXT_REFINED_UNKNOWN, MAX_REFINEMENT_PAYLOAD};
 use crate::error::{Error, Result};
@@ -212,21 +213,17 @@ impl<'a> Decoder<'a, '_> {
             (Type::String, 0xa0..=0xbf) => {
                 self.pos += 1;
                 let (s, ascii) = self.text_ascii(u32::from(b & 0x1f), at)?;
-                return Ok(Value::from_parts(
-                    Type::String,
-                    Repr::String(compact_nfc(s, ascii)),
-                ));
+                return Ok(Value::from_repr(Repr::String(compact_nfc(s, ascii))));
             }
             (Type::Number, 0x00..=0x7f) => {
                 self.pos += 1;
-                return Ok(Value::from_parts(
-                    Type::Number,
-                    Repr::Number(Number::from_i64(i64::from(b))),
-                ));
+                return Ok(Value::from_repr(Repr::Number(Number::from_i64(i64::from(
+                    b,
+                )))));
             }
             (Type::Bool, 0xc2 | 0xc3) => {
                 self.pos += 1;
-                return Ok(Value::from_parts(Type::Bool, Repr::Bool(b == 0xc3)));
+                return Ok(Value::from_repr(Repr::Bool(b == 0xc3)));
             }
             _ => {}
         }
@@ -235,19 +232,16 @@ impl<'a> Decoder<'a, '_> {
             Type::String => match head {
                 Head::Str(n) | Head::Bin(n) => {
                     let (s, ascii) = self.text_ascii(n, at)?;
-                    Ok(Value::from_parts(
-                        Type::String,
-                        Repr::String(compact_nfc(s, ascii)),
-                    ))
+                    Ok(Value::from_repr(Repr::String(compact_nfc(s, ascii))))
                 }
                 _ => Err(self.data_err(at, "string is required")),
             },
             Type::Number => {
                 let n = self.number(head, at)?;
-                Ok(Value::from_parts(Type::Number, Repr::Number(n)))
+                Ok(Value::from_repr(Repr::Number(n)))
             }
             Type::Bool => match head {
-                Head::Bool(b) => Ok(Value::from_parts(Type::Bool, Repr::Bool(b))),
+                Head::Bool(b) => Ok(Value::from_repr(Repr::Bool(b))),
                 _ => Err(self.data_err(at, "bool is required")),
             },
             Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, head, at),
@@ -294,7 +288,7 @@ impl<'a> Decoder<'a, '_> {
         };
         let n = self.collection_len(n, at)?;
         self.enter(at)?;
-        let mut entries: Vec<(CompactString, Value)> = Vec::with_capacity(self.capacity(n));
+        let mut entries: ThinVec<(CompactString, Value)> = ThinVec::with_capacity(self.capacity(n));
         for _ in 0..n {
             let kat = self.pos;
             let (k, ascii) = match self.head()? {

@@ -22,11 +22,11 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
         return encode_into(out, v, v.ty());
     }
     match v.repr() {
-        Repr::Unknown(r) => {
+        Repr::Unknown(_, r) => {
             write_unknown(out, v.ty(), r.as_deref());
             Ok(())
         }
-        Repr::Null => {
+        Repr::Null(_) => {
             let _ = mp::write_nil(out);
             Ok(())
         }
@@ -75,25 +75,25 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
             }
             _ => return Err(Error::data(format!("cannot convert {s:?} to a bool"))),
         },
-        (Type::List(ety), Repr::Seq(items)) if matches!(v.ty(), Type::List(_)) => {
+        (Type::List(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::List(_)) => {
             write_seq(out, items, |_| ety)?
         }
-        (Type::Set(ety), Repr::Seq(items)) if matches!(v.ty(), Type::Set(_)) => {
+        (Type::Set(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::Set(_)) => {
             write_seq(out, items, |_| ety)?
         }
-        (Type::Tuple(etys), Repr::Seq(items))
+        (Type::Tuple(etys), Repr::Seq(_, items))
             if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() =>
         {
             write_seq(out, items, |i| &etys[i])?
         }
-        (Type::Map(ety), Repr::Map(entries)) => {
+        (Type::Map(ety), Repr::Map(_, entries)) => {
             let _ = mp::write_map_len(out, entries.len() as u32);
             for (k, item) in entries {
                 let _ = mp::write_str(out, k);
                 encode_into(out, item, ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
             }
         }
-        (Type::Object(oty), Repr::Seq(items)) => {
+        (Type::Object(oty), Repr::Seq(_, items)) => {
             let Type::Object(vty) = v.ty() else {
                 return Err(mismatch(v, ty));
             };
