@@ -7,6 +7,8 @@
 //!
 //! `cargo bench --bench codec` (add `-- fleet` to run one payload).
 
+#[path = "support/alloc.rs"]
+mod alloc;
 #[path = "support/payloads.rs"]
 mod payloads;
 
@@ -41,6 +43,7 @@ fn label(case: &Case) -> String {
 }
 
 fn codec(c: &mut Criterion) {
+    alloc::hold_freed_memory();
     for case in cases() {
         let name = label(&case);
         let bytes = msgpack::encode(&case.value, &case.ty).expect("encode");

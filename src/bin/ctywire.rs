@@ -13,6 +13,10 @@ use ctywire::{json, msgpack, Type, Value};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// `bench` tells mimalloc to keep freed memory, as the criterion benches do.
+#[path = "../../benches/support/alloc.rs"]
+mod alloc;
+
 #[derive(Parser)]
 #[command(
     name = "ctywire",
@@ -381,6 +385,7 @@ fn time_per_op<T>(seconds: f64, mut f: impl FnMut() -> T) -> u64 {
 }
 
 fn bench(file: &str, seconds: f64) -> Result<(), String> {
+    alloc::hold_freed_memory();
     let case = read_case(file)?;
     let bytes = match case.format {
         Format::Msgpack => case.bytes,

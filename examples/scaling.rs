@@ -1,0 +1,127 @@
+//! How decoding time grows with the number of elements: msgpack decode per
+//! element for 10× steps of the benchmark payloads, with an untyped rmpv
+//! parse of the same bytes beside it for reference.
+//!
+//! ```sh
+//! cargo run --release --example scaling                # fleet 200 → 2,000, sets 1k → 10k
+//! cargo run --release --example scaling -- --all       # also fleet 20 and 20,000
+//! ```
+//!
+//! The sizes are measured in turns, round after round, and each reported
+//! time is the median over rounds of per-round medians: a shared machine
+//! slows down for seconds at a time, and taking turns makes both sizes of
+//! a step see the same slow spells, so their ratio holds still even when
+//! the absolute times do not.
+
+#[path = "../benches/support/alloc.rs"]
+mod alloc;
+#[path = "../benches/support/payloads.rs"]
+mod payloads;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use ctywire::{msgpack, Type};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const ROUNDS: usize = 11;
+const TURN: Duration = Duration::from_millis(250);
+
+struct Payload {
+    label: String,
+    elements: usize,
+    ty: Type,
+    bytes: Vec<u8>,
+}
+
+fn payload(case: payloads::Case) -> Payload {
+    let bytes = msgpack::encode(&case.value, &case.ty).expect("benchmark payloads encode");
+    let elements = case.value.len().expect("a collection");
+    Payload {
+        label: format!("{}-{elements}", case.name),
+        elements,
+        ty: case.ty,
+        bytes,
+    }
+}
+
+/// The median time of one call of `f`, over calls timed one by one for
+/// `TURN`; each result is dropped outside the clock, as in `ctywire bench`.
+fn median_ns<T>(mut f: impl FnMut() -> T) -> f64 {
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    while start.elapsed() < TURN || samples.len() < 3 {
+        let t = Instant::now();
+        let r = black_box(f());
+        samples.push(t.elapsed().as_nanos() as f64);
+        drop(r);
+    }
+    median(&mut samples)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn decode(p: &Payload) -> f64 {
+    median_ns(|| msgpack::decode(&p.bytes, &p.ty).expect("decode"))
+}
+
+fn untyped(p: &Payload) -> f64 {
+    median_ns(|| rmpv::decode::read_value(&mut &p.bytes[..]).expect("rmpv"))
+}
+
+/// How many times longer `big` takes than `small`: the median over rounds
+/// of the ratio of back-to-back turns, and each one's median time.
+fn step(small: &Payload, big: &Payload, time: fn(&Payload) -> f64) -> (f64, f64, f64) {
+    let (mut ratios, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let (x, y) = (time(small), time(big));
+        ratios.push(y / x);
+        a.push(x);
+        b.push(y);
+    }
+    (median(&mut ratios), median(&mut a), median(&mut b))
+}
+
+fn main() {
+    alloc::hold_freed_memory();
+    let all = std::env::args().any(|a| a == "--all");
+    let mut fleets: Vec<usize> = vec![200, 2000];
+    if all {
+        fleets.insert(0, 20);
+        fleets.push(20_000);
+    }
+    let fleets: Vec<Payload> = fleets
+        .into_iter()
+        .map(|n| payload(payloads::fleet(n)))
+        .collect();
+    let objects = [1_000, 10_000].map(|n| payload(payloads::object_set(n)));
+    let strings = [1_000, 10_000].map(|n| payload(payloads::string_set(n)));
+    let steps = fleets
+        .windows(2)
+        .chain([&objects[..], &strings[..]])
+        .map(|w| (&w[0], &w[1]));
+    // For each step: the decode time of both sizes, how many times longer
+    // the bigger one takes, and the same ratio for rmpv's untyped parse.
+    println!(
+        "{:<42} {:>8} {:>13} {:>13} {:>8} {:>8}",
+        "payloads", "elements", "decode", "decode", "time", "rmpv"
+    );
+    for (small, big) in steps {
+        let (ratio, a, b) = step(small, big, decode);
+        let (untyped_ratio, ..) = step(small, big, untyped);
+        println!(
+            "{:<42} {:>7.1}× {:>10.0} µs {:>10.0} µs {:>7.2}× {:>7.2}×",
+            format!("{} → {}", small.label, big.label),
+            big.elements as f64 / small.elements as f64,
+            a / 1e3,
+            b / 1e3,
+            ratio,
+            untyped_ratio,
+        );
+    }
+}
