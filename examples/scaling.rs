@@ -17,9 +17,10 @@
 mod alloc;
 #[path = "../benches/support/payloads.rs"]
 mod payloads;
+#[path = "../benches/support/timing.rs"]
+mod timing;
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ctywire::{msgpack, Type};
 
@@ -47,18 +48,9 @@ fn payload(case: payloads::Case) -> Payload {
     }
 }
 
-/// The median time of one call of `f`, over calls timed one by one for
-/// `TURN`; each result is dropped outside the clock, as in `ctywire bench`.
-fn median_ns<T>(mut f: impl FnMut() -> T) -> f64 {
-    let mut samples = Vec::new();
-    let start = Instant::now();
-    while start.elapsed() < TURN || samples.len() < 3 {
-        let t = Instant::now();
-        let r = black_box(f());
-        samples.push(t.elapsed().as_nanos() as f64);
-        drop(r);
-    }
-    median(&mut samples)
+/// The median time of one call of `f` over a turn.
+fn median_ns<T>(f: impl FnMut() -> T) -> f64 {
+    timing::median_ns(TURN, 3, f) as f64
 }
 
 fn median(v: &mut [f64]) -> f64 {

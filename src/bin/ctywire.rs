@@ -16,6 +16,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // `bench` tells mimalloc to keep freed memory, as the criterion benches do.
 #[path = "../../benches/support/alloc.rs"]
 mod alloc;
+#[path = "../../benches/support/timing.rs"]
+mod timing;
 
 #[derive(Parser)]
 #[command(
@@ -359,29 +361,15 @@ fn roundtrip() -> Result<(), String> {
     out.flush().map_err(|e| e.to_string())
 }
 
-/// Nanoseconds per call of `f`: the median of calls timed one by one over
-/// about `seconds` (the median, because a shared machine adds outliers).
-/// Each result is dropped after its clock stops, as criterion's
-/// `iter_with_large_drop` does: freeing a decoded tree is a cost of
-/// whoever lets go of the value, not of decoding.
+/// Nanoseconds per call of `f` over about `seconds`, after a tenth of that
+/// spent warming up (see `timing::median_ns`).
 fn time_per_op<T>(seconds: f64, mut f: impl FnMut() -> T) -> u64 {
-    use std::hint::black_box;
     use std::time::{Duration, Instant};
     let warm = Instant::now();
     while warm.elapsed() < Duration::from_secs_f64(seconds / 10.0) {
-        black_box(f());
+        std::hint::black_box(f());
     }
-    let budget = Duration::from_secs_f64(seconds);
-    let start = Instant::now();
-    let mut samples: Vec<u64> = Vec::new();
-    while start.elapsed() < budget || samples.len() < 5 {
-        let t = Instant::now();
-        let r = black_box(f());
-        samples.push(t.elapsed().as_nanos() as u64);
-        drop(r);
-    }
-    samples.sort_unstable();
-    samples[samples.len() / 2]
+    timing::median_ns(Duration::from_secs_f64(seconds), 5, f)
 }
 
 fn bench(file: &str, seconds: f64) -> Result<(), String> {
