@@ -46,6 +46,7 @@ pub const DEFAULT_MAX_NUMBER_EXPONENT: u32 = 10_000;
 pub struct Number(Repr);
 
 #[derive(Clone)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 enum Repr {
     /// Any integer that fits in i64 (never negative zero).
     Int(i64),
@@ -177,6 +178,37 @@ impl Number {
     }
 
     pub(crate) fn parse_with_limit(text: &str, max_exponent: u32) -> Result<Number> {
+        match Number::canonical_decimal(text, max_exponent) {
+            Some(n) => Ok(n),
+            None => Number::parse_any(text, max_exponent),
+        }
+    }
+
+    /// `text` kept as it is when it already reads the way `normalize` would
+    /// write it (`-12.345`, `0.05`): go-cty sends every non-integral
+    /// decimal in that form, so decoding one need not take it apart into
+    /// digits and build it again.
+    fn canonical_decimal(text: &str, max_exponent: u32) -> Option<Number> {
+        let b = text.as_bytes();
+        let unsigned = b.strip_prefix(b"-").unwrap_or(b);
+        let dot = unsigned.iter().position(|&c| c == b'.')?;
+        let (int, frac) = (&unsigned[..dot], &unsigned[dot + 1..]);
+        let all_digits = |d: &[u8]| d.iter().all(u8::is_ascii_digit);
+        // The decimal point's place, counted as `normalize` counts it.
+        let point = match int {
+            b"0" => -(frac.iter().take_while(|&&c| c == b'0').count() as i64),
+            [b'1'..=b'9', ..] if all_digits(int) => int.len() as i64,
+            _ => return None,
+        };
+        let max = i64::from(max_exponent);
+        let canonical = matches!(frac.last(), Some(b'1'..=b'9'))
+            && all_digits(frac)
+            && point <= max + 1
+            && point >= -max;
+        canonical.then(|| Number(Repr::Decimal(CompactString::from(text))))
+    }
+
+    fn parse_any(text: &str, max_exponent: u32) -> Result<Number> {
         let bad = || Error::data("a number is required");
         let b = text.as_bytes();
         let (negative, rest) = match b.first() {
@@ -914,6 +946,66 @@ mod tests {
         assert_eq!(text(&parsed("1e400")), format!("1{}", "0".repeat(400)));
         assert_eq!(text(&parsed("1e-400")), format!("0.{}1", "0".repeat(399)));
         assert!(parsed("Inf").is_infinite() && parsed("-inf").is_negative());
+    }
+
+    #[test]
+    fn canonical_decimal_text_is_taken_as_the_general_parser_would_take_it() {
+        let texts = [
+            "0.5",
+            "-0.5",
+            "12.345",
+            "-12.345",
+            "0.05",
+            "0.0000001",
+            "123456789012345678901.5",
+            "1.10",
+            "01.5",
+            "-0.0",
+            "0.",
+            ".5",
+            "1.5e3",
+            "+1.5",
+            "1.5.5",
+            "-",
+            "-.5",
+            "1.-5",
+            "12",
+            "0.0",
+            "00.5",
+            "1a.5",
+            "1.5a",
+            "٣.5",
+        ];
+        for limit in [DEFAULT_MAX_NUMBER_EXPONENT, 6, 1] {
+            for t in texts {
+                let general = Number::parse_any(t, limit).map(|n| n.0);
+                if let Some(fast) = Number::canonical_decimal(t, limit) {
+                    assert_eq!(
+                        Ok(&fast.0),
+                        general.as_ref().map_err(|_| ()),
+                        "{t} (limit {limit})"
+                    );
+                }
+                let both = Number::parse_with_limit(t, limit).map(|n| n.0);
+                assert_eq!(both.is_ok(), general.is_ok(), "{t} (limit {limit})");
+            }
+        }
+        assert!(Number::canonical_decimal("12.345", 10).is_some());
+        assert!(Number::canonical_decimal("0.0000001", 5).is_none());
+        assert!(Number::canonical_decimal("1234567.5", 5).is_none());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_canonical_shortcut_never_disagrees_with_the_general_parser(
+            text in "-?[+0-9]{0,4}(\\.[0-9]{0,4}0?)?([eE][-+]?[0-9]{1,2})?",
+            limit in 1u32..8,
+        ) {
+            let general = Number::parse_any(&text, limit).map(|n| n.0).ok();
+            if let Some(fast) = Number::canonical_decimal(&text, limit) {
+                proptest::prop_assert_eq!(Some(fast.0), general);
+            }
+        }
     }
 
     #[test]
