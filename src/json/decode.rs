@@ -158,25 +158,51 @@ impl Decoder<'_, '_> {
         }
         self.enter(at)?;
         self.r.begin_object()?;
-        let mut slots: Vec<Option<Value>> = (0..oty.len()).map(|_| None).collect();
+        let n = oty.len();
+        let mut vals: Vec<Value> = Vec::with_capacity(n);
+        // go-cty writes attributes in the type's (sorted) order, so while
+        // the keys keep to it each value goes straight into place; slots
+        // are only needed once they do not.
+        let mut slots: Option<Vec<Option<Value>>> = None;
         let mut first = true;
         while let Some(k) = self.r.next_key(first)? {
             first = false;
-            let Some(idx) = oty.index_of(&k) else {
-                return Err(self.err(at, format!("unsupported attribute {:?}", &*k)));
+            let next = vals.len();
+            let idx = if slots.is_none() && next < n && oty.name(next) == &*k {
+                next
+            } else {
+                oty.index_of(&k)
+                    .ok_or_else(|| self.err(at, format!("unsupported attribute {:?}", &*k)))?
             };
-            // A repeated attribute: the last one wins, as in go-cty.
             let v = self
                 .value(oty.type_at(idx))
                 .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
-            slots[idx] = Some(v);
+            match &mut slots {
+                None if idx == next => vals.push(v),
+                // A repeated attribute: the last one wins, as in go-cty.
+                Some(slots) => slots[idx] = Some(v),
+                None => {
+                    let mut s: Vec<Option<Value>> = vals.drain(..).map(Some).collect();
+                    s.resize_with(n, || None);
+                    s[idx] = Some(v);
+                    slots = Some(s);
+                }
+            }
         }
         self.depth -= 1;
-        let vals: Vec<Value> = slots
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
-            .collect();
+        // Attributes left out are null.
+        let vals: Vec<Value> = match slots {
+            None => {
+                let given = vals.len();
+                vals.extend((given..n).map(|i| Value::null(oty.type_at(i).clone())));
+                vals
+            }
+            Some(slots) => slots
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
+                .collect(),
+        };
         Ok(value::decoded_object(ty, oty, vals))
     }
 
@@ -260,12 +286,73 @@ impl Decoder<'_, '_> {
         };
         // Decode the value now that its type is known, then carry on after
         // the wrapper.
-        let saved = std::mem::replace(&mut self.r, Reader::new(self.src));
         self.r.seek(vat);
         let v = self.value(&ty);
-        self.r = saved;
-        debug_assert_eq!(self.r.offset(), end);
+        self.r.seek(end);
         self.depth -= 1;
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{json, Type, Value};
+
+    fn abc() -> Type {
+        Type::parse(r#"["object",{"a":"number","b":"number","c":"number"}]"#).unwrap()
+    }
+
+    /// The attributes `a`, `b`, `c` as numbers, `None` for null.
+    fn attrs(text: &str) -> Vec<Option<i64>> {
+        let v = json::decode(text.as_bytes(), &abc()).unwrap();
+        v.attributes()
+            .unwrap()
+            .map(|(_, v)| v.as_number().and_then(|n| n.to_i64()))
+            .collect()
+    }
+
+    #[test]
+    fn object_keys_may_come_in_any_order_and_be_left_out() {
+        assert_eq!(attrs(r#"{"a":1,"b":2,"c":3}"#), [Some(1), Some(2), Some(3)]);
+        assert_eq!(attrs(r#"{"c":3,"a":1,"b":2}"#), [Some(1), Some(2), Some(3)]);
+        assert_eq!(attrs(r#"{"a":1,"b":2}"#), [Some(1), Some(2), None]);
+        assert_eq!(attrs(r#"{"a":1,"c":3}"#), [Some(1), None, Some(3)]);
+        assert_eq!(attrs(r#"{"b":2}"#), [None, Some(2), None]);
+    }
+
+    #[test]
+    fn a_repeated_attribute_keeps_its_last_value() {
+        assert_eq!(attrs(r#"{"a":1,"a":4}"#), [Some(4), None, None]);
+        assert_eq!(
+            attrs(r#"{"a":1,"b":2,"c":3,"a":4}"#),
+            [Some(4), Some(2), Some(3)]
+        );
+        assert_eq!(
+            attrs(r#"{"a":1,"b":2,"b":5,"c":3}"#),
+            [Some(1), Some(5), Some(3)]
+        );
+    }
+
+    #[test]
+    fn an_unknown_attribute_is_refused_wherever_it_comes() {
+        for text in [
+            r#"{"d":1}"#,
+            r#"{"a":1,"b":2,"c":3,"d":4}"#,
+            r#"{"b":1,"d":2}"#,
+        ] {
+            let err = json::decode(text.as_bytes(), &abc()).unwrap_err();
+            assert_eq!(err.message(), r#"unsupported attribute "d""#, "{text}");
+        }
+    }
+
+    #[test]
+    fn broken_utf8_is_reported_inside_the_string_that_holds_it() {
+        let ty = Type::list(Type::String);
+        let err = json::decode(b"[\"ok\", \"ab\xffc\"]", &ty).unwrap_err();
+        assert_eq!(err.message(), "string is not valid UTF-8");
+        assert_eq!(err.offset(), Some(10));
+        assert_eq!(err.path().to_string(), "[1]");
+        let fine = json::decode("[\"ok\", \"ab\u{e9}c\"]".as_bytes(), &ty).unwrap();
+        assert_eq!(fine.elements().unwrap()[1], Value::string("ab\u{e9}c"));
     }
 }

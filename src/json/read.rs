@@ -25,12 +25,18 @@ pub(crate) enum Peek {
 
 pub(crate) struct Reader<'a> {
     src: &'a [u8],
+    /// The whole input as text, when it is valid UTF-8 (it almost always
+    /// is): one check up front instead of one per string, and strings are
+    /// then slices of it. Otherwise each string is checked as it is read,
+    /// so that the error points into the string that is broken.
+    text: Option<&'a str>,
     pos: usize,
 }
 
 impl<'a> Reader<'a> {
     pub(crate) fn new(src: &'a [u8]) -> Self {
-        Reader { src, pos: 0 }
+        let text = std::str::from_utf8(src).ok();
+        Reader { src, text, pos: 0 }
     }
 
     pub(crate) fn offset(&self) -> usize {
@@ -178,9 +184,15 @@ impl<'a> Reader<'a> {
         while let Some(&b) = s.get(i) {
             match b {
                 b'"' => {
-                    let text = std::str::from_utf8(&s[start..i]).map_err(|e| {
-                        Error::data("string is not valid UTF-8").at_offset(start + e.valid_up_to())
-                    })?;
+                    // Both ends are next to an ASCII quote, so on char
+                    // boundaries: the slice cannot fail.
+                    let text = match self.text.and_then(|t| t.get(start..i)) {
+                        Some(text) => text,
+                        None => std::str::from_utf8(&s[start..i]).map_err(|e| {
+                            Error::data("string is not valid UTF-8")
+                                .at_offset(start + e.valid_up_to())
+                        })?,
+                    };
                     self.pos = i + 1;
                     return Ok(Cow::Borrowed(text));
                 }
