@@ -55,17 +55,41 @@ fn push_hex(out: &mut String, prefix: &str, v: u32, width: usize) {
     let _ = write!(out, "{prefix}{v:0width$x}");
 }
 
+/// The bytes `json_quote_into` has to look at: the ones it escapes, and
+/// 0xE2, which starts U+2028 and U+2029. One lookup lets every other byte
+/// through.
+const MAY_ESCAPE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'&' as usize] = true;
+    t[0xe2] = true;
+    t
+};
+
 /// Appends `s` as a JSON string the way Go's `encoding/json` writes it
 /// (Go ≥ 1.22): `<`, `>`, `&`, U+2028 and U+2029 escaped so the output is
 /// safe inside HTML; `\b`, `\f`, `\n`, `\r`, `\t` short forms; other
 /// control bytes as `\u00XX`.
 pub(crate) fn json_quote_into(out: &mut Vec<u8>, s: &str) {
+    out.reserve(s.len() + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        if !MAY_ESCAPE[usize::from(b)] {
+            i += 1;
+            continue;
+        }
         let escape: Option<&[u8]> = match b {
             b'"' => Some(b"\\\""),
             b'\\' => Some(b"\\\\"),

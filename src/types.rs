@@ -101,6 +101,19 @@ impl ObjectType {
         self.attrs.binary_search_by(|(n, _)| (**n).cmp(name)).ok()
     }
 
+    /// Whether `other` has the same attribute names (an object value can
+    /// be written as another object type only then). Values decoded for a
+    /// type share it, so the common case is one pointer comparison.
+    pub(crate) fn has_names_of(&self, other: &ObjectType) -> bool {
+        std::ptr::eq(self, other)
+            || (self.attrs.len() == other.attrs.len()
+                && self
+                    .attrs
+                    .iter()
+                    .zip(&other.attrs)
+                    .all(|((a, _), (b, _))| a == b))
+    }
+
     /// The name of the attribute at `index`.
     pub fn name(&self, index: usize) -> &str {
         &self.attrs[index].0

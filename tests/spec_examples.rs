@@ -588,3 +588,21 @@ fn one_bad_element_is_reported_at_its_path_in_both_formats() {
     );
     assert_eq!(from_msgpack.offset(), Some(bytes.len() - 2));
 }
+
+#[test]
+fn an_object_is_written_only_as_an_object_type_with_the_same_attribute_names() {
+    let v = Value::object([("a", Value::string("x"))]);
+    // A type built on its own, not the value's: equal names suffice.
+    let same = ty(r#"["object",{"a":"string"}]"#);
+    assert_eq!(mp(&v, &same), "81a161a178");
+    assert_eq!(json::encode(&v, &same).unwrap(), br#"{"a":"x"}"#);
+    for other in [
+        r#"["object",{"b":"string"}]"#,
+        r#"["object",{"a":"string","b":"string"}]"#,
+    ] {
+        let other = ty(other);
+        let err = msgpack::encode(&v, &other).unwrap_err();
+        assert!(err.message().contains("cannot be written as"), "{err}");
+        assert!(json::encode(&v, &other).is_err());
+    }
+}

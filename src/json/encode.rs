@@ -76,12 +76,7 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
             let Type::Object(vty) = v.ty() else {
                 return Err(mismatch());
             };
-            if vty.len() != oty.len()
-                || vty
-                    .attributes()
-                    .zip(oty.attributes())
-                    .any(|((a, _), (b, _))| a != b)
-            {
+            if !vty.has_names_of(oty) {
                 return Err(mismatch());
             }
             out.push(b'{');

@@ -97,12 +97,7 @@ fn encode_known(out: &mut Vec<u8>, v: &Value, repr: &Repr, ty: &Type) -> Result<
             let Type::Object(vty) = v.ty() else {
                 return Err(mismatch(v, ty));
             };
-            let same_names = vty.len() == oty.len()
-                && vty
-                    .attributes()
-                    .zip(oty.attributes())
-                    .all(|((a, _), (b, _))| a == b);
-            if !same_names {
+            if !vty.has_names_of(oty) {
                 return Err(mismatch(v, ty));
             }
             let _ = mp::write_map_len(out, oty.len() as u32);
