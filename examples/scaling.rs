@@ -1,6 +1,6 @@
 //! How decoding time grows with the number of elements: msgpack decode per
-//! element for 10× steps of the benchmark payloads, with an untyped rmpv
-//! parse of the same bytes beside it for reference.
+//! element for 10× steps of the benchmark payloads, JSON decode of the same
+//! values, and an untyped rmpv parse of the msgpack bytes for reference.
 //!
 //! ```sh
 //! cargo run --release --example scaling                # fleet 200 → 2,000, sets 1k → 10k
@@ -22,7 +22,7 @@ mod timing;
 
 use std::time::Duration;
 
-use ctywire::{msgpack, Type};
+use ctywire::{json, msgpack, Type};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -35,16 +35,19 @@ struct Payload {
     elements: usize,
     ty: Type,
     bytes: Vec<u8>,
+    json: Vec<u8>,
 }
 
 fn payload(case: payloads::Case) -> Payload {
     let bytes = msgpack::encode(&case.value, &case.ty).expect("benchmark payloads encode");
+    let json = json::encode(&case.value, &case.ty).expect("benchmark payloads encode");
     let elements = case.value.len().expect("a collection");
     Payload {
         label: format!("{}-{elements}", case.name),
         elements,
         ty: case.ty,
         bytes,
+        json,
     }
 }
 
@@ -60,6 +63,10 @@ fn median(v: &mut [f64]) -> f64 {
 
 fn decode(p: &Payload) -> f64 {
     median_ns(|| msgpack::decode(&p.bytes, &p.ty).expect("decode"))
+}
+
+fn decode_json(p: &Payload) -> f64 {
+    median_ns(|| json::decode(&p.json, &p.ty).expect("decode"))
 }
 
 fn untyped(p: &Payload) -> f64 {
@@ -97,22 +104,25 @@ fn main() {
         .windows(2)
         .chain([&objects[..], &strings[..]])
         .map(|w| (&w[0], &w[1]));
-    // For each step: the decode time of both sizes, how many times longer
-    // the bigger one takes, and the same ratio for rmpv's untyped parse.
+    // For each step: the msgpack decode time of both sizes, how many times
+    // longer the bigger one takes, and the same ratio for JSON decode and
+    // for rmpv's untyped parse.
     println!(
-        "{:<42} {:>8} {:>13} {:>13} {:>8} {:>8}",
-        "payloads", "elements", "decode", "decode", "time", "rmpv"
+        "{:<42} {:>8} {:>13} {:>13} {:>8} {:>8} {:>8}",
+        "payloads", "elements", "decode", "decode", "time", "json", "rmpv"
     );
     for (small, big) in steps {
         let (ratio, a, b) = step(small, big, decode);
+        let (json_ratio, ..) = step(small, big, decode_json);
         let (untyped_ratio, ..) = step(small, big, untyped);
         println!(
-            "{:<42} {:>7.1}× {:>10.0} µs {:>10.0} µs {:>7.2}× {:>7.2}×",
+            "{:<42} {:>7.1}× {:>10.0} µs {:>10.0} µs {:>7.2}× {:>7.2}× {:>7.2}×",
             format!("{} → {}", small.label, big.label),
             big.elements as f64 / small.elements as f64,
             a / 1e3,
             b / 1e3,
             ratio,
+            json_ratio,
             untyped_ratio,
         );
     }
