@@ -69,6 +69,17 @@ fn decode_json(p: &Payload) -> f64 {
     median_ns(|| json::decode(&p.json, &p.ty).expect("decode"))
 }
 
+/// Ten decodes of `p` in a row, all ten trees kept until the clock stops:
+/// the same elements, and the same memory to write, as one payload ten
+/// times the size.
+fn decode_ten_alive(p: &Payload) -> f64 {
+    median_ns(|| {
+        (0..10)
+            .map(|_| msgpack::decode(&p.bytes, &p.ty).expect("decode"))
+            .collect::<Vec<_>>()
+    })
+}
+
 fn untyped(p: &Payload) -> f64 {
     median_ns(|| rmpv::decode::read_value(&mut &p.bytes[..]).expect("rmpv"))
 }
@@ -76,9 +87,16 @@ fn untyped(p: &Payload) -> f64 {
 /// How many times longer `big` takes than `small`: the median over rounds
 /// of the ratio of back-to-back turns, and each one's median time.
 fn step(small: &Payload, big: &Payload, time: fn(&Payload) -> f64) -> (f64, f64, f64) {
+    step_between((small, time), (big, time))
+}
+
+fn step_between(
+    (small, time_small): (&Payload, fn(&Payload) -> f64),
+    (big, time_big): (&Payload, fn(&Payload) -> f64),
+) -> (f64, f64, f64) {
     let (mut ratios, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        let (x, y) = (time(small), time(big));
+        let (x, y) = (time_small(small), time_big(big));
         ratios.push(y / x);
         a.push(x);
         b.push(y);
@@ -126,4 +144,15 @@ fn main() {
             untyped_ratio,
         );
     }
+    // Where the fleet step comes from: the big fleet against the small one
+    // decoded ten times into trees that all stay alive. Both write the same
+    // tree into memory the cache no longer holds, so a ratio near 1× puts
+    // the step in the memory, not in the decoder.
+    let at = |n: usize| fleets.iter().find(|p| p.elements == n).expect("a fleet");
+    let (small, big) = (at(200), at(2000));
+    let (ratio, ..) = step_between((small, decode_ten_alive), (big, decode));
+    println!(
+        "\n{} against {} decoded ten times, all ten trees alive: {ratio:.2}×",
+        big.label, small.label
+    );
 }
