@@ -19,6 +19,8 @@ pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Val
         src: text,
         depth: 0,
         opts,
+        elements: Vec::new(),
+        entries: Vec::new(),
     };
     let v = d.value(ty)?;
     if !d.r.at_end() {
@@ -32,6 +34,12 @@ struct Decoder<'a, 'o> {
     src: &'a [u8],
     depth: usize,
     opts: &'o DecodeOptions,
+    /// Elements and map entries read so far, for every list and map being
+    /// read, innermost last. JSON gives no count up front: gathering here
+    /// and then moving them out at once gives each collection one
+    /// allocation of its exact size instead of a growing one.
+    elements: Vec<Value>,
+    entries: Vec<(CompactString, Value)>,
 }
 
 impl Decoder<'_, '_> {
@@ -113,20 +121,21 @@ impl Decoder<'_, '_> {
         }
         self.enter(at)?;
         self.r.begin_array()?;
-        let mut elems = Vec::new();
+        let base = self.elements.len();
         let mut first = true;
         while self.r.next_element(first)? {
             first = false;
-            let i = elems.len();
+            let i = self.elements.len() - base;
             self.opts
                 .check_collection_len(i as u64 + 1)
                 .map_err(|e| e.at_offset(at))?;
-            elems.push(
-                self.value(ety)
-                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
-            );
+            let v = self
+                .value(ety)
+                .map_err(|e| e.under(PathStep::Index(i as u64)))?;
+            self.elements.push(v);
         }
         self.depth -= 1;
+        let elems: Vec<Value> = self.elements.drain(base..).collect();
         value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
     }
 
@@ -136,19 +145,21 @@ impl Decoder<'_, '_> {
         }
         self.enter(at)?;
         self.r.begin_object()?;
-        let mut entries: ThinVec<(CompactString, Value)> = ThinVec::new();
+        let base = self.entries.len();
         let mut first = true;
         while let Some(k) = self.r.next_key(first)? {
             first = false;
             self.opts
-                .check_collection_len(entries.len() as u64 + 1)
+                .check_collection_len((self.entries.len() - base) as u64 + 1)
                 .map_err(|e| e.at_offset(at))?;
             let v = self
                 .value(ety)
                 .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-            entries.push((CompactString::from(nfc(&k)), v));
+            self.entries.push((CompactString::from(nfc(&k)), v));
         }
         self.depth -= 1;
+        let mut entries = ThinVec::with_capacity(self.entries.len() - base);
+        entries.extend(self.entries.drain(base..));
         value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
     }
 
