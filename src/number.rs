@@ -178,10 +178,36 @@ impl Number {
     }
 
     pub(crate) fn parse_with_limit(text: &str, max_exponent: u32) -> Result<Number> {
-        match Number::canonical_decimal(text, max_exponent) {
+        match Number::small_integer(text, max_exponent)
+            .or_else(|| Number::canonical_decimal(text, max_exponent))
+        {
             Some(n) => Ok(n),
             None => Number::parse_any(text, max_exponent),
         }
+    }
+
+    /// An integer of up to 18 digits (JSON's usual number), read without
+    /// collecting its digits first.
+    fn small_integer(text: &str, max_exponent: u32) -> Option<Number> {
+        let b = text.as_bytes();
+        let negative = b.first() == Some(&b'-');
+        let digits = &b[usize::from(negative)..];
+        if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let v = digits
+            .iter()
+            .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+        // The decimal point's place, counted as `normalize` counts it.
+        let point = if v == 0 { 0 } else { v.ilog10() + 1 };
+        if point > max_exponent.saturating_add(1) {
+            return None;
+        }
+        Some(match (negative, v) {
+            (true, 0) => Number(Repr::NegZero),
+            (true, v) => Number(Repr::Int(-v)),
+            (false, v) => Number(Repr::Int(v)),
+        })
     }
 
     /// `text` kept as it is when it already reads the way `normalize` would
@@ -949,7 +975,7 @@ mod tests {
     }
 
     #[test]
-    fn canonical_decimal_text_is_taken_as_the_general_parser_would_take_it() {
+    fn shortcut_texts_are_taken_as_the_general_parser_would_take_them() {
         let texts = [
             "0.5",
             "-0.5",
@@ -975,11 +1001,23 @@ mod tests {
             "1a.5",
             "1.5a",
             "٣.5",
+            "0",
+            "-0",
+            "007",
+            "-10",
+            "999999999999999999",
+            "-999999999999999999",
+            "9223372036854775807",
+            "12345",
+            "123",
+            "100",
         ];
         for limit in [DEFAULT_MAX_NUMBER_EXPONENT, 6, 1] {
             for t in texts {
                 let general = Number::parse_any(t, limit).map(|n| n.0);
-                if let Some(fast) = Number::canonical_decimal(t, limit) {
+                let fast =
+                    Number::small_integer(t, limit).or_else(|| Number::canonical_decimal(t, limit));
+                if let Some(fast) = fast {
                     assert_eq!(
                         Ok(&fast.0),
                         general.as_ref().map_err(|_| ()),
@@ -993,16 +1031,28 @@ mod tests {
         assert!(Number::canonical_decimal("12.345", 10).is_some());
         assert!(Number::canonical_decimal("0.0000001", 5).is_none());
         assert!(Number::canonical_decimal("1234567.5", 5).is_none());
+        assert_eq!(
+            Number::small_integer("-0", 5).map(|n| n.0),
+            Some(Repr::NegZero)
+        );
+        assert_eq!(
+            Number::small_integer("0042", 2).map(|n| n.0),
+            Some(Repr::Int(42))
+        );
+        assert!(Number::small_integer("1234", 2).is_none());
     }
 
     proptest::proptest! {
         #[test]
         fn the_canonical_shortcut_never_disagrees_with_the_general_parser(
-            text in "-?[+0-9]{0,4}(\\.[0-9]{0,4}0?)?([eE][-+]?[0-9]{1,2})?",
-            limit in 1u32..8,
+            text in "-?[+0-9]{0,4}(\\.[0-9]{0,4}0?)?([eE][-+]?[0-9]{1,2})?|-?[0-9]{1,20}",
+            limit in 0u32..8,
         ) {
             let general = Number::parse_any(&text, limit).map(|n| n.0).ok();
             if let Some(fast) = Number::canonical_decimal(&text, limit) {
+                proptest::prop_assert_eq!(Some(fast.0), general.clone());
+            }
+            if let Some(fast) = Number::small_integer(&text, limit) {
                 proptest::prop_assert_eq!(Some(fast.0), general);
             }
         }
