@@ -200,7 +200,7 @@ impl Number {
             .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
         // The decimal point's place, counted as `normalize` counts it.
         let point = if v == 0 { 0 } else { v.ilog10() + 1 };
-        if point > max_exponent.saturating_add(1) {
+        if !point_within_limit(i64::from(point), max_exponent) {
             return None;
         }
         Some(match (negative, v) {
@@ -226,11 +226,9 @@ impl Number {
             [b'1'..=b'9', ..] if all_digits(int) => int.len() as i64,
             _ => return None,
         };
-        let max = i64::from(max_exponent);
         let canonical = matches!(frac.last(), Some(b'1'..=b'9'))
             && all_digits(frac)
-            && point <= max + 1
-            && point >= -max;
+            && point_within_limit(point, max_exponent);
         canonical.then(|| Number(Repr::Decimal(CompactString::from(text))))
     }
 
@@ -342,9 +340,8 @@ impl Number {
             point = s.len() as i64 - frac_digits - shift10;
             digits = s;
         }
-        let max = i64::from(max_exponent);
         // Position of the point relative to the first significant digit.
-        if point > max + 1 || point < -max {
+        if !point_within_limit(point, max_exponent) {
             return Err(too_big());
         }
         Ok(Number::normalize(negative, digits, point as i32))
@@ -742,6 +739,14 @@ fn exact_decimal(m: &BigUint, e: i32) -> (Vec<u8>, i32) {
 
 /// Writes `0.DIGITS × 10^point` positionally (Go's `%f` with the shortest
 /// precision): integer part padded with zeros, fraction only if non-empty.
+/// Whether a number whose decimal point sits at `point` (`0.DIGITS ×
+/// 10^point`) is within the exponent limit: the one rule the parser and
+/// its shortcuts share.
+fn point_within_limit(point: i64, max_exponent: u32) -> bool {
+    let max = i64::from(max_exponent);
+    (-max..=max + 1).contains(&point)
+}
+
 fn write_f_format(out: &mut Vec<u8>, negative: bool, digits: &[u8], point: i32) {
     if negative {
         out.push(b'-');

@@ -202,16 +202,17 @@ impl Decoder<'_, '_> {
         }
         self.depth -= 1;
         // Attributes left out are null.
+        let null_at = |i: usize| Value::null(oty.type_at(i).clone());
         let vals: Vec<Value> = match slots {
             None => {
                 let given = vals.len();
-                vals.extend((given..n).map(|i| Value::null(oty.type_at(i).clone())));
+                vals.extend((given..n).map(null_at));
                 vals
             }
             Some(slots) => slots
                 .into_iter()
                 .enumerate()
-                .map(|(i, v)| v.unwrap_or_else(|| Value::null(oty.type_at(i).clone())))
+                .map(|(i, v)| v.unwrap_or_else(|| null_at(i)))
                 .collect(),
         };
         Ok(value::decoded_object(ty, oty, vals))
