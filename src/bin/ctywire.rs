@@ -8,8 +8,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use ctywire::{json, msgpack, Type, Value};
 
 // The CLI links mimalloc: decoded trees are many small allocations, and
-// its size-class pages keep them together in memory. The library itself
-// leaves the allocator to its user.
+// its size-class pages keep them together in memory. Version 2 (see
+// Cargo.toml for why not 3). The library itself leaves the allocator to
+// its user.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
