@@ -16,16 +16,9 @@ mod support;
 
 use support::{arb_type, concrete_type, known, typed_value};
 
-fn holds_negative_zero(v: &Value) -> bool {
-    v.as_number()
-        .is_some_and(|n| n.is_negative() && n.to_i64() == Some(0))
-        || v.elements()
-            .is_some_and(|e| e.iter().any(holds_negative_zero))
-        || v.entries()
-            .is_some_and(|mut e| e.any(|(_, x)| holds_negative_zero(x)))
-        || v.attributes()
-            .is_some_and(|mut a| a.any(|(_, x)| holds_negative_zero(x)))
-}
+#[path = "support/negative_zero.rs"]
+mod negative_zero;
+use negative_zero::holds_negative_zero;
 
 proptest! {
     #![proptest_config(config())]
