@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let bytes = msgpack::encode(&first, &ty).expect("a decoded value encodes");
     let second = msgpack::decode_with(&bytes, &ty, &opts).expect("ctywire's own bytes decode");
     let again = msgpack::encode(&second, &ty).expect("encodes again");
-    if !common::holds_negative_zero(&first) {
+    if !common::negative_zero::holds_negative_zero(&first) {
         assert_eq!(again, bytes, "msgpack re-encoding changed");
     }
     if second.is_wholly_known() {

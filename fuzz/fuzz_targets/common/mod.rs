@@ -21,5 +21,4 @@ pub fn split(data: &[u8]) -> Option<(Type, &[u8])> {
 }
 
 #[path = "../../../tests/support/negative_zero.rs"]
-mod negative_zero;
-pub use negative_zero::holds_negative_zero;
+pub mod negative_zero;
