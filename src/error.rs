@@ -98,6 +98,31 @@ impl Error {
         self
     }
 
+    /// A value that reached a writer without conforming to the type it is
+    /// written as: conversion makes every value conform first, so this is
+    /// a broken invariant, reported rather than panicking.
+    pub(crate) fn nonconforming(v: &crate::Value, ty: &crate::Type) -> Self {
+        Error::data(format!(
+            "internal error: a value of type {} reached the writer for {}",
+            v.ty().to_json(),
+            ty.to_json()
+        ))
+    }
+
+    /// Sets the offset, replacing one already recorded: for errors found
+    /// in a slice of the input, whose offsets were relative to it.
+    pub(crate) fn relocated(mut self, offset: usize) -> Self {
+        self.inner.offset = Some(offset);
+        self
+    }
+
+    /// Puts `context` in front of the message (`invalid map key: ...`),
+    /// keeping the category, path and offset.
+    pub(crate) fn in_context(mut self, context: &str) -> Self {
+        self.inner.message = format!("{context}: {}", self.inner.message).into();
+        self
+    }
+
     /// Puts `step` in front of the path (errors are built innermost first).
     pub(crate) fn under(mut self, step: PathStep) -> Self {
         self.inner.path.push_front(step);

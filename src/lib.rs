@@ -53,6 +53,8 @@
 #![warn(missing_docs)]
 
 pub mod bridge;
+mod convert;
+mod decode;
 mod error;
 mod gostr;
 pub mod json;

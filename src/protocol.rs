@@ -135,7 +135,7 @@ impl Type {
             t = match (t, step) {
                 (Type::Dynamic, _) => return Ok(Type::Dynamic),
                 (Type::Object(o), PathStep::Attr(a)) => match o.index_of(a) {
-                    Some(i) => o.type_at(i),
+                    Some(i) => o.attribute_type_at(i),
                     None => return Err(fail(format!("there is no attribute {a:?}"))),
                 },
                 (Type::Map(e), PathStep::Key(_)) => e,

@@ -134,6 +134,36 @@ impl Refinements {
         }
     }
 
+    /// Raises the lowest length; a looser bound is ignored.
+    pub(crate) fn tighten_length_min(&mut self, n: u64) {
+        self.length_min = self.length_min.max(n);
+    }
+
+    /// Lowers the highest length; a looser bound is ignored.
+    pub(crate) fn tighten_length_max(&mut self, n: u64) {
+        self.length_max = Some(self.length_max.map_or(n, |m| m.min(n)));
+    }
+
+    /// Everything `self` and `other` say together: each fact at its
+    /// tightest. Two prefixes that disagree are a contradiction.
+    pub(crate) fn merge(mut self, other: Refinements) -> Result<Refinements> {
+        self.not_null |= other.not_null;
+        if let Some(p) = other.string_prefix {
+            self.add_prefix(p)?;
+        }
+        if let Some(l) = other.lower {
+            self.tighten_lower(l);
+        }
+        if let Some(u) = other.upper {
+            self.tighten_upper(u);
+        }
+        self.tighten_length_min(other.length_min);
+        if let Some(max) = other.length_max {
+            self.tighten_length_max(max);
+        }
+        Ok(self)
+    }
+
     /// Adds a prefix; a shorter one never replaces a longer one, and two
     /// prefixes that disagree are a contradiction.
     pub(crate) fn add_prefix(&mut self, p: String) -> Result<()> {

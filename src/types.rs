@@ -101,26 +101,14 @@ impl ObjectType {
         self.attrs.binary_search_by(|(n, _)| (**n).cmp(name)).ok()
     }
 
-    /// Whether `other` has the same attribute names (an object value can
-    /// be written as another object type only then). Values decoded for a
-    /// type share it, so the common case is one pointer comparison.
-    pub(crate) fn has_names_of(&self, other: &ObjectType) -> bool {
-        std::ptr::eq(self, other)
-            || (self.attrs.len() == other.attrs.len()
-                && self
-                    .attrs
-                    .iter()
-                    .zip(&other.attrs)
-                    .all(|((a, _), (b, _))| a == b))
-    }
-
     /// The name of the attribute at `index`.
     pub fn name(&self, index: usize) -> &str {
         &self.attrs[index].0
     }
 
-    /// The type of the attribute at `index`.
-    pub fn type_at(&self, index: usize) -> &Type {
+    /// The type of the attribute at `index` (a position in
+    /// [`attributes`](Self::attributes)).
+    pub fn attribute_type_at(&self, index: usize) -> &Type {
         &self.attrs[index].1
     }
 
@@ -259,7 +247,7 @@ impl Type {
     /// The type of attribute `name` of an object type.
     pub fn attribute_type(&self, name: &str) -> Option<&Type> {
         let o = self.as_object()?;
-        o.index_of(name).map(|i| o.type_at(i))
+        o.index_of(name).map(|i| o.attribute_type_at(i))
     }
 
     /// Whether every value of this type that a decoder builds has exactly
@@ -552,7 +540,7 @@ fn parse_object_attrs(r: &mut Reader<'_>, depth_left: usize) -> Result<Vec<(Stri
             r.begin_object()?;
             let mut attrs = Vec::new();
             let mut first = true;
-            while let Some(name) = r.next_key(first)? {
+            while let Some((_, name)) = r.next_key(first)? {
                 first = false;
                 let name = name.into_owned();
                 let t = parse_type(r, depth_left)?;

@@ -170,7 +170,7 @@ impl Value {
             return Err(Error::data("a value of unknown type cannot be refined"));
         }
         let mut r = match existing {
-            Some(existing) => merge(*existing, refinements)?,
+            Some(existing) => existing.merge(refinements)?,
             None => refinements,
         };
         r = r.validated(&ty)?;
@@ -479,25 +479,6 @@ pub(crate) fn decoded_tuple(ty: &Type, elems: Vec<Value>) -> Value {
         Type::tuple(elems.iter().map(|e| e.ty().clone()))
     };
     Value(Repr::Seq(ty, elems.into()))
-}
-
-fn merge(mut a: Refinements, b: Refinements) -> Result<Refinements> {
-    a.not_null |= b.not_null;
-    if let Some(p) = b.string_prefix {
-        a.add_prefix(p)?;
-    }
-    if let Some(l) = b.lower {
-        a.tighten_lower(l);
-    }
-    if let Some(u) = b.upper {
-        a.tighten_upper(u);
-    }
-    a.length_min = a.length_min.max(b.length_min);
-    a.length_max = match (a.length_max, b.length_max) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
-    };
-    Ok(a)
 }
 
 /// cty's collapse of refinements that pin the value down completely.

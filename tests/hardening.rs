@@ -86,13 +86,13 @@ fn mixed_element_types_under_dynamic_collections_are_refused() {
 #[test]
 fn a_short_json_tuple_is_refused_at_its_own_path() {
     let err = json::decode(br#"["a"]"#, &ty(r#"["tuple",["string","number"]]"#)).unwrap_err();
-    assert_eq!(err.message(), "not enough tuple elements (need 2)");
+    assert_eq!(err.message(), "a tuple of 2 elements is required (1 given)");
     let err = json::decode(
         br#"{"o":{"t":["a"]}}"#,
         &ty(r#"["object",{"o":["object",{"t":["tuple",["string","number"]]}]}]"#),
     )
     .unwrap_err();
-    assert_eq!(err.to_string(), ".o.t: not enough tuple elements (need 2)");
+    assert_eq!(err.to_string(), ".o.t: a tuple of 2 elements is required (1 given)");
 }
 
 #[test]

@@ -63,7 +63,7 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
             (Type::Object(o), PropSegment::Name(n)) => match o.index_of(n) {
                 Some(i) => (
                     PathStep::Attr(n.clone()),
-                    o.type_at(i).clone(),
+                    o.attribute_type_at(i).clone(),
                     known.and_then(|v| v.attr(n)),
                 ),
                 None => {

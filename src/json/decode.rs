@@ -1,308 +1,177 @@
-//! JSON → Value, straight from the text, driven by the type.
+//! JSON → Value: the JSON reader the shared decoder ([`crate::decode`])
+//! runs over, straight from the text.
+//!
+//! What JSON may send in place of what (go-cty's `json.Unmarshal`): a
+//! string may come as a number or bool literal (its text is kept: `1.50`
+//! stays `"1.50"`), a number as a string of its decimal text, a bool as a
+//! string go-cty's conversion accepts (`"true"`, `"1"`, ...).
+
+use std::borrow::Cow;
 
 use compact_str::CompactString;
-use thin_vec::ThinVec;
 
 use super::read::{Peek, Reader};
+use crate::convert::{bool_from_string, number_from_string};
+use crate::decode::{self, Key, Wire};
 use crate::error::{Error, Result};
 use crate::number::Number;
-use crate::path::PathStep;
 use crate::strings::nfc;
-use crate::types::{ObjectType, Type};
-use crate::value::{self, Repr, Value};
+use crate::types::Type;
+use crate::value::Value;
 use crate::DecodeOptions;
 
 pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
-    opts.check_input_len(text.len())?;
-    let mut d = Decoder {
-        r: Reader::new(text),
-        src: text,
-        depth: 0,
-        opts,
-        elements: Vec::new(),
-        entries: Vec::new(),
-    };
-    let v = d.value(ty)?;
-    if !d.r.at_end() {
-        return Err(Error::syntax("trailing data after the JSON value").at_offset(d.r.offset()));
-    }
-    Ok(v)
+    decode::decode(Reader::new(text), text.len(), ty, opts)
 }
 
-struct Decoder<'a, 'o> {
-    r: Reader<'a>,
-    src: &'a [u8],
-    depth: usize,
-    opts: &'o DecodeOptions,
-    /// Elements and map entries read so far, for every list and map being
-    /// read, innermost last. JSON gives no count up front: gathering here
-    /// and then moving them out at once gives each collection one
-    /// allocation of its exact size instead of a growing one.
-    elements: Vec<Value>,
-    entries: Vec<(CompactString, Value)>,
-}
+impl<'a> Wire<'a> for Reader<'a> {
+    const NAME: &'static str = "JSON";
+    /// Whether the next element or member is the first.
+    type Seq = bool;
+    /// Where the wrapper ends, to carry on from there after its value.
+    type DynamicEnd = usize;
 
-impl Decoder<'_, '_> {
-    fn err(&self, at: usize, msg: impl Into<std::borrow::Cow<'static, str>>) -> Error {
-        Error::data(msg).at_offset(at)
+    fn start(&mut self) -> Result<usize> {
+        self.peek()?;
+        Ok(self.offset())
     }
 
-    fn enter(&mut self, at: usize) -> Result<()> {
-        self.depth += 1;
-        self.opts
-            .check_depth(self.depth)
+    fn remaining(&self) -> usize {
+        self.len() - self.offset()
+    }
+
+    fn trailing(&mut self) -> Option<(usize, usize)> {
+        (!self.at_end()).then(|| (self.offset(), self.len() - self.offset()))
+    }
+
+    fn unknown(&mut self, _: &Type, _: &DecodeOptions) -> Result<Option<Value>> {
+        // JSON has no form for an unknown.
+        Ok(None)
+    }
+
+    fn null(&mut self) -> Result<bool> {
+        if self.peek()? == Peek::Null {
+            self.read_null()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    fn string(&mut self) -> Result<Option<CompactString>> {
+        let s: Cow<'_, str> = match self.peek()? {
+            Peek::String => self.read_string()?,
+            // go-cty keeps a number's literal text.
+            Peek::Number => self.read_number()?.into(),
+            Peek::Bool => if self.read_bool()? { "true" } else { "false" }.into(),
+            _ => return Ok(None),
+        };
+        Ok(Some(CompactString::from(nfc(&s))))
+    }
+
+    fn number(&mut self, max_exponent: u32) -> Result<Option<Number>> {
+        let at = self.offset();
+        let text = match self.peek()? {
+            Peek::Number => self.read_number()?.into(),
+            Peek::String => self.read_string()?,
+            _ => return Ok(None),
+        };
+        number_from_string(&text, max_exponent)
+            .map(Some)
             .map_err(|e| e.at_offset(at))
     }
 
-    fn value(&mut self, ty: &Type) -> Result<Value> {
-        let kind = self.r.peek()?;
-        let at = self.r.offset();
-        if kind == Peek::Null {
-            self.r.read_null()?;
-            return Ok(Value::null(ty.clone()));
-        }
-        match ty {
-            Type::String => {
-                let s = match kind {
-                    Peek::String => self.r.read_string()?,
-                    // go-cty keeps a number's literal text.
-                    Peek::Number => self.r.read_number()?.into(),
-                    Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
-                    _ => return Err(self.err(at, "string is required")),
-                };
-                Ok(Value::from_repr(Repr::String(CompactString::from(nfc(&s)))))
-            }
-            Type::Number => {
-                let text = match kind {
-                    Peek::Number => self.r.read_number()?.into(),
-                    Peek::String => self.r.read_string()?,
-                    _ => return Err(self.err(at, "number is required")),
-                };
-                let n = Number::parse_with_limit(&text, self.opts.max_number_exponent)
-                    .map_err(|e| e.at_offset(at))?;
-                Ok(Value::from_repr(Repr::Number(n)))
-            }
-            Type::Bool => {
-                let b = match kind {
-                    Peek::Bool => self.r.read_bool()?,
-                    Peek::String => match &*self.r.read_string()? {
-                        "true" | "1" => true,
-                        "false" | "0" => false,
-                        other if other.eq_ignore_ascii_case("true") || other.eq_ignore_ascii_case("false") => {
-                            return Err(self.err(
-                                at,
-                                format!(
-                                    "a bool is required; to convert from string, use lowercase \"{}\"",
-                                    other.to_ascii_lowercase()
-                                ),
-                            ))
-                        }
-                        _ => return Err(self.err(at, "a bool is required")),
-                    },
-                    _ => return Err(self.err(at, "bool is required")),
-                };
-                Ok(Value::from_repr(Repr::Bool(b)))
-            }
-            Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, kind, at),
-            Type::Map(ety) => self.map(ty, ety, kind, at),
-            Type::Object(oty) => self.object(ty, oty, kind, at),
-            Type::Tuple(etys) => self.tuple(ty, etys, kind, at),
-            Type::Dynamic => self.dynamic(kind, at),
+    fn bool(&mut self) -> Result<Option<bool>> {
+        let at = self.offset();
+        match self.peek()? {
+            Peek::Bool => self.read_bool().map(Some),
+            Peek::String => bool_from_string(&self.read_string()?)
+                .map(Some)
+                .map_err(|e| e.at_offset(at)),
+            _ => Ok(None),
         }
     }
 
-    // One function per kind, so that each level of nesting costs only the
-    // small frames on its path (debug builds do not merge them).
-
-    fn list_or_set(&mut self, ty: &Type, ety: &Type, kind: Peek, at: usize) -> Result<Value> {
-        let is_set = matches!(ty, Type::Set(_));
-        if kind != Peek::Array {
-            return Err(self.err(at, "missing expected ["));
+    fn begin_array(&mut self) -> Result<Option<(bool, Option<usize>)>> {
+        if self.peek()? != Peek::Array {
+            return Ok(None);
         }
-        self.enter(at)?;
-        self.r.begin_array()?;
-        let base = self.elements.len();
-        let mut first = true;
-        while self.r.next_element(first)? {
-            first = false;
-            let i = self.elements.len() - base;
-            self.opts
-                .check_collection_len(i as u64 + 1)
-                .map_err(|e| e.at_offset(at))?;
-            let v = self
-                .value(ety)
-                .map_err(|e| e.under(PathStep::Index(i as u64)))?;
-            self.elements.push(v);
-        }
-        self.depth -= 1;
-        let elems: Vec<Value> = self.elements.drain(base..).collect();
-        value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
+        Reader::begin_array(self)?;
+        Ok(Some((true, None)))
     }
 
-    fn map(&mut self, ty: &Type, ety: &Type, kind: Peek, at: usize) -> Result<Value> {
-        if kind != Peek::Object {
-            return Err(self.err(at, "missing expected {"));
-        }
-        self.enter(at)?;
-        self.r.begin_object()?;
-        let base = self.entries.len();
-        let mut first = true;
-        while let Some(k) = self.r.next_key(first)? {
-            first = false;
-            self.opts
-                .check_collection_len((self.entries.len() - base) as u64 + 1)
-                .map_err(|e| e.at_offset(at))?;
-            let v = self
-                .value(ety)
-                .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-            self.entries.push((CompactString::from(nfc(&k)), v));
-        }
-        self.depth -= 1;
-        let mut entries = ThinVec::with_capacity(self.entries.len() - base);
-        entries.extend(self.entries.drain(base..));
-        value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
+    fn next_element(&mut self, first: &mut bool) -> Result<bool> {
+        let more = Reader::next_element(self, *first)?;
+        *first = false;
+        Ok(more)
     }
 
-    fn object(&mut self, ty: &Type, oty: &ObjectType, kind: Peek, at: usize) -> Result<Value> {
-        if kind != Peek::Object {
-            return Err(self.err(at, "missing expected {"));
+    fn begin_map(&mut self) -> Result<Option<(bool, Option<usize>)>> {
+        if self.peek()? != Peek::Object {
+            return Ok(None);
         }
-        self.enter(at)?;
-        self.r.begin_object()?;
-        let n = oty.len();
-        let mut vals: Vec<Value> = Vec::with_capacity(n);
-        // go-cty writes attributes in the type's (sorted) order, so while
-        // the keys keep to it each value goes straight into place; slots
-        // are only needed once they do not.
-        let mut slots: Option<Vec<Option<Value>>> = None;
-        let mut first = true;
-        while let Some(k) = self.r.next_key(first)? {
-            first = false;
-            let next = vals.len();
-            let idx = if slots.is_none() && next < n && oty.name(next) == &*k {
-                next
-            } else {
-                oty.index_of(&k)
-                    .ok_or_else(|| self.err(at, format!("unsupported attribute {:?}", &*k)))?
-            };
-            let v = self
-                .value(oty.type_at(idx))
-                .map_err(|e| e.under(PathStep::Attr(k.to_string())))?;
-            match &mut slots {
-                None if idx == next => vals.push(v),
-                // A repeated attribute: the last one wins, as in go-cty.
-                Some(slots) => slots[idx] = Some(v),
-                None => {
-                    let mut s: Vec<Option<Value>> = vals.drain(..).map(Some).collect();
-                    s.resize_with(n, || None);
-                    s[idx] = Some(v);
-                    slots = Some(s);
-                }
-            }
-        }
-        self.depth -= 1;
-        // Attributes left out are null.
-        let null_at = |i: usize| Value::null(oty.type_at(i).clone());
-        let vals: Vec<Value> = match slots {
-            None => {
-                let given = vals.len();
-                vals.extend((given..n).map(null_at));
-                vals
-            }
-            Some(slots) => slots
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| v.unwrap_or_else(|| null_at(i)))
-                .collect(),
+        self.begin_object()?;
+        Ok(Some((true, None)))
+    }
+
+    fn next_key(
+        &mut self,
+        first: &mut bool,
+        expected: Option<&str>,
+    ) -> Result<Option<(usize, Key<'a>)>> {
+        let Some((at, k)) = Reader::next_key(self, *first)? else {
+            return Ok(None);
         };
-        Ok(value::decoded_object(ty, oty, vals))
+        *first = false;
+        if expected == Some(&*k) {
+            return Ok(Some((at, Key::Expected)));
+        }
+        Ok(Some((at, Key::Text(k, false))))
     }
 
-    fn tuple(&mut self, ty: &Type, etys: &[Type], kind: Peek, at: usize) -> Result<Value> {
-        if kind != Peek::Array {
-            return Err(self.err(at, "missing expected ["));
-        }
-        self.enter(at)?;
-        self.r.begin_array()?;
-        let mut elems = Vec::with_capacity(etys.len());
-        let mut first = true;
-        while self.r.next_element(first)? {
-            first = false;
-            let i = elems.len();
-            let Some(ety) = etys.get(i) else {
-                return Err(self.err(at, format!("too many tuple elements (need {})", etys.len())));
-            };
-            elems.push(
-                self.value(ety)
-                    .map_err(|e| e.under(PathStep::Index(i as u64)))?,
+    /// `{"value": V, "type": T}` in any key order: the value is skipped to
+    /// find the type (go-cty writes it second), then read from where it
+    /// starts.
+    fn begin_dynamic(&mut self, depth_left: usize) -> Result<Option<(usize, &'a [u8], usize)>> {
+        let at = self.offset();
+        if self.peek()? != Peek::Object {
+            return Err(
+                Error::data("a dynamic value must be an object with \"value\" and \"type\"")
+                    .at_offset(at),
             );
         }
-        if elems.len() != etys.len() {
-            return Err(self.err(
-                at,
-                format!("not enough tuple elements (need {})", etys.len()),
-            ));
-        }
-        self.depth -= 1;
-        Ok(value::decoded_tuple(ty, elems))
-    }
-
-    /// `{"value": V, "type": T}` in any key order.
-    fn dynamic(&mut self, kind: Peek, at: usize) -> Result<Value> {
-        if kind != Peek::Object {
-            return Err(self.err(at, "missing expected {"));
-        }
-        self.enter(at)?;
-        self.r.begin_object()?;
-        let mut ty: Option<Type> = None;
+        self.begin_object()?;
+        let mut type_json: Option<(usize, &'a [u8])> = None;
         let mut value_at: Option<usize> = None;
         let mut first = true;
-        while let Some(k) = self.r.next_key(first)? {
+        while let Some((kat, k)) = Reader::next_key(self, first)? {
             first = false;
+            let vat = self.start()?;
+            self.skip_value(depth_left)?;
             match &*k {
-                "type" => {
-                    let tat = self.r.offset();
-                    self.r
-                        .skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
-                    let raw = &self.src[tat..self.r.offset()];
-                    let limit = self.opts.max_depth.saturating_sub(self.depth);
-                    let t = Type::parse_bytes(raw, limit).map_err(|e| {
-                        Error::new(
-                            e.category(),
-                            format!("failed to decode type for dynamic value: {}", e.message()),
-                        )
-                        .at_offset(tat)
-                    })?;
-                    ty = Some(t);
-                }
-                "value" => {
-                    let vat = self.r.offset();
-                    self.r
-                        .skip_value(self.opts.max_depth.saturating_sub(self.depth))?;
-                    value_at = Some(vat);
-                }
+                "type" => type_json = Some((vat, self.slice(vat, self.offset()))),
+                "value" => value_at = Some(vat),
                 other => {
-                    return Err(self.err(
-                        at,
-                        format!("invalid key {other:?} in dynamically-typed value"),
-                    ));
+                    return Err(Error::data(format!(
+                        "invalid key {other:?} in a dynamic value: only \"value\" and \"type\" belong there"
+                    ))
+                    .at_offset(kat))
                 }
             }
         }
-        let end = self.r.offset();
-        let Some(ty) = ty else {
-            return Err(self.err(at, "missing type in dynamically-typed value"));
+        let end = self.offset();
+        let Some((tat, type_json)) = type_json else {
+            return Err(Error::data("missing \"type\" in a dynamic value").at_offset(at));
         };
         let Some(vat) = value_at else {
-            return Err(self.err(at, "missing value in dynamically-typed value"));
+            return Err(Error::data("missing \"value\" in a dynamic value").at_offset(at));
         };
-        // Decode the value now that its type is known, then carry on after
-        // the wrapper.
-        self.r.seek(vat);
-        let v = self.value(&ty);
-        self.r.seek(end);
-        self.depth -= 1;
-        v
+        self.seek(vat);
+        Ok(Some((tat, type_json, end)))
+    }
+
+    fn end_dynamic(&mut self, end: usize) -> Result<()> {
+        self.seek(end);
+        Ok(())
     }
 }
 

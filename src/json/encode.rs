@@ -1,121 +1,96 @@
-//! Value → JSON, driven by the type.
+//! Value → JSON. The value is first converted to the type it is written
+//! as ([`crate::convert`]), as go-cty's `Marshal` does; from there on this
+//! only writes.
 
+use crate::convert::conformed;
 use crate::error::{Error, Result};
 use crate::gostr::json_quote_into;
-use crate::number::Number;
 use crate::path::PathStep;
 use crate::types::Type;
 use crate::value::{Repr, Value};
 
 pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
+    let v = conformed(v, ty)?;
+    write(out, &v, ty)
+}
+
+/// Writes `v`, which conforms to `ty`.
+fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     if let Repr::Unknown(..) = v.repr() {
+        // JSON has no form for an unknown; go-cty refuses the same way.
         return Err(Error::unrepresentable("value is not known"));
     }
+    // A concrete value in a dynamic position carries its type beside it.
     if *ty == Type::Dynamic && *v.ty() != Type::Dynamic {
         out.extend_from_slice(b"{\"value\":");
-        encode_into(out, v, v.ty())?;
+        write(out, v, v.ty())?;
         out.extend_from_slice(b",\"type\":");
         v.ty().write_json(out);
         out.push(b'}');
         return Ok(());
     }
-    let mismatch = || {
-        Error::data(format!(
-            "a value of type {} cannot be written as {}",
-            v.ty(),
-            ty
-        ))
-    };
-    match (ty, v.repr()) {
-        (_, Repr::Null(_)) => out.extend_from_slice(b"null"),
-        (Type::String, Repr::String(s)) => json_quote_into(out, s),
-        (Type::Number, Repr::Number(n)) => write_number(out, n)?,
-        (Type::Bool, Repr::Bool(b)) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        (Type::String, Repr::Number(n)) => {
-            let mut text = Vec::new();
-            n.write_text(&mut text);
-            out.push(b'"');
-            out.extend_from_slice(&text);
-            out.push(b'"');
-        }
-        (Type::String, Repr::Bool(b)) => {
-            out.extend_from_slice(if *b { b"\"true\"" } else { b"\"false\"" })
-        }
-        (Type::Number, Repr::String(s)) => {
-            let n = Number::parse(s)
-                .map_err(|_| Error::data(format!("cannot convert {s:?} to a number")))?;
-            write_number(out, &n)?;
-        }
-        (Type::Bool, Repr::String(s)) if matches!(&**s, "true" | "false") => {
-            out.extend_from_slice(s.as_bytes())
-        }
-        (Type::List(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::List(_)) => {
-            write_array(out, items, |_| ety)?
-        }
-        (Type::Set(ety), Repr::Seq(_, items)) if matches!(v.ty(), Type::Set(_)) => {
-            write_array(out, items, |_| ety)?
-        }
-        (Type::Tuple(etys), Repr::Seq(_, items))
-            if matches!(v.ty(), Type::Tuple(_)) && etys.len() == items.len() =>
-        {
-            write_array(out, items, |i| &etys[i])?
-        }
-        (Type::Map(ety), Repr::Map(_, entries)) => {
-            out.push(b'{');
-            for (i, (k, item)) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                json_quote_into(out, k);
-                out.push(b':');
-                encode_into(out, item, ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+    match (v.repr(), ty) {
+        (Repr::Null(_), _) => out.extend_from_slice(b"null"),
+        (Repr::String(s), _) => json_quote_into(out, s),
+        (Repr::Number(n), _) => {
+            if n.is_infinite() {
+                return Err(Error::unrepresentable("cannot serialize infinity as JSON"));
             }
-            out.push(b'}');
+            // The exact decimal text, never an exponent.
+            n.write_text(out);
         }
-        (Type::Object(oty), Repr::Seq(_, items)) => {
-            let Type::Object(vty) = v.ty() else {
-                return Err(mismatch());
-            };
-            if !vty.has_names_of(oty) {
-                return Err(mismatch());
-            }
-            out.push(b'{');
-            for (i, ((name, aty), item)) in oty.attributes().zip(items).enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                json_quote_into(out, name);
-                out.push(b':');
-                encode_into(out, item, aty)
-                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
-            }
-            out.push(b'}');
+        (Repr::Bool(b), _) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        (Repr::Seq(_, items), Type::List(ety) | Type::Set(ety)) => {
+            write_array(out, items.iter().map(|item| (item, &**ety)))?
         }
-        _ => return Err(mismatch()),
+        (Repr::Seq(_, items), Type::Tuple(etys)) => write_array(out, items.iter().zip(etys.iter()))?,
+        (Repr::Seq(_, items), Type::Object(oty)) => write_object(
+            out,
+            oty.attributes()
+                .zip(items.iter())
+                .map(|((name, aty), item)| (name, item, aty)),
+            |name| PathStep::Attr(name.to_string()),
+        )?,
+        (Repr::Map(_, entries), Type::Map(ety)) => write_object(
+            out,
+            entries.iter().map(|(k, item)| (&**k, item, &**ety)),
+            |k| PathStep::Key(k.to_string()),
+        )?,
+        _ => return Err(Error::nonconforming(v, ty)),
     }
     Ok(())
 }
 
-fn write_number(out: &mut Vec<u8>, n: &Number) -> Result<()> {
-    if n.is_infinite() {
-        return Err(Error::unrepresentable("cannot serialize infinity as JSON"));
-    }
-    n.write_text(out);
-    Ok(())
-}
-
-fn write_array<'t>(
+fn write_array<'v>(
     out: &mut Vec<u8>,
-    items: &[Value],
-    ety: impl Fn(usize) -> &'t Type,
+    items: impl Iterator<Item = (&'v Value, &'v Type)>,
 ) -> Result<()> {
     out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
+    for (i, (item, ety)) in items.enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        encode_into(out, item, ety(i)).map_err(|e| e.under(PathStep::Index(i as u64)))?;
+        write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
     }
     out.push(b']');
+    Ok(())
+}
+
+/// Object attributes or map entries, already in sorted order.
+fn write_object<'v>(
+    out: &mut Vec<u8>,
+    members: impl Iterator<Item = (&'v str, &'v Value, &'v Type)>,
+    step: impl Fn(&str) -> PathStep,
+) -> Result<()> {
+    out.push(b'{');
+    for (i, (name, item, ty)) in members.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json_quote_into(out, name);
+        out.push(b':');
+        write(out, item, ty).map_err(|e| e.under(step(name)))?;
+    }
+    out.push(b'}');
     Ok(())
 }

@@ -44,6 +44,16 @@ impl<'a> Reader<'a> {
     }
 
     /// Moves to `pos`, to read again from there.
+    /// The length of the whole input.
+    pub(crate) fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    /// The input from `start` to `end`, which the reader has passed.
+    pub(crate) fn slice(&self, start: usize, end: usize) -> &'a [u8] {
+        &self.src[start..end]
+    }
+
     pub(crate) fn seek(&mut self, pos: usize) {
         self.pos = pos.min(self.src.len());
     }
@@ -67,6 +77,18 @@ impl<'a> Reader<'a> {
             None => Error::eof().at_offset(self.pos),
             Some(&b) => self.err(format!(
                 "invalid character {} looking for beginning of value",
+                describe_byte(b)
+            )),
+        }
+    }
+
+    /// What is wrong at the current byte of a number (`where` says which
+    /// part), naming the byte, or the end of the input.
+    fn bad_in_number(&self, place: &str) -> Error {
+        match self.src.get(self.pos) {
+            None => Error::eof().at_offset(self.pos),
+            Some(&b) => self.err(format!(
+                "invalid character {} {place} in numeric literal",
                 describe_byte(b)
             )),
         }
@@ -100,7 +122,20 @@ impl<'a> Reader<'a> {
         } else if word.starts_with(&self.src[self.pos..]) {
             Err(Error::eof().at_offset(self.src.len()))
         } else {
-            Err(self.err("invalid literal"))
+            // Name the first byte that departs from the word.
+            let off = word
+                .iter()
+                .zip(&self.src[self.pos..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            let bad = self.src[self.pos + off];
+            let expected = String::from_utf8_lossy(word);
+            self.pos += off;
+            Err(self.err(format!(
+                "invalid character {} in literal {expected} (expecting '{}')",
+                describe_byte(bad),
+                word[off] as char
+            )))
         }
     }
 
@@ -135,16 +170,19 @@ impl<'a> Reader<'a> {
                 }
             }
             None => return Err(Error::eof().at_offset(i)),
-            _ => {
+            Some(&b) => {
                 self.pos = i;
-                return Err(self.err("invalid character in numeric literal"));
+                return Err(self.err(format!(
+                    "invalid character {} in numeric literal",
+                    describe_byte(b)
+                )));
             }
         }
         if s.get(i) == Some(&b'.') {
             i += 1;
             if !matches!(s.get(i), Some(b'0'..=b'9')) {
                 self.pos = i;
-                return Err(self.err("after decimal point in numeric literal"));
+                return Err(self.bad_in_number("after decimal point"));
             }
             while matches!(s.get(i), Some(b'0'..=b'9')) {
                 i += 1;
@@ -157,7 +195,7 @@ impl<'a> Reader<'a> {
             }
             if !matches!(s.get(i), Some(b'0'..=b'9')) {
                 self.pos = i;
-                return Err(self.err("in exponent of numeric literal"));
+                return Err(self.bad_in_number("in exponent"));
             }
             while matches!(s.get(i), Some(b'0'..=b'9')) {
                 i += 1;
@@ -165,7 +203,8 @@ impl<'a> Reader<'a> {
         }
         self.pos = i;
         // The grammar above admits ASCII only.
-        Ok(std::str::from_utf8(&s[start..i]).unwrap_or_default())
+        std::str::from_utf8(&s[start..i])
+            .map_err(|_| Error::syntax("internal error: number text is not ASCII").at_offset(start))
     }
 
     /// A string token, unescaped. Borrowed when it holds no escapes.
@@ -341,7 +380,8 @@ impl<'a> Reader<'a> {
 
     /// Reads the next object key and its colon, or consumes `}` and returns
     /// `None`.
-    pub(crate) fn next_key(&mut self, first: bool) -> Result<Option<Cow<'a, str>>> {
+    /// Returns the key's offset with it.
+    pub(crate) fn next_key(&mut self, first: bool) -> Result<Option<(usize, Cow<'a, str>)>> {
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b'}') => {
@@ -370,12 +410,16 @@ impl<'a> Reader<'a> {
                 )),
             });
         }
-        let key = self.read_string()?;
+        let at = self.pos;
+        // A key that cannot be read says it was a key.
+        let key = self
+            .read_string()
+            .map_err(|e| e.in_context("invalid object key"))?;
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b':') => {
                 self.pos += 1;
-                Ok(Some(key))
+                Ok(Some((at, key)))
             }
             None => Err(Error::eof().at_offset(self.pos)),
             Some(&b) => Err(self.err(format!(

@@ -23,11 +23,10 @@
 //! "hash string"; unknown elements after known ones, null last (see
 //! `set.rs` for the full rule).
 //!
-//! **Refinement keys** (ext `0x0c` payload, written in this order): 1 =
-//! not null (`false`), 2 = string prefix (str), 3 / 4 = number lower /
-//! upper bound as `[number, inclusive]`, 5 / 6 = collection length lower /
-//! upper bound. A prefix longer than 256 bytes is shortened to a safe
-//! prefix of at most 255.
+//! **Unknowns** and their refinements (ext `0x0c`, keys 1–6) are written
+//! and read in one place, `src/msgpack/unknown.rs`, whose documentation has
+//! the table. A prefix longer than 256 bytes is shortened to a safe prefix
+//! of at most 255.
 //!
 //! **Decoding** accepts every form go-cty accepts: any int, uint or float
 //! width for numbers, strings for numbers (`"1e3"`), bin for strings,
@@ -47,37 +46,19 @@
 
 mod decode;
 mod encode;
+mod unknown;
 
 use crate::error::Result;
 use crate::types::Type;
 use crate::value::Value;
 use crate::DecodeOptions;
 
-/// Ext type of an unknown with no refinements (any type is accepted on
-/// decode when the payload is at most one byte).
-const EXT_UNKNOWN: i8 = 0;
-/// Ext type of an unknown carrying refinements.
-const EXT_REFINED_UNKNOWN: i8 = 0x0c;
-/// go-cty refuses refinement payloads longer than this.
-const MAX_REFINEMENT_PAYLOAD: usize = 1024;
-/// go-cty's encoder shortens string prefixes longer than this.
-const MAX_PREFIX_LEN: usize = 256;
-
-/// Refinement map keys.
-mod key {
-    pub const NULLNESS: u64 = 1;
-    pub const STRING_PREFIX: u64 = 2;
-    pub const NUMBER_LOWER: u64 = 3;
-    pub const NUMBER_UPPER: u64 = 4;
-    pub const LENGTH_LOWER: u64 = 5;
-    pub const LENGTH_UPPER: u64 = 6;
-}
-
 /// Encodes `value` as the msgpack form of type `ty`.
 ///
-/// `value` must conform to `ty`; a string, number or bool may also be
-/// written as another of the three where cty would convert it (`5` as the
-/// string `"5"`).
+/// A value that does not conform to `ty` is first converted to it, as
+/// go-cty's `Marshal` does ([`Value::convert`]: `5` is written as the
+/// string `"5"`, a tuple as a list); what does not convert is an error at
+/// its path.
 pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(64);
     encode::encode_into(&mut out, value, ty)?;

@@ -1,0 +1,486 @@
+//! Converting a value to another type: the one place that says what may
+//! stand for what.
+//!
+//! go-cty converts once, before it writes (`Marshal` calls
+//! `convert.Convert` when the value does not conform to the type), and its
+//! encoders then only write. ctywire does the same: [`Value::convert`] is
+//! go-cty's (unsafe) `Convert`, both encoders call [`conformed`] first, and
+//! the decoders take their string → number and string → bool rules from
+//! here.
+//!
+//! | from | to | rule |
+//! |---|---|---|
+//! | any | `dynamic` | unchanged |
+//! | number, bool | string | the number's decimal text; `"true"` / `"false"` |
+//! | string | number | the decimal text it holds (`"1e3"`), else an error |
+//! | string | bool | `"true"`/`"1"` and `"false"`/`"0"`, else an error |
+//! | list, set | list, set | element by element (a set is de-duplicated) |
+//! | tuple | list, set | element by element; under `dynamic` the elements must agree on a type |
+//! | tuple | tuple | element by element, same length |
+//! | map | map | entry by entry |
+//! | map | object | a key per attribute (optional ones may be absent); no other keys |
+//! | object | map | attribute by attribute |
+//! | object | object | every attribute of the target (optional ones may be absent, and become null); attributes the target lacks are dropped, as go-cty drops them |
+//!
+//! Nulls and unknowns keep their place, at the target type; an unknown
+//! keeps what still holds of its refinements (not null; length bounds
+//! between collections of the same kind). A null or unknown, and an empty
+//! collection, still needs a conversion between the types to exist.
+
+use std::borrow::Cow;
+
+use crate::error::{Error, Result};
+use crate::number::Number;
+use crate::path::PathStep;
+use crate::refinements::Refinements;
+use crate::types::{ObjectType, Type};
+use crate::value::{Repr, Value};
+
+impl Value {
+    /// This value as a value of type `ty`, by go-cty's conversion rules
+    /// (the table in this module's source; in short: primitives convert
+    /// through their text, tuples to lists and sets, objects to maps and
+    /// to objects with fewer attributes).
+    ///
+    /// ```
+    /// use ctywire::{Type, Value};
+    /// let v = Value::tuple(vec![Value::string("1"), Value::number(2)]);
+    /// let l = v.convert(&Type::list(Type::Number))?;
+    /// assert_eq!(l, Value::list(Type::Number, vec![Value::number(1), Value::number(2)])?);
+    ///
+    /// let rule = Value::object([("port", Value::number(80))]);
+    /// let want = Type::parse(r#"["object",{"port":"number","note":"string"}]"#)?;
+    /// let err = Value::list(rule.ty().clone(), vec![rule])?
+    ///     .convert(&Type::list(want))
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), r#"[0]: attribute "note" is missing"#);
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn convert(&self, ty: &Type) -> Result<Value> {
+        Converter::GO_CTY.value(self, ty)
+    }
+}
+
+/// `v` as a value of type `ty`, borrowed when it already conforms: what
+/// both encoders write.
+pub(crate) fn conformed<'v>(v: &'v Value, ty: &Type) -> Result<Cow<'v, Value>> {
+    if v.ty().conforms_to(ty) {
+        Ok(Cow::Borrowed(v))
+    } else {
+        v.convert(ty).map(Cow::Owned)
+    }
+}
+
+/// Like [`Value::convert`], but an object attribute the target type lacks
+/// is an error instead of being dropped: for values that come from
+/// outside as plain JSON, where an unexpected attribute is a mistake to
+/// report, not data to lose.
+#[allow(dead_code)]
+pub(crate) fn convert_strictly(v: &Value, ty: &Type) -> Result<Value> {
+    Converter { drop_extra: false }.value(v, ty)
+}
+
+// ---- primitive rules, shared with the decoders ----------------------------
+
+/// A number from its decimal text (`"12"`, `"-1.5e3"`): go-cty's
+/// string → number conversion, also how both decoders read a number sent
+/// as a string.
+pub(crate) fn number_from_string(s: &str, max_exponent: u32) -> Result<Number> {
+    Number::parse_with_limit(s, max_exponent).map_err(|e| match e.category() {
+        // A number too large to hold is a limit, and says so.
+        crate::Category::Limit => e,
+        // go-cty's message; the string itself may be long, so it is left out.
+        _ => Error::data("a number is required"),
+    })
+}
+
+/// A bool from a string: go-cty accepts exactly `"true"`, `"1"`, `"false"`
+/// and `"0"`, and hints at the lowercase spelling for `"True"`.
+pub(crate) fn bool_from_string(s: &str) -> Result<bool> {
+    match s {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ if s.eq_ignore_ascii_case("true") || s.eq_ignore_ascii_case("false") => {
+            Err(Error::data(format!(
+                "a bool is required; to convert from string, use lowercase \"{}\"",
+                s.to_ascii_lowercase()
+            )))
+        }
+        _ => Err(Error::data("a bool is required")),
+    }
+}
+
+/// A number's text as a string value: go-cty's `Text('f', -1)`, which
+/// never uses an exponent.
+fn string_from_number(n: &Number) -> Value {
+    Value::string(n.to_string())
+}
+
+// ---- the conversion -------------------------------------------------------
+
+#[derive(Clone, Copy)]
+struct Converter {
+    /// Whether attributes the target object type lacks are dropped.
+    drop_extra: bool,
+}
+
+impl Converter {
+    const GO_CTY: Converter = Converter { drop_extra: true };
+
+    fn value(self, v: &Value, to: &Type) -> Result<Value> {
+        // A conforming value needs nothing (and, being of the same object
+        // types, has no extra attribute to drop or refuse).
+        if v.ty().conforms_to(to) {
+            return Ok(v.clone());
+        }
+        match v.repr() {
+            Repr::Null(from) => {
+                convertible(from, to)?;
+                Ok(Value::null(dynamic_replaced(from, to)))
+            }
+            Repr::Unknown(from, r) => {
+                convertible(from, to)?;
+                let ty = dynamic_replaced(from, to);
+                let kept = r.as_deref().map(|r| kept_refinements(r, from, &ty));
+                match kept {
+                    Some(r) if !r.is_empty() => Value::unknown(ty).refined(r),
+                    _ => Ok(Value::unknown(ty)),
+                }
+            }
+            Repr::String(s) => match to {
+                Type::Number => Ok(Value::number(number_from_string(
+                    s,
+                    crate::DEFAULT_MAX_NUMBER_EXPONENT,
+                )?)),
+                Type::Bool => Ok(Value::bool(bool_from_string(s)?)),
+                _ => Err(mismatch(v.ty(), to)),
+            },
+            Repr::Number(n) => match to {
+                Type::String => Ok(string_from_number(n)),
+                _ => Err(mismatch(v.ty(), to)),
+            },
+            Repr::Bool(b) => match to {
+                Type::String => Ok(Value::string(if *b { "true" } else { "false" })),
+                _ => Err(mismatch(v.ty(), to)),
+            },
+            Repr::Seq(from, items) => self.sequence(from, items, to),
+            Repr::Map(_, entries) => {
+                let entries = entries.iter().map(|(k, v)| (&**k, v));
+                match to {
+                    Type::Map(ety) => self.into_map(entries, ety),
+                    Type::Object(oty) => self.map_into_object(entries, oty),
+                    _ => Err(mismatch(v.ty(), to)),
+                }
+            }
+        }
+    }
+
+    /// A list, set, tuple or object value to `to`.
+    fn sequence(self, from: &Type, items: &[Value], to: &Type) -> Result<Value> {
+        match (from, to) {
+            (Type::List(_) | Type::Set(_) | Type::Tuple(_), Type::List(ety) | Type::Set(ety)) => {
+                // With no element to try, the element types must convert.
+                if let (true, Some(from_ety)) = (items.is_empty(), from.element_type()) {
+                    convertible(from_ety, ety)?;
+                }
+                let elems = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        self.value(e, ety)
+                            .map_err(|err| err.under(PathStep::Index(i as u64)))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                let kind = if matches!(to, Type::Set(_)) {
+                    "set"
+                } else {
+                    "list"
+                };
+                let built = if kind == "set" {
+                    Value::set((**ety).clone(), elems)
+                } else {
+                    Value::list((**ety).clone(), elems)
+                };
+                built.map_err(|e| {
+                    if **ety == Type::Dynamic {
+                        // go-cty's message: the elements found no common type.
+                        Error::data(format!("all {kind} elements must have the same type"))
+                    } else {
+                        e
+                    }
+                })
+            }
+            (Type::Tuple(_), Type::Tuple(etys)) => {
+                if items.len() != etys.len() {
+                    return Err(Error::data(format!(
+                        "a tuple of {} elements is required, not {}",
+                        etys.len(),
+                        items.len()
+                    )));
+                }
+                let elems = items
+                    .iter()
+                    .zip(etys.iter())
+                    .enumerate()
+                    .map(|(i, (e, ety))| {
+                        self.value(e, ety)
+                            .map_err(|err| err.under(PathStep::Index(i as u64)))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Value::tuple(elems))
+            }
+            (Type::Object(from_o), Type::Object(to_o)) => self.object(from_o, items, to_o),
+            (Type::Object(from_o), Type::Map(ety)) => {
+                let entries = from_o.attributes().map(|(n, _)| n).zip(items.iter());
+                self.into_map(entries, ety)
+            }
+            _ => Err(mismatch(from, to)),
+        }
+    }
+
+    /// Entries (of a map, or attributes of an object) as a map of `ety`.
+    fn into_map<'a>(
+        self,
+        entries: impl Iterator<Item = (&'a str, &'a Value)>,
+        ety: &Type,
+    ) -> Result<Value> {
+        let entries = entries
+            .map(|(k, v)| {
+                self.value(v, ety)
+                    .map(|v| (k, v))
+                    .map_err(|e| e.under(PathStep::Key(k.to_string())))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Value::map(ety.clone(), entries).map_err(|e| {
+            if *ety == Type::Dynamic {
+                Error::data("all map elements must have the same type")
+            } else {
+                e
+            }
+        })
+    }
+
+    fn object(self, from: &ObjectType, items: &[Value], to: &ObjectType) -> Result<Value> {
+        if !self.drop_extra {
+            if let Some((name, _)) = from.attributes().find(|(n, _)| to.index_of(n).is_none()) {
+                return Err(unexpected_attribute(name, to));
+            }
+        }
+        let missing: Vec<&str> = to
+            .attributes()
+            .enumerate()
+            .filter(|&(i, (n, _))| !to.is_optional(i) && from.index_of(n).is_none())
+            .map(|(_, (n, _))| n)
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::data(missing_message(&missing)));
+        }
+        let mut attrs = Vec::with_capacity(to.len());
+        for (name, aty) in to.attributes() {
+            let v = match from.index_of(name) {
+                Some(i) => self
+                    .value(&items[i], aty)
+                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?,
+                None => Value::null(aty.without_optional_attributes()),
+            };
+            attrs.push((name, v));
+        }
+        Ok(Value::object(attrs))
+    }
+
+    fn map_into_object<'a>(
+        self,
+        entries: impl Iterator<Item = (&'a str, &'a Value)>,
+        to: &ObjectType,
+    ) -> Result<Value> {
+        let mut found: Vec<Option<&Value>> = vec![None; to.len()];
+        for (k, v) in entries {
+            match to.index_of(k) {
+                Some(i) => found[i] = Some(v),
+                // go-cty refuses keys the object lacks here, whatever the mode.
+                None => return Err(unexpected_attribute(k, to)),
+            }
+        }
+        let missing: Vec<&str> = to
+            .attributes()
+            .enumerate()
+            .filter(|&(i, _)| found[i].is_none() && !to.is_optional(i))
+            .map(|(_, (n, _))| n)
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::data(missing_message(&missing)));
+        }
+        let mut attrs = Vec::with_capacity(to.len());
+        for ((name, aty), v) in to.attributes().zip(found) {
+            let v = match v {
+                Some(v) => self
+                    .value(v, aty)
+                    .map_err(|e| e.under(PathStep::Key(name.to_string())))?,
+                None => Value::null(aty.without_optional_attributes()),
+            };
+            attrs.push((name, v));
+        }
+        Ok(Value::object(attrs))
+    }
+}
+
+/// Whether go-cty has a conversion from type `from` to type `to` at all:
+/// what a null, an unknown or an empty collection must satisfy, since
+/// there is no element to try.
+fn convertible(from: &Type, to: &Type) -> Result<()> {
+    let ok = match (from, to) {
+        (_, Type::Dynamic) | (Type::Dynamic, _) => true,
+        (a, b) if a.is_primitive() && b.is_primitive() => {
+            a == b || *b == Type::String || *a == Type::String
+        }
+        (Type::List(a) | Type::Set(a), Type::List(b) | Type::Set(b))
+        | (Type::Map(a), Type::Map(b)) => return convertible(a, b),
+        (Type::Tuple(a), Type::List(b) | Type::Set(b)) => {
+            for (i, e) in a.iter().enumerate() {
+                convertible(e, b).map_err(|err| err.under(PathStep::Index(i as u64)))?;
+            }
+            true
+        }
+        (Type::Tuple(a), Type::Tuple(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                convertible(x, y).map_err(|err| err.under(PathStep::Index(i as u64)))?;
+            }
+            true
+        }
+        (Type::Object(a), Type::Map(b)) => {
+            for (n, t) in a.attributes() {
+                convertible(t, b).map_err(|err| err.under(PathStep::Key(n.to_string())))?;
+            }
+            true
+        }
+        (Type::Map(a), Type::Object(b)) => {
+            for (n, t) in b.attributes() {
+                convertible(a, t).map_err(|err| err.under(PathStep::Key(n.to_string())))?;
+            }
+            true
+        }
+        (Type::Object(a), Type::Object(b)) => {
+            let missing: Vec<&str> = b
+                .attributes()
+                .enumerate()
+                .filter(|&(i, (n, _))| !b.is_optional(i) && a.index_of(n).is_none())
+                .map(|(_, (n, _))| n)
+                .collect();
+            if !missing.is_empty() {
+                return Err(Error::data(missing_message(&missing)));
+            }
+            for (n, t) in b.attributes() {
+                if let Some(i) = a.index_of(n) {
+                    convertible(a.attribute_type_at(i), t)
+                        .map_err(|err| err.under(PathStep::Attr(n.to_string())))?;
+                }
+            }
+            true
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(mismatch(from, to))
+    }
+}
+
+/// `to` with its `dynamic` parts replaced by what `from` knows there, and
+/// without optional-attribute markers: the type of a converted null or
+/// unknown (go-cty's `dynamicReplace`).
+fn dynamic_replaced(from: &Type, to: &Type) -> Type {
+    match (from, to) {
+        (_, Type::Dynamic) => from.clone(),
+        (Type::List(a), Type::List(b)) => Type::list(dynamic_replaced(a, b)),
+        (Type::Set(a), Type::Set(b)) => Type::set(dynamic_replaced(a, b)),
+        (Type::Map(a), Type::Map(b)) => Type::map(dynamic_replaced(a, b)),
+        (Type::Tuple(a), Type::Tuple(b)) if a.len() == b.len() => {
+            Type::tuple(a.iter().zip(b.iter()).map(|(x, y)| dynamic_replaced(x, y)))
+        }
+        (Type::Object(a), Type::Object(b)) => Type::object(b.attributes().map(|(n, t)| {
+            let t = match a.index_of(n) {
+                Some(i) => dynamic_replaced(a.attribute_type_at(i), t),
+                None => t.without_optional_attributes(),
+            };
+            (n, t)
+        })),
+        _ => to.without_optional_attributes(),
+    }
+}
+
+/// What an unknown's refinements still say once converted from `from` to
+/// `to`: that it is not null, and length bounds between collections of the
+/// same kind (a list becoming a set may lose elements, so only its upper
+/// bound holds, and a lower bound of one).
+fn kept_refinements(r: &Refinements, from: &Type, to: &Type) -> Refinements {
+    let mut kept = Refinements {
+        not_null: r.not_null,
+        ..Default::default()
+    };
+    let same_kind = matches!(
+        (from, to),
+        (Type::List(_), Type::List(_)) | (Type::Set(_), Type::Set(_) | Type::List(_)) | (Type::Map(_), Type::Map(_))
+    );
+    if same_kind {
+        kept.length_min = r.length_min;
+        kept.length_max = r.length_max;
+    } else if matches!((from, to), (Type::List(_), Type::Set(_))) {
+        kept.length_min = r.length_min.min(1);
+        kept.length_max = r.length_max;
+    }
+    if *from == *to {
+        kept.string_prefix = r.string_prefix.clone();
+        kept.lower = r.lower.clone();
+        kept.upper = r.upper.clone();
+    }
+    kept
+}
+
+/// The error for types that have no conversion between them.
+fn mismatch(from: &Type, to: &Type) -> Error {
+    let want = match to {
+        Type::String => "a string".to_string(),
+        Type::Number => "a number".to_string(),
+        Type::Bool => "a bool".to_string(),
+        Type::List(_) => "a list".to_string(),
+        Type::Set(_) => "a set".to_string(),
+        Type::Map(_) => "a map".to_string(),
+        Type::Tuple(t) => format!("a tuple of {} elements", t.len()),
+        Type::Object(_) => "an object".to_string(),
+        Type::Dynamic => "a value".to_string(),
+    };
+    Error::data(format!("{want} is required, not {}", article(from)))
+}
+
+fn article(t: &Type) -> String {
+    let name = t.to_string();
+    let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+fn missing_message(missing: &[&str]) -> String {
+    match missing {
+        [one] => format!("attribute {one:?} is missing"),
+        [init @ .., last] => format!(
+            "attributes {} and {last:?} are missing",
+            init.iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        [] => "no attribute is missing".to_string(),
+    }
+}
+
+fn unexpected_attribute(name: &str, to: &ObjectType) -> Error {
+    let valid: Vec<&str> = to.attributes().map(|(n, _)| n).collect();
+    Error::data(format!(
+        "unexpected attribute {name:?}; the attributes are {}",
+        if valid.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{valid:?}")
+        }
+    ))
+}

@@ -1,0 +1,430 @@
+//! The decoder both wire formats share: one skeleton, driven by the type,
+//! over a format's reader ([`Wire`]).
+//!
+//! What is decided here, once for msgpack and JSON alike:
+//! * the order of checks for every value: an unknown (msgpack's ext) first,
+//!   as go-cty dispatches, then null, then the form the type asks for;
+//! * nesting depth (one guard, [`Decoder::nested`]) and collection limits;
+//! * how object attributes are placed: in the type's order without a
+//!   lookup while they arrive in it (go-cty writes them sorted), by name
+//!   otherwise; a map with a count up front (msgpack) must hold each
+//!   attribute exactly once, one without (JSON) may leave attributes out
+//!   (null) or repeat them (the last wins), as go-cty's decoders do;
+//! * the type of a dynamic value: parsed from its type JSON once per input
+//!   and per distinct text, with one error wording;
+//! * what errors say and where they point. An error's offset is where the
+//!   offending element starts: the first byte of a value, the first byte
+//!   of a key for key errors, and the offending byte itself for malformed
+//!   text inside a string. Its path is the element's.
+//!
+//! What a format decides (its [`Wire`] implementation): how each form is
+//! recognized and read, what a string, number or bool may also be sent as,
+//! and how arrays, maps and dynamic wrappers are delimited.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use compact_str::CompactString;
+use thin_vec::ThinVec;
+
+use crate::error::{Error, Result};
+use crate::number::Number;
+use crate::path::PathStep;
+use crate::strings::compact_nfc;
+use crate::types::{ObjectType, Type};
+use crate::value::{self, Repr, Value};
+use crate::DecodeOptions;
+
+/// An object key as a reader found it.
+pub(crate) enum Key<'a> {
+    /// The name the decoder expected next, already consumed.
+    Expected,
+    /// Any other key: its text, and whether it is known to be ASCII.
+    Text(Cow<'a, str>, bool),
+}
+
+/// What a wire format's reader offers the shared decoder. Each `Option`
+/// result is `None` when the next value is not of the form asked for (the
+/// decoder then reports what was required); errors are malformed input.
+pub(crate) trait Wire<'a> {
+    /// The format's name in messages.
+    const NAME: &'static str;
+    /// Where one array or map is in its iteration.
+    type Seq;
+    /// What [`begin_dynamic`](Wire::begin_dynamic) leaves for
+    /// [`end_dynamic`](Wire::end_dynamic).
+    type DynamicEnd;
+
+    /// The offset of the next value (after any insignificant bytes); an
+    /// EOF error at the end of the input.
+    fn start(&mut self) -> Result<usize>;
+    /// Bytes left: every element takes at least one, which bounds what a
+    /// length header may reserve.
+    fn remaining(&self) -> usize;
+    /// Where the first byte after the value is, and how many there are.
+    fn trailing(&mut self) -> Option<(usize, usize)>;
+
+    /// An unknown, if that is what comes next (only msgpack has them).
+    fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Option<Value>>;
+    /// Consumes a null, if that is what comes next.
+    fn null(&mut self) -> Result<bool>;
+    /// A string value (NFC).
+    fn string(&mut self) -> Result<Option<CompactString>>;
+    /// A number value.
+    fn number(&mut self, max_exponent: u32) -> Result<Option<Number>>;
+    /// A bool value.
+    fn bool(&mut self) -> Result<Option<bool>>;
+
+    /// Starts an array: its iteration state and, when the format says it
+    /// up front, its length.
+    fn begin_array(&mut self) -> Result<Option<(Self::Seq, Option<usize>)>>;
+    /// Moves to the next element; `false` after the last.
+    fn next_element(&mut self, seq: &mut Self::Seq) -> Result<bool>;
+    /// Starts a map (or object): as [`begin_array`](Wire::begin_array).
+    fn begin_map(&mut self) -> Result<Option<(Self::Seq, Option<usize>)>>;
+    /// Reads the next key and the separator after it, with its offset;
+    /// `None` after the last. A key equal to `expected` may be reported as
+    /// [`Key::Expected`] without decoding it.
+    fn next_key(
+        &mut self,
+        seq: &mut Self::Seq,
+        expected: Option<&str>,
+    ) -> Result<Option<(usize, Key<'a>)>>;
+
+    /// Reads a dynamic wrapper up to its value: `None` for a null of
+    /// unknown type, else the type JSON with its offset, with the reader at
+    /// the value. `depth_left` bounds what may be skipped to find them.
+    fn begin_dynamic(
+        &mut self,
+        depth_left: usize,
+    ) -> Result<Option<(usize, &'a [u8], Self::DynamicEnd)>>;
+    /// Finishes a dynamic wrapper after its value.
+    fn end_dynamic(&mut self, end: Self::DynamicEnd) -> Result<()>;
+}
+
+/// Decodes one whole input with `wire`, as type `ty`.
+pub(crate) fn decode<'a, W: Wire<'a>>(
+    wire: W,
+    input_len: usize,
+    ty: &Type,
+    opts: &DecodeOptions,
+) -> Result<Value> {
+    opts.check_input_len(input_len)?;
+    let mut d = Decoder {
+        w: wire,
+        depth: 0,
+        opts,
+        types: HashMap::new(),
+        elements: Vec::new(),
+        entries: Vec::new(),
+    };
+    let v = d.value(ty)?;
+    if let Some((at, n)) = d.w.trailing() {
+        let bytes = if n == 1 { "1 byte" } else { "bytes" };
+        let what = if n == 1 {
+            bytes.to_string()
+        } else {
+            format!("{n} {bytes}")
+        };
+        return Err(Error::syntax(format!("{what} after the {} value", W::NAME)).at_offset(at));
+    }
+    Ok(v)
+}
+
+struct Decoder<'a, 'o, W> {
+    w: W,
+    depth: usize,
+    opts: &'o DecodeOptions,
+    /// Types already parsed from type JSON in this input: dynamic
+    /// collections repeat the same text for every element.
+    types: HashMap<&'a [u8], Type>,
+    /// Elements and map entries read so far for every collection whose
+    /// length was not given up front, innermost last: gathering here and
+    /// moving them out at once gives each collection one allocation of
+    /// its exact size instead of a growing one.
+    elements: Vec<Value>,
+    entries: Vec<(CompactString, Value)>,
+}
+
+fn required(at: usize, what: &str) -> Error {
+    Error::data(format!("{what} is required")).at_offset(at)
+}
+
+impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
+    /// Runs `f` one level deeper: the one place nesting is counted.
+    fn nested<T>(&mut self, at: usize, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.depth += 1;
+        self.opts
+            .check_depth(self.depth)
+            .map_err(|e| e.at_offset(at))?;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn value(&mut self, ty: &Type) -> Result<Value> {
+        let at = self.w.start()?;
+        // An unknown first, for every type: that is how go-cty dispatches.
+        if let Some(u) = self.w.unknown(ty, self.opts)? {
+            return Ok(u);
+        }
+        if self.w.null()? {
+            return Ok(Value::null(ty.clone()));
+        }
+        match ty {
+            Type::String => match self.w.string()? {
+                Some(s) => Ok(Value::from_repr(Repr::String(s))),
+                None => Err(required(at, "a string")),
+            },
+            Type::Number => match self.w.number(self.opts.max_number_exponent)? {
+                Some(n) => Ok(Value::from_repr(Repr::Number(n))),
+                None => Err(required(at, "a number")),
+            },
+            Type::Bool => match self.w.bool()? {
+                Some(b) => Ok(Value::from_repr(Repr::Bool(b))),
+                None => Err(required(at, "a bool")),
+            },
+            Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, at),
+            Type::Map(ety) => self.map(ty, ety, at),
+            Type::Object(oty) => self.object(ty, oty, at),
+            Type::Tuple(etys) => self.tuple(ty, etys, at),
+            Type::Dynamic => self.dynamic(at),
+        }
+    }
+
+    // One function per kind, so that each level of nesting costs only the
+    // small frames on its path (debug builds do not merge them).
+
+    fn list_or_set(&mut self, ty: &Type, ety: &Type, at: usize) -> Result<Value> {
+        let is_set = matches!(ty, Type::Set(_));
+        let Some((seq, len)) = self.w.begin_array()? else {
+            return Err(required(at, if is_set { "a set" } else { "a list" }));
+        };
+        let elems = self.nested(at, |d| d.elements(seq, len, at, |_| Some(ety)))?;
+        value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
+    }
+
+    fn tuple(&mut self, ty: &Type, etys: &[Type], at: usize) -> Result<Value> {
+        let Some((seq, len)) = self.w.begin_array()? else {
+            return Err(required(at, "a tuple"));
+        };
+        let wrong_length = |given: usize| {
+            Error::data(format!(
+                "a tuple of {} elements is required ({given} given)",
+                etys.len()
+            ))
+            .at_offset(at)
+        };
+        if let Some(n) = len.filter(|&n| n != etys.len()) {
+            return Err(wrong_length(n));
+        }
+        let elems = self.nested(at, |d| d.elements(seq, len, at, |i| etys.get(i)))?;
+        if elems.len() != etys.len() {
+            return Err(wrong_length(elems.len()));
+        }
+        Ok(value::decoded_tuple(ty, elems))
+    }
+
+    /// The elements of an array; `ety(i)` is the type of element `i`, or
+    /// `None` past the last one the type allows.
+    fn elements<'t>(
+        &mut self,
+        mut seq: W::Seq,
+        len: Option<usize>,
+        at: usize,
+        ety: impl Fn(usize) -> Option<&'t Type>,
+    ) -> Result<Vec<Value>> {
+        let element = |d: &mut Self, i: usize| -> Result<Value> {
+            let Some(t) = ety(i) else {
+                // Only a tuple type runs out of element types.
+                return Err(Error::data(format!(
+                    "a tuple of {i} elements is required (more given)"
+                ))
+                .at_offset(at));
+            };
+            d.value(t).map_err(|e| e.under(PathStep::Index(i as u64)))
+        };
+        if let Some(n) = len {
+            self.opts
+                .check_collection_len(n as u64)
+                .map_err(|e| e.at_offset(at))?;
+            let mut elems = Vec::with_capacity(n.min(self.w.remaining()));
+            while self.w.next_element(&mut seq)? {
+                let v = element(self, elems.len())?;
+                elems.push(v);
+            }
+            return Ok(elems);
+        }
+        let base = self.elements.len();
+        while self.w.next_element(&mut seq)? {
+            let i = self.elements.len() - base;
+            self.opts
+                .check_collection_len(i as u64 + 1)
+                .map_err(|e| e.at_offset(at))?;
+            let v = element(self, i)?;
+            self.elements.push(v);
+        }
+        Ok(self.elements.drain(base..).collect())
+    }
+
+    fn map(&mut self, ty: &Type, ety: &Type, at: usize) -> Result<Value> {
+        let Some((mut seq, len)) = self.w.begin_map()? else {
+            return Err(required(at, "a map"));
+        };
+        if let Some(n) = len {
+            self.opts
+                .check_collection_len(n as u64)
+                .map_err(|e| e.at_offset(at))?;
+        }
+        let entries = self.nested(at, |d| {
+            let base = d.entries.len();
+            while let Some((kat, key)) = d.w.next_key(&mut seq, None)? {
+                let count = d.entries.len() - base + 1;
+                d.opts
+                    .check_collection_len(count as u64)
+                    .map_err(|e| e.at_offset(at))?;
+                let Key::Text(k, ascii) = key else {
+                    return Err(Error::data("a map key must be a string").at_offset(kat));
+                };
+                let v = d
+                    .value(ety)
+                    .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+                d.entries.push((compact_nfc(&k, ascii), v));
+            }
+            let mut entries = ThinVec::with_capacity(d.entries.len() - base);
+            entries.extend(d.entries.drain(base..));
+            Ok(entries)
+        })?;
+        value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
+    }
+
+    fn object(&mut self, ty: &Type, oty: &ObjectType, at: usize) -> Result<Value> {
+        let Some((mut seq, len)) = self.w.begin_map()? else {
+            return Err(required(at, "an object"));
+        };
+        if let Some(n) = len {
+            if n != oty.len() {
+                return Err(Error::data(format!(
+                    "an object with {} attributes is required ({n} given)",
+                    oty.len()
+                ))
+                .at_offset(at));
+            }
+        }
+        // With a count up front each attribute must come once; without
+        // one, a repeated attribute replaces the earlier one.
+        let repeat_wins = len.is_none();
+        let values = self.nested(at, |d| {
+            let mut attrs = Attributes::new(oty);
+            while let Some((kat, key)) = d.w.next_key(&mut seq, attrs.expected())? {
+                let idx = match key {
+                    Key::Expected => attrs.next_in_order(),
+                    Key::Text(k, _) => oty.index_of(&k).ok_or_else(|| {
+                        Error::data(format!("unsupported attribute {:?}", &*k)).at_offset(kat)
+                    })?,
+                };
+                let v = d
+                    .value(oty.attribute_type_at(idx))
+                    .map_err(|e| e.under(PathStep::Attr(oty.name(idx).to_string())))?;
+                attrs.place(idx, v, repeat_wins).map_err(|e| e.at_offset(kat))?;
+            }
+            Ok(attrs.finish())
+        })?;
+        Ok(value::decoded_object(ty, oty, values))
+    }
+
+    fn dynamic(&mut self, at: usize) -> Result<Value> {
+        let depth_left = self.opts.max_depth.saturating_sub(self.depth);
+        let Some((tat, type_json, end)) = self.w.begin_dynamic(depth_left)? else {
+            return Ok(Value::null(Type::Dynamic));
+        };
+        self.nested(at, |d| {
+            let ty = d.dynamic_type(tat, type_json)?;
+            let v = d.value(&ty)?;
+            d.w.end_dynamic(end)?;
+            Ok(v)
+        })
+    }
+
+    fn dynamic_type(&mut self, at: usize, type_json: &'a [u8]) -> Result<Type> {
+        if let Some(t) = self.types.get(type_json) {
+            return Ok(t.clone());
+        }
+        let limit = self.opts.max_depth.saturating_sub(self.depth);
+        let t = Type::parse_bytes(type_json, limit).map_err(|e| {
+            e.in_context("invalid type in dynamic value")
+                .at_offset(at)
+        })?;
+        self.types.insert(type_json, t.clone());
+        Ok(t)
+    }
+}
+
+/// An object's attribute values as they arrive, put in the type's order.
+/// While keys come in that order (go-cty writes them sorted) each value is
+/// pushed straight into place; slots are made only once one does not.
+struct Attributes<'t> {
+    oty: &'t ObjectType,
+    in_order: Vec<Value>,
+    slots: Option<Vec<Option<Value>>>,
+}
+
+impl<'t> Attributes<'t> {
+    fn new(oty: &'t ObjectType) -> Self {
+        Attributes {
+            oty,
+            in_order: Vec::with_capacity(oty.len()),
+            slots: None,
+        }
+    }
+
+    /// The name that would continue the type's order, if still in it.
+    fn expected(&self) -> Option<&'t str> {
+        let next = self.in_order.len();
+        (self.slots.is_none() && next < self.oty.len()).then(|| self.oty.name(next))
+    }
+
+    fn next_in_order(&self) -> usize {
+        self.in_order.len()
+    }
+
+    fn place(&mut self, idx: usize, v: Value, repeat_wins: bool) -> Result<()> {
+        if self.slots.is_none() && idx == self.in_order.len() {
+            self.in_order.push(v);
+            return Ok(());
+        }
+        let slots = self.slots.get_or_insert_with(|| {
+            let mut s: Vec<Option<Value>> = self.in_order.drain(..).map(Some).collect();
+            s.resize_with(self.oty.len(), || None);
+            s
+        });
+        let slot = &mut slots[idx];
+        if slot.is_some() && !repeat_wins {
+            return Err(Error::data(format!(
+                "duplicate attribute {:?}",
+                self.oty.name(idx)
+            )));
+        }
+        *slot = Some(v);
+        Ok(())
+    }
+
+    /// The values in the type's order; attributes left out are null.
+    fn finish(self) -> Vec<Value> {
+        let oty = self.oty;
+        let null_at = |i: usize| Value::null(oty.attribute_type_at(i).clone());
+        match self.slots {
+            None => {
+                let mut vals = self.in_order;
+                let given = vals.len();
+                vals.extend((given..oty.len()).map(null_at));
+                vals
+            }
+            Some(slots) => slots
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| v.unwrap_or_else(|| null_at(i)))
+                .collect(),
+        }
+    }
+}
