@@ -183,32 +183,15 @@ impl Converter {
                 if let (true, Some(from_ety)) = (items.is_empty(), from.element_type()) {
                     convertible(from_ety, ety)?;
                 }
-                let elems = items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, e)| {
-                        self.value(e, ety)
-                            .map_err(|err| err.under(PathStep::Index(i as u64)))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                let kind = if matches!(to, Type::Set(_)) {
-                    "set"
-                } else {
-                    "list"
-                };
-                let built = if kind == "set" {
+                let is_set = matches!(to, Type::Set(_));
+                let steps = (0..).map(|i| PathStep::Index(i as u64));
+                let kind = if is_set { "set" } else { "list" };
+                let elems = self.elements(steps.zip(items.iter()), ety, kind)?;
+                if is_set {
                     Value::set((**ety).clone(), elems)
                 } else {
                     Value::list((**ety).clone(), elems)
-                };
-                built.map_err(|e| {
-                    if **ety == Type::Dynamic {
-                        // go-cty's message: the elements found no common type.
-                        Error::data(format!("all {kind} elements must have the same type"))
-                    } else {
-                        e
-                    }
-                })
+                }
             }
             (Type::Tuple(_), Type::Tuple(etys)) => {
                 if items.len() != etys.len() {
@@ -244,20 +227,10 @@ impl Converter {
         entries: impl Iterator<Item = (&'a str, &'a Value)>,
         ety: &Type,
     ) -> Result<Value> {
-        let entries = entries
-            .map(|(k, v)| {
-                self.value(v, ety)
-                    .map(|v| (k, v))
-                    .map_err(|e| e.under(PathStep::Key(k.to_string())))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Value::map(ety.clone(), entries).map_err(|e| {
-            if *ety == Type::Dynamic {
-                Error::data("all map elements must have the same type")
-            } else {
-                e
-            }
-        })
+        let (keys, values): (Vec<&str>, Vec<&Value>) = entries.unzip();
+        let steps = keys.iter().map(|k| PathStep::Key(k.to_string()));
+        let values = self.elements(steps.zip(values), ety, "map")?;
+        Value::map(ety.clone(), keys.into_iter().zip(values))
     }
 
     fn object(self, from: &ObjectType, items: &[Value], to: &ObjectType) -> Result<Value> {
@@ -297,7 +270,7 @@ impl Converter {
         for (k, v) in entries {
             match to.index_of(k) {
                 Some(i) => found[i] = Some(v),
-                // go-cty refuses keys the object lacks here, whatever the mode.
+                None if self.drop_extra => {}
                 None => return Err(unexpected_attribute(k, to)),
             }
         }
@@ -321,6 +294,103 @@ impl Converter {
             attrs.push((name, v));
         }
         Ok(Value::object(attrs))
+    }
+
+    /// Elements (or entries) converted to `ety`. Under `dynamic` they
+    /// keep their types, which must then agree, or unify as go-cty's
+    /// `convert.Unify` does for the common cases (see [`unify`]).
+    fn elements<'a>(
+        self,
+        items: impl Iterator<Item = (PathStep, &'a Value)>,
+        ety: &Type,
+        kind: &str,
+    ) -> Result<Vec<Value>> {
+        let items: Vec<(PathStep, &Value)> = items.collect();
+        let target = if *ety == Type::Dynamic {
+            let types: Vec<&Type> = items
+                .iter()
+                .map(|(_, v)| v.ty())
+                .filter(|t| **t != Type::Dynamic)
+                .collect();
+            match unify(&types) {
+                Some(t) => t,
+                // go-cty's message.
+                None => {
+                    return Err(Error::data(format!(
+                        "all {kind} elements must have the same type"
+                    )))
+                }
+            }
+        } else {
+            ety.clone()
+        };
+        items
+            .into_iter()
+            .map(|(step, v)| self.value(v, &target).map_err(|e| e.under(step)))
+            .collect()
+    }
+}
+
+/// The one type all of `types` convert to, if there is one: go-cty's
+/// `Unify` for the cases values meet in practice. Equal types unify to
+/// themselves; primitives with a string among them to string (a number
+/// and a bool have none); lists, sets and maps by their element types;
+/// objects with the same attribute names and tuples of the same length
+/// attribute by attribute. No types at all: `dynamic`.
+fn unify(types: &[&Type]) -> Option<Type> {
+    let Some(first) = types.first() else {
+        return Some(Type::Dynamic);
+    };
+    if types.iter().all(|t| t == first) {
+        return Some((*first).clone());
+    }
+    if types.iter().all(|t| t.is_primitive()) {
+        return types.contains(&&Type::String).then_some(Type::String);
+    }
+    let parts = |f: &dyn Fn(&Type) -> Option<&Type>| -> Option<Type> {
+        let inner: Option<Vec<&Type>> = types.iter().map(|t| f(t)).collect();
+        unify(&inner?)
+    };
+    match first {
+        Type::List(_) => parts(&|t| match t {
+            Type::List(e) => Some(e),
+            _ => None,
+        })
+        .map(Type::list),
+        Type::Set(_) => parts(&|t| match t {
+            Type::Set(e) => Some(e),
+            _ => None,
+        })
+        .map(Type::set),
+        Type::Map(_) => parts(&|t| match t {
+            Type::Map(e) => Some(e),
+            _ => None,
+        })
+        .map(Type::map),
+        Type::Object(o) => {
+            let mut attrs = Vec::with_capacity(o.len());
+            for (i, (name, _)) in o.attributes().enumerate() {
+                let t = parts(&|t| match t {
+                    Type::Object(x) if x.len() == o.len() && x.name(i) == name => {
+                        Some(x.attribute_type_at(i))
+                    }
+                    _ => None,
+                })?;
+                attrs.push((name, t));
+            }
+            Some(Type::object(attrs))
+        }
+        Type::Tuple(es) => {
+            let mut elems = Vec::with_capacity(es.len());
+            for i in 0..es.len() {
+                elems.push(parts(&|t| match t {
+                    Type::Tuple(x) if x.len() == es.len() => Some(&x[i]),
+                    _ => None,
+                })?);
+            }
+            Some(Type::tuple(elems))
+        }
+        _ => None,
     }
 }
 
