@@ -490,7 +490,9 @@ fn kept_refinements(r: &Refinements, from: &Type, to: &Type) -> Refinements {
     };
     let same_kind = matches!(
         (from, to),
-        (Type::List(_), Type::List(_)) | (Type::Set(_), Type::Set(_) | Type::List(_)) | (Type::Map(_), Type::Map(_))
+        (Type::List(_), Type::List(_))
+            | (Type::Set(_), Type::Set(_) | Type::List(_))
+            | (Type::Map(_), Type::Map(_))
     );
     if same_kind {
         kept.length_min = r.length_min;
@@ -505,6 +507,40 @@ fn kept_refinements(r: &Refinements, from: &Type, to: &Type) -> Refinements {
         kept.upper = r.upper.clone();
     }
     kept
+}
+
+/// What makes type `got` differ from `want`, as an error at the path of
+/// the first difference (relative to the types' own position): a missing
+/// or unexpected object attribute, or a type where another is required.
+/// `None` when `got` conforms to `want`.
+pub(crate) fn type_difference(got: &Type, want: &Type) -> Option<Error> {
+    if got.conforms_to(want) {
+        return None;
+    }
+    match (got, want) {
+        (Type::Object(g), Type::Object(w)) => {
+            let missing: Vec<&str> = w
+                .attributes()
+                .map(|(n, _)| n)
+                .filter(|n| g.index_of(n).is_none())
+                .collect();
+            if !missing.is_empty() {
+                return Some(Error::data(missing_message(&missing)));
+            }
+            if let Some((n, _)) = g.attributes().find(|(n, _)| w.index_of(n).is_none()) {
+                return Some(Error::data(format!("unexpected attribute {n:?}")));
+            }
+            g.attributes()
+                .zip(w.attributes())
+                .find_map(|((n, gt), (_, wt))| {
+                    type_difference(gt, wt).map(|e| e.under(PathStep::Attr(n.to_string())))
+                })
+        }
+        (Type::List(g), Type::List(w))
+        | (Type::Set(g), Type::Set(w))
+        | (Type::Map(g), Type::Map(w)) => type_difference(g, w),
+        _ => Some(mismatch(got, want)),
+    }
 }
 
 /// The error for types that have no conversion between them.

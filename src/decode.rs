@@ -43,6 +43,10 @@ pub(crate) enum Key<'a> {
     Text(Cow<'a, str>, bool),
 }
 
+/// Where a dynamic wrapper's type JSON is, the text itself, and what the
+/// reader needs to finish the wrapper.
+pub(crate) type DynamicStart<'a, E> = (usize, &'a [u8], E);
+
 /// What a wire format's reader offers the shared decoder. Each `Option`
 /// result is `None` when the next value is not of the form asked for (the
 /// decoder then reports what was required); errors are malformed input.
@@ -97,7 +101,7 @@ pub(crate) trait Wire<'a> {
     fn begin_dynamic(
         &mut self,
         depth_left: usize,
-    ) -> Result<Option<(usize, &'a [u8], Self::DynamicEnd)>>;
+    ) -> Result<Option<DynamicStart<'a, Self::DynamicEnd>>>;
     /// Finishes a dynamic wrapper after its value.
     fn end_dynamic(&mut self, end: Self::DynamicEnd) -> Result<()>;
 }
@@ -120,13 +124,10 @@ pub(crate) fn decode<'a, W: Wire<'a>>(
     };
     let v = d.value(ty)?;
     if let Some((at, n)) = d.w.trailing() {
-        let bytes = if n == 1 { "1 byte" } else { "bytes" };
-        let what = if n == 1 {
-            bytes.to_string()
-        } else {
-            format!("{n} {bytes}")
-        };
-        return Err(Error::syntax(format!("{what} after the {} value", W::NAME)).at_offset(at));
+        let plural = if n == 1 { "" } else { "s" };
+        return Err(
+            Error::syntax(format!("{n} byte{plural} after the {} value", W::NAME)).at_offset(at),
+        );
     }
     Ok(v)
 }
@@ -326,7 +327,9 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                 let v = d
                     .value(oty.attribute_type_at(idx))
                     .map_err(|e| e.under(PathStep::Attr(oty.name(idx).to_string())))?;
-                attrs.place(idx, v, repeat_wins).map_err(|e| e.at_offset(kat))?;
+                attrs
+                    .place(idx, v, repeat_wins)
+                    .map_err(|e| e.at_offset(kat))?;
             }
             Ok(attrs.finish())
         })?;
@@ -351,10 +354,8 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
             return Ok(t.clone());
         }
         let limit = self.opts.max_depth.saturating_sub(self.depth);
-        let t = Type::parse_bytes(type_json, limit).map_err(|e| {
-            e.in_context("invalid type in dynamic value")
-                .at_offset(at)
-        })?;
+        let t = Type::parse_bytes(type_json, limit)
+            .map_err(|e| e.in_context("invalid type in dynamic value").at_offset(at))?;
         self.types.insert(type_json, t.clone());
         Ok(t)
     }

@@ -433,6 +433,10 @@ impl Type {
     }
 }
 
+/// What a type name may be, for messages about one that is not.
+const PRIMITIVE_NAMES: &str = r#"the primitive types are "string", "number", "bool" and "dynamic""#;
+const KIND_NAMES: &str = r#"the kinds are "list", "set", "map", "object" and "tuple""#;
+
 fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
     let at = r.offset();
     match r.peek()? {
@@ -443,10 +447,10 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                 "number" => Ok(Type::Number),
                 "bool" => Ok(Type::Bool),
                 "dynamic" => Ok(Type::Dynamic),
-                other => Err(
-                    Error::type_error(format!("invalid primitive type name {other:?}"))
-                        .at_offset(at),
-                ),
+                other => Err(Error::type_error(format!(
+                    "invalid primitive type name {other:?}; {PRIMITIVE_NAMES}"
+                ))
+                .at_offset(at)),
             }
         }
         Peek::Array => {
@@ -457,7 +461,10 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
             }
             r.begin_array()?;
             if !r.next_element(true)? || r.peek()? != Peek::String {
-                return Err(Error::type_error("invalid complex type kind name").at_offset(at));
+                return Err(Error::type_error(format!(
+                    "invalid complex type description: an array must start with the kind; {KIND_NAMES}"
+                ))
+                .at_offset(at));
             }
             let kind = r.read_string()?;
             let need_value = |r: &mut Reader<'_>| -> Result<()> {
@@ -513,7 +520,12 @@ fn parse_type(r: &mut Reader<'_>, depth_left: usize) -> Result<Type> {
                     };
                     Type::tuple(elems)
                 }
-                _ => return Err(Error::type_error("invalid complex type kind name").at_offset(at)),
+                other => {
+                    return Err(Error::type_error(format!(
+                        "invalid complex type kind name {other:?}; {KIND_NAMES}"
+                    ))
+                    .at_offset(at))
+                }
             };
             if r.next_element(false)? {
                 return Err(
@@ -681,17 +693,28 @@ mod tests {
     #[test]
     fn malformed_type_descriptions_are_errors_not_crashes() {
         let msg = |s: &str| Type::parse(s).unwrap_err().message().to_string();
+        let primitives = r#"the primitive types are "string", "number", "bool" and "dynamic""#;
+        let kinds = r#"the kinds are "list", "set", "map", "object" and "tuple""#;
         assert_eq!(
             msg(r#""String""#),
-            r#"invalid primitive type name "String""#
+            format!(r#"invalid primitive type name "String"; {primitives}"#)
         );
         assert_eq!(
             msg(r#"["list","strin"]"#),
-            r#"invalid primitive type name "strin""#
+            format!(r#"invalid primitive type name "strin"; {primitives}"#)
         );
-        assert_eq!(msg("[]"), "invalid complex type kind name");
-        assert_eq!(msg("[1]"), "invalid complex type kind name");
-        assert_eq!(msg(r#"["foo","string"]"#), "invalid complex type kind name");
+        assert_eq!(
+            msg(r#"["lst","string"]"#),
+            format!(r#"invalid complex type kind name "lst"; {kinds}"#)
+        );
+        for no_kind in ["[]", "[1]"] {
+            assert_eq!(
+                msg(no_kind),
+                format!(
+                    "invalid complex type description: an array must start with the kind; {kinds}"
+                )
+            );
+        }
         assert_eq!(msg("{}"), "invalid complex type description");
         assert_eq!(msg("1"), "invalid type description");
         assert_eq!(msg(r#"["list",null]"#), "invalid type description");

@@ -5,6 +5,7 @@ use std::fmt;
 use compact_str::CompactString;
 use thin_vec::ThinVec;
 
+use crate::convert::type_difference;
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::refinements::Refinements;
@@ -368,22 +369,28 @@ fn unify<'a>(
         if *t == Type::Dynamic {
             continue;
         }
-        if !t.conforms_to(declared) {
-            return Err(
-                Error::data(format!("{kind} element type must be {declared}, not {t}"))
-                    .under(crate::path::PathStep::Index(i as u64)),
-            );
+        let at = crate::path::PathStep::Index(i as u64);
+        if let Some(e) = type_difference(t, declared) {
+            return Err(e.under(at));
         }
         match ety {
             None => ety = Some(t),
             Some(u) if u == t => {}
+            // Two object types: say which attribute differs.
+            Some(u @ Type::Object(_)) if matches!(t, Type::Object(_)) => {
+                let e = type_difference(t, u).unwrap_or_else(|| Error::data("types differ"));
+                let e = e.in_context(&format!(
+                    "inconsistent {kind} element types (compared with the first element)"
+                ));
+                return Err(e.under(at));
+            }
             Some(u) => {
                 return Err(Error::data(format!(
                     "inconsistent {kind} element types: {} then {}",
                     u.to_json(),
                     t.to_json()
                 ))
-                .under(crate::path::PathStep::Index(i as u64)))
+                .under(at))
             }
         }
     }

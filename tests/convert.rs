@@ -8,11 +8,19 @@
 
 use ctywire::{json, msgpack, Type, Value};
 
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<GoCtyAnswer>,
+);
+type GoCtyAnswer = (&'static str, &'static str);
+
 /// (value type, value JSON, wanted type, go-cty's answer: the converted
 /// value as dynamic JSON and the msgpack of the original at the wanted
 /// type, or `None` where go-cty refuses).
 #[rustfmt::skip]
-const GO_CTY: &[(&str, &str, &str, Option<(&str, &str)>)] = &[
+const GO_CTY: &[Case] = &[
     (r#""string""#, r#""1""#, r#""bool""#, Some((r#"{"value":true,"type":"bool"}"#, "c3"))),
     (r#""string""#, r#""0""#, r#""bool""#, Some((r#"{"value":false,"type":"bool"}"#, "c2"))),
     (r#""string""#, r#""True""#, r#""bool""#, None), // go-cty: a bool is required; to convert from string, use lowercase "true"
@@ -92,14 +100,19 @@ fn the_string_one_is_true_everywhere_a_bool_is_read_or_written() {
     assert_eq!(one.convert(&Type::Bool).unwrap(), Value::bool(true));
     assert_eq!(msgpack::encode(&one, &Type::Bool).unwrap(), [0xc3]);
     assert_eq!(json::encode(&one, &Type::Bool).unwrap(), b"true");
-    assert_eq!(json::decode(br#""1""#, &Type::Bool).unwrap(), Value::bool(true));
+    assert_eq!(
+        json::decode(br#""1""#, &Type::Bool).unwrap(),
+        Value::bool(true)
+    );
     let msg = Value::string("True").convert(&Type::Bool).unwrap_err();
     assert_eq!(
         msg.message(),
         r#"a bool is required; to convert from string, use lowercase "true""#
     );
     assert_eq!(
-        json::decode(br#""True""#, &Type::Bool).unwrap_err().message(),
+        json::decode(br#""True""#, &Type::Bool)
+            .unwrap_err()
+            .message(),
         msg.message()
     );
 }
@@ -111,10 +124,9 @@ fn a_missing_attribute_is_named_at_its_path() {
         "rule",
         Value::list(rule.ty().clone(), vec![rule.clone(), rule]).unwrap(),
     )]);
-    let want = Type::parse(
-        r#"["object",{"rule":["list",["object",{"port":"number","note":"string"}]]}]"#,
-    )
-    .unwrap();
+    let want =
+        Type::parse(r#"["object",{"rule":["list",["object",{"port":"number","note":"string"}]]}]"#)
+            .unwrap();
     for err in [
         config.convert(&want).unwrap_err(),
         msgpack::encode(&config, &want).unwrap_err(),

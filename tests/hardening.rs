@@ -92,7 +92,10 @@ fn a_short_json_tuple_is_refused_at_its_own_path() {
         &ty(r#"["object",{"o":["object",{"t":["tuple",["string","number"]]}]}]"#),
     )
     .unwrap_err();
-    assert_eq!(err.to_string(), ".o.t: a tuple of 2 elements is required (1 given)");
+    assert_eq!(
+        err.to_string(),
+        ".o.t: a tuple of 2 elements is required (1 given)"
+    );
 }
 
 #[test]

@@ -847,6 +847,6 @@ fn schema_documents_with_blocks_and_nested_types_load_and_errors_say_where() {
     let err = ProviderSchemas::from_json(&bad).unwrap_err();
     assert_eq!(
         err.to_string(),
-        r#".provider_schemas["example.com/x/y"].resource_schemas["y_server"].block.attributes["disks"].nested_type.attributes["size"].type: invalid primitive type name "numbr""#
+        r#".provider_schemas["example.com/x/y"].resource_schemas["y_server"].block.attributes["disks"].nested_type.attributes["size"].type: invalid primitive type name "numbr"; the primitive types are "string", "number", "bool" and "dynamic""#
     );
 }

@@ -598,7 +598,10 @@ fn an_object_is_written_as_another_object_type_by_go_cty_conversion() {
     assert_eq!(json::encode(&v, &same).unwrap(), br#"{"a":"x"}"#);
     // An attribute the type has and the value lacks is named, at its path.
     for (other, missing) in [
-        (r#"["object",{"b":"string"}]"#, r#"attribute "b" is missing"#),
+        (
+            r#"["object",{"b":"string"}]"#,
+            r#"attribute "b" is missing"#,
+        ),
         (
             r#"["object",{"a":"string","b":"string","c":"number"}]"#,
             r#"attributes "b" and "c" are missing"#,
@@ -609,7 +612,10 @@ fn an_object_is_written_as_another_object_type_by_go_cty_conversion() {
         assert_eq!(err.message(), missing);
         assert_eq!(json::encode(&v, &other).unwrap_err().message(), missing);
     }
-    let nested = Value::object([("rule", Value::list(v.ty().clone(), vec![v.clone()]).unwrap())]);
+    let nested = Value::object([(
+        "rule",
+        Value::list(v.ty().clone(), vec![v.clone()]).unwrap(),
+    )]);
     let err = msgpack::encode(
         &nested,
         &ty(r#"["object",{"rule":["list",["object",{"a":"string","note":"string"}]]}]"#),

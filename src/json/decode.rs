@@ -12,7 +12,7 @@ use compact_str::CompactString;
 
 use super::read::{Peek, Reader};
 use crate::convert::{bool_from_string, number_from_string};
-use crate::decode::{self, Key, Wire};
+use crate::decode::{self, DynamicStart, Key, Wire};
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::strings::nfc;
@@ -131,13 +131,13 @@ impl<'a> Wire<'a> for Reader<'a> {
     /// `{"value": V, "type": T}` in any key order: the value is skipped to
     /// find the type (go-cty writes it second), then read from where it
     /// starts.
-    fn begin_dynamic(&mut self, depth_left: usize) -> Result<Option<(usize, &'a [u8], usize)>> {
+    fn begin_dynamic(&mut self, depth_left: usize) -> Result<Option<DynamicStart<'a, usize>>> {
         let at = self.offset();
         if self.peek()? != Peek::Object {
-            return Err(
-                Error::data("a dynamic value must be an object with \"value\" and \"type\"")
-                    .at_offset(at),
-            );
+            return Err(Error::data(
+                "a dynamic value must be an object with \"value\" and \"type\"",
+            )
+            .at_offset(at));
         }
         self.begin_object()?;
         let mut type_json: Option<(usize, &'a [u8])> = None;

@@ -43,7 +43,9 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
         (Repr::Seq(_, items), Type::List(ety) | Type::Set(ety)) => {
             write_array(out, items.iter().map(|item| (item, &**ety)))?
         }
-        (Repr::Seq(_, items), Type::Tuple(etys)) => write_array(out, items.iter().zip(etys.iter()))?,
+        (Repr::Seq(_, items), Type::Tuple(etys)) => {
+            write_array(out, items.iter().zip(etys.iter()))?
+        }
         (Repr::Seq(_, items), Type::Object(oty)) => write_object(
             out,
             oty.attributes()

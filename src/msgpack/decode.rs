@@ -6,7 +6,7 @@ use rmp::Marker;
 
 use super::unknown;
 use crate::convert::number_from_string;
-use crate::decode::{self, Key, Wire};
+use crate::decode::{self, DynamicStart, Key, Wire};
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::strings::{compact_nfc, text_from_wire};
@@ -307,15 +307,21 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     /// `[type JSON, value]`: a two-element array whose first element is the
     /// type JSON as bin (or str). A null of unknown type was read as null.
-    fn begin_dynamic(&mut self, _depth_left: usize) -> Result<Option<(usize, &'a [u8], ())>> {
+    fn begin_dynamic(&mut self, _depth_left: usize) -> Result<Option<DynamicStart<'a, ()>>> {
         let at = self.pos;
         match self.head()? {
             Head::Array(2) => {}
             Head::Array(_) => {
-                return Err(Error::data("a dynamic value must be a [type, value] array of two elements")
-                    .at_offset(at))
+                return Err(Error::data(
+                    "a dynamic value must be a [type, value] array of two elements",
+                )
+                .at_offset(at))
             }
-            _ => return Err(Error::data("a dynamic value must be a [type, value] array").at_offset(at)),
+            _ => {
+                return Err(
+                    Error::data("a dynamic value must be a [type, value] array").at_offset(at)
+                )
+            }
         }
         let tat = self.pos;
         let type_json = match self.head()? {

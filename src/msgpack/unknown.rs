@@ -303,9 +303,7 @@ fn read_bound(p: &mut Reader<'_>, at: usize, max_exponent: u32) -> Result<Bound>
         return Err(bad());
     }
     let head = p.head()?;
-    let value = p
-        .number_from(head, nat, max_exponent)?
-        .ok_or_else(bad)?;
+    let value = p.number_from(head, nat, max_exponent)?.ok_or_else(bad)?;
     let inclusive = match p.head()? {
         Head::Bool(b) => b,
         _ => return Err(bad()),
