@@ -68,8 +68,10 @@ pub(crate) trait Wire<'a> {
     /// Where the first byte after the value is, and how many there are.
     fn trailing(&mut self) -> Option<(usize, usize)>;
 
-    /// An unknown, if that is what comes next (only msgpack has them).
-    fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Option<Value>>;
+    /// Whether an unknown comes next (only msgpack has them).
+    fn at_unknown(&mut self) -> bool;
+    /// The unknown that comes next, at type `ty`.
+    fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Value>;
     /// Consumes a null, if that is what comes next.
     fn null(&mut self) -> Result<bool>;
     /// A string value (NFC).
@@ -153,6 +155,7 @@ fn required(at: usize, what: &str) -> Error {
 
 impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
     /// Runs `f` one level deeper: the one place nesting is counted.
+    #[inline]
     fn nested<T>(&mut self, at: usize, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         self.depth += 1;
         self.opts
@@ -166,8 +169,8 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
     fn value(&mut self, ty: &Type) -> Result<Value> {
         let at = self.w.start()?;
         // An unknown first, for every type: that is how go-cty dispatches.
-        if let Some(u) = self.w.unknown(ty, self.opts)? {
-            return Ok(u);
+        if self.w.at_unknown() {
+            return self.w.unknown(ty, self.opts);
         }
         if self.w.null()? {
             return Ok(Value::null(ty.clone()));
@@ -278,25 +281,42 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                 .map_err(|e| e.at_offset(at))?;
         }
         let entries = self.nested(at, |d| {
+            if let Some(n) = len {
+                let mut entries = ThinVec::with_capacity(n.min(d.w.remaining()));
+                while let Some((_, key)) = d.w.next_key(&mut seq, None)? {
+                    let e = d.map_entry(ety, key)?;
+                    entries.push(e);
+                }
+                return Ok(entries);
+            }
             let base = d.entries.len();
-            while let Some((kat, key)) = d.w.next_key(&mut seq, None)? {
+            while let Some((_, key)) = d.w.next_key(&mut seq, None)? {
                 let count = d.entries.len() - base + 1;
                 d.opts
                     .check_collection_len(count as u64)
                     .map_err(|e| e.at_offset(at))?;
-                let Key::Text(k, ascii) = key else {
-                    return Err(Error::data("a map key must be a string").at_offset(kat));
-                };
-                let v = d
-                    .value(ety)
-                    .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
-                d.entries.push((compact_nfc(&k, ascii), v));
+                let e = d.map_entry(ety, key)?;
+                d.entries.push(e);
             }
             let mut entries = ThinVec::with_capacity(d.entries.len() - base);
             entries.extend(d.entries.drain(base..));
             Ok(entries)
         })?;
         value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
+    }
+
+    #[inline]
+    fn map_entry(&mut self, ety: &Type, key: Key<'a>) -> Result<(CompactString, Value)> {
+        // A reader reports only object attributes as expected.
+        let Key::Text(k, ascii) = key else {
+            return Err(Error::data(
+                "internal error: a map key taken for an attribute",
+            ));
+        };
+        let v = self
+            .value(ety)
+            .map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+        Ok((compact_nfc(&k, ascii), v))
     }
 
     fn object(&mut self, ty: &Type, oty: &ObjectType, at: usize) -> Result<Value> {
@@ -354,7 +374,7 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
             return Ok(t.clone());
         }
         let limit = self.opts.max_depth.saturating_sub(self.depth);
-        let t = Type::parse_bytes(type_json, limit)
+        let t = Type::parse_within(type_json, limit)
             .map_err(|e| e.in_context("invalid type in dynamic value").at_offset(at))?;
         self.types.insert(type_json, t.clone());
         Ok(t)
@@ -380,20 +400,28 @@ impl<'t> Attributes<'t> {
     }
 
     /// The name that would continue the type's order, if still in it.
+    #[inline]
     fn expected(&self) -> Option<&'t str> {
         let next = self.in_order.len();
         (self.slots.is_none() && next < self.oty.len()).then(|| self.oty.name(next))
     }
 
+    #[inline]
     fn next_in_order(&self) -> usize {
         self.in_order.len()
     }
 
+    #[inline(always)]
     fn place(&mut self, idx: usize, v: Value, repeat_wins: bool) -> Result<()> {
         if self.slots.is_none() && idx == self.in_order.len() {
             self.in_order.push(v);
             return Ok(());
         }
+        self.place_out_of_order(idx, v, repeat_wins)
+    }
+
+    #[cold]
+    fn place_out_of_order(&mut self, idx: usize, v: Value, repeat_wins: bool) -> Result<()> {
         let slots = self.slots.get_or_insert_with(|| {
             let mut s: Vec<Option<Value>> = self.in_order.drain(..).map(Some).collect();
             s.resize_with(self.oty.len(), || None);

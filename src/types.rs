@@ -19,6 +19,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 use crate::gostr;
 use crate::json::read::{Peek, Reader};
+use crate::path::{Path, PathStep};
 use crate::strings::nfc;
 use crate::DEFAULT_MAX_DEPTH;
 
@@ -346,11 +347,27 @@ impl Type {
     /// # Ok::<(), ctywire::Error>(())
     /// ```
     pub fn parse(json: &str) -> Result<Type> {
-        Self::parse_bytes(json.as_bytes(), DEFAULT_MAX_DEPTH)
+        Self::parse_within(json.as_bytes(), DEFAULT_MAX_DEPTH)
     }
 
-    /// [`Type::parse`] on bytes, with a nesting limit.
-    pub fn parse_bytes(json: &[u8], max_depth: usize) -> Result<Type> {
+    /// [`Type::parse`] on bytes, within the limits of `opts` (its nesting
+    /// depth and input size).
+    ///
+    /// ```
+    /// use ctywire::{DecodeOptions, Type};
+    /// let opts = DecodeOptions::new().max_depth(1);
+    /// assert!(Type::parse_with(br#"["list","string"]"#, &opts).is_ok());
+    /// assert!(Type::parse_with(br#"["list",["list","string"]]"#, &opts).is_err());
+    /// ```
+    pub fn parse_with(json: &[u8], opts: &crate::DecodeOptions) -> Result<Type> {
+        opts.check_input_len(json.len())?;
+        Self::parse_within(json, opts.max_depth)
+    }
+
+    /// Parses type JSON that may nest `depth_left` more levels: decoders
+    /// parse a dynamic value's type with what is left of their own limit.
+    pub(crate) fn parse_within(json: &[u8], depth_left: usize) -> Result<Type> {
+        let max_depth = depth_left;
         let mut r = Reader::new(json);
         let ty = parse_type(&mut r, max_depth)?;
         match r.peek_byte() {
@@ -370,8 +387,9 @@ impl Type {
     pub fn to_json(&self) -> String {
         let mut out = Vec::new();
         self.write_json(&mut out);
-        // Only ASCII punctuation and valid UTF-8 names are written.
-        String::from_utf8(out).unwrap_or_default()
+        // Only ASCII punctuation and (escaped) names, which are UTF-8, are
+        // written; were that ever broken, the text would show it.
+        String::from_utf8_lossy(&out).into_owned()
     }
 
     /// Appends the JSON form of this type to `out`.
@@ -592,6 +610,65 @@ fn parse_string_array(r: &mut Reader<'_>) -> Result<Vec<String>> {
             Error::type_error("optional attribute names must be a JSON array")
                 .at_offset(r.offset()),
         ),
+    }
+}
+
+impl Type {
+    /// The type found by following `path` into this type, checking that
+    /// every step fits: attributes only on objects, keys only on maps,
+    /// indexes only on lists, sets and tuples (in range). Below `dynamic`
+    /// nothing more is known, and the result is `dynamic`.
+    ///
+    /// ```
+    /// use ctywire::{Path, Type};
+    /// let ty = Type::parse(r#"["object",{"tags":["map","string"],"rules":["list",["object",{"port":"number"}]]}]"#)?;
+    /// assert_eq!(ty.type_at(&Path::root().attr("rules").index(0).attr("port"))?, Type::Number);
+    /// // "tags" is a map: its keys are keys, not attributes.
+    /// assert!(ty.type_at(&Path::root().attr("tags").attr("Name")).is_err());
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn type_at(&self, path: &Path) -> Result<Type> {
+        let mut t = self;
+        for (n, step) in path.steps().iter().enumerate() {
+            let here = || Path::from(path.steps()[..n].to_vec());
+            let fail = |msg: String| {
+                let mut e = Error::data(msg);
+                for s in here().steps().iter().rev() {
+                    e = e.under(s.clone());
+                }
+                e
+            };
+            t = match (t, step) {
+                (Type::Dynamic, _) => return Ok(Type::Dynamic),
+                (Type::Object(o), PathStep::Attr(a)) => match o.index_of(a) {
+                    Some(i) => o.attribute_type_at(i),
+                    None => return Err(fail(format!("there is no attribute {a:?}"))),
+                },
+                (Type::Map(e), PathStep::Key(_)) => e,
+                (Type::List(e) | Type::Set(e), PathStep::Index(_)) => e,
+                (Type::Tuple(es), PathStep::Index(i)) => match es.get(*i as usize) {
+                    Some(e) => e,
+                    None => {
+                        return Err(fail(format!(
+                            "index {i} is out of range for a tuple of {}",
+                            es.len()
+                        )))
+                    }
+                },
+                (other, PathStep::Attr(a)) => {
+                    return Err(fail(format!(
+                        "a {other} has no attributes (looking for {a:?})"
+                    )))
+                }
+                (other, PathStep::Key(k)) => {
+                    return Err(fail(format!("a {other} has no keys (looking for {k:?})")))
+                }
+                (other, PathStep::Index(i)) => {
+                    return Err(fail(format!("a {other} has no indexes (looking for {i})")))
+                }
+            };
+        }
+        Ok(t.clone())
     }
 }
 

@@ -21,58 +21,82 @@ use crate::value::Value;
 use crate::DecodeOptions;
 
 pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
-    decode::decode(Reader::new(text), text.len(), ty, opts)
+    let wire = JsonWire {
+        r: Reader::new(text),
+        next: Peek::Null,
+    };
+    decode::decode(wire, text.len(), ty, opts)
 }
 
-impl<'a> Wire<'a> for Reader<'a> {
+/// The reader, and the kind of the value at hand: [`Wire::start`] looks
+/// once, and every question about that value is answered from it.
+struct JsonWire<'a> {
+    r: Reader<'a>,
+    next: Peek,
+}
+
+impl<'a> Wire<'a> for JsonWire<'a> {
     const NAME: &'static str = "JSON";
     /// Whether the next element or member is the first.
     type Seq = bool;
     /// Where the wrapper ends, to carry on from there after its value.
     type DynamicEnd = usize;
 
+    #[inline]
     fn start(&mut self) -> Result<usize> {
-        self.peek()?;
-        Ok(self.offset())
+        self.next = self.r.peek()?;
+        Ok(self.r.offset())
     }
 
+    #[inline]
     fn remaining(&self) -> usize {
-        self.len() - self.offset()
+        self.r.len() - self.r.offset()
     }
 
+    #[inline]
     fn trailing(&mut self) -> Option<(usize, usize)> {
-        (!self.at_end()).then(|| (self.offset(), self.len() - self.offset()))
+        (!self.r.at_end()).then(|| (self.r.offset(), self.r.len() - self.r.offset()))
     }
 
-    fn unknown(&mut self, _: &Type, _: &DecodeOptions) -> Result<Option<Value>> {
+    #[inline(always)]
+    fn at_unknown(&mut self) -> bool {
         // JSON has no form for an unknown.
-        Ok(None)
+        false
     }
 
+    fn unknown(&mut self, _: &Type, _: &DecodeOptions) -> Result<Value> {
+        Err(Error::unrepresentable(
+            "JSON has no form for an unknown value",
+        ))
+    }
+
+    #[inline]
     fn null(&mut self) -> Result<bool> {
-        if self.peek()? == Peek::Null {
-            self.read_null()?;
+        if self.next == Peek::Null {
+            self.r.read_null()?;
             return Ok(true);
         }
         Ok(false)
     }
 
+    #[inline]
     fn string(&mut self) -> Result<Option<CompactString>> {
-        let s: Cow<'_, str> = match self.peek()? {
-            Peek::String => self.read_string()?,
+        let s: Cow<'_, str> = match self.next {
+            Peek::String => self.r.read_string()?,
             // go-cty keeps a number's literal text.
-            Peek::Number => self.read_number()?.into(),
-            Peek::Bool => if self.read_bool()? { "true" } else { "false" }.into(),
+            Peek::Number => self.r.read_number()?.into(),
+            Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
             _ => return Ok(None),
         };
         Ok(Some(CompactString::from(nfc(&s))))
     }
 
+    #[inline]
     fn number(&mut self, max_exponent: u32) -> Result<Option<Number>> {
-        let at = self.offset();
-        let text = match self.peek()? {
-            Peek::Number => self.read_number()?.into(),
-            Peek::String => self.read_string()?,
+        let at = self.r.offset();
+        let text = match self.next {
+            Peek::Number => self.r.read_number()?.into(),
+            Peek::String => self.r.read_string()?,
             _ => return Ok(None),
         };
         number_from_string(&text, max_exponent)
@@ -80,45 +104,50 @@ impl<'a> Wire<'a> for Reader<'a> {
             .map_err(|e| e.at_offset(at))
     }
 
+    #[inline]
     fn bool(&mut self) -> Result<Option<bool>> {
-        let at = self.offset();
-        match self.peek()? {
-            Peek::Bool => self.read_bool().map(Some),
-            Peek::String => bool_from_string(&self.read_string()?)
+        let at = self.r.offset();
+        match self.next {
+            Peek::Bool => self.r.read_bool().map(Some),
+            Peek::String => bool_from_string(&self.r.read_string()?)
                 .map(Some)
                 .map_err(|e| e.at_offset(at)),
             _ => Ok(None),
         }
     }
 
+    #[inline]
     fn begin_array(&mut self) -> Result<Option<(bool, Option<usize>)>> {
-        if self.peek()? != Peek::Array {
+        if self.next != Peek::Array {
             return Ok(None);
         }
-        Reader::begin_array(self)?;
+        self.r.begin_array()?;
         Ok(Some((true, None)))
     }
 
+    #[inline]
     fn next_element(&mut self, first: &mut bool) -> Result<bool> {
-        let more = Reader::next_element(self, *first)?;
+        let more = self.r.next_element(*first)?;
         *first = false;
         Ok(more)
     }
 
+    #[inline]
     fn begin_map(&mut self) -> Result<Option<(bool, Option<usize>)>> {
-        if self.peek()? != Peek::Object {
+        if self.next != Peek::Object {
             return Ok(None);
         }
-        self.begin_object()?;
+        self.r.begin_object()?;
         Ok(Some((true, None)))
     }
 
+    #[inline]
     fn next_key(
         &mut self,
         first: &mut bool,
         expected: Option<&str>,
     ) -> Result<Option<(usize, Key<'a>)>> {
-        let Some((at, k)) = Reader::next_key(self, *first)? else {
+        let Some((at, k)) = self.r.next_key(*first)? else {
             return Ok(None);
         };
         *first = false;
@@ -131,24 +160,25 @@ impl<'a> Wire<'a> for Reader<'a> {
     /// `{"value": V, "type": T}` in any key order: the value is skipped to
     /// find the type (go-cty writes it second), then read from where it
     /// starts.
+    #[inline]
     fn begin_dynamic(&mut self, depth_left: usize) -> Result<Option<DynamicStart<'a, usize>>> {
-        let at = self.offset();
-        if self.peek()? != Peek::Object {
+        let at = self.r.offset();
+        if self.next != Peek::Object {
             return Err(Error::data(
                 "a dynamic value must be an object with \"value\" and \"type\"",
             )
             .at_offset(at));
         }
-        self.begin_object()?;
+        self.r.begin_object()?;
         let mut type_json: Option<(usize, &'a [u8])> = None;
         let mut value_at: Option<usize> = None;
         let mut first = true;
-        while let Some((kat, k)) = Reader::next_key(self, first)? {
+        while let Some((kat, k)) = self.r.next_key(first)? {
             first = false;
             let vat = self.start()?;
-            self.skip_value(depth_left)?;
+            self.r.skip_value(depth_left)?;
             match &*k {
-                "type" => type_json = Some((vat, self.slice(vat, self.offset()))),
+                "type" => type_json = Some((vat, self.r.slice(vat, self.r.offset()))),
                 "value" => value_at = Some(vat),
                 other => {
                     return Err(Error::data(format!(
@@ -158,19 +188,20 @@ impl<'a> Wire<'a> for Reader<'a> {
                 }
             }
         }
-        let end = self.offset();
+        let end = self.r.offset();
         let Some((tat, type_json)) = type_json else {
             return Err(Error::data("missing \"type\" in a dynamic value").at_offset(at));
         };
         let Some(vat) = value_at else {
             return Err(Error::data("missing \"value\" in a dynamic value").at_offset(at));
         };
-        self.seek(vat);
+        self.r.seek(vat);
         Ok(Some((tat, type_json, end)))
     }
 
+    #[inline]
     fn end_dynamic(&mut self, end: usize) -> Result<()> {
-        self.seek(end);
+        self.r.seek(end);
         Ok(())
     }
 }
@@ -179,11 +210,13 @@ impl<'a> Wire<'a> for Reader<'a> {
 mod tests {
     use crate::{json, Type, Value};
 
+    #[inline]
     fn abc() -> Type {
         Type::parse(r#"["object",{"a":"number","b":"number","c":"number"}]"#).unwrap()
     }
 
     /// The attributes `a`, `b`, `c` as numbers, `None` for null.
+    #[inline]
     fn attrs(text: &str) -> Vec<Option<i64>> {
         let v = json::decode(text.as_bytes(), &abc()).unwrap();
         v.attributes()
@@ -193,6 +226,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn object_keys_may_come_in_any_order_and_be_left_out() {
         assert_eq!(attrs(r#"{"a":1,"b":2,"c":3}"#), [Some(1), Some(2), Some(3)]);
         assert_eq!(attrs(r#"{"c":3,"a":1,"b":2}"#), [Some(1), Some(2), Some(3)]);
@@ -202,6 +236,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn a_repeated_attribute_keeps_its_last_value() {
         assert_eq!(attrs(r#"{"a":1,"a":4}"#), [Some(4), None, None]);
         assert_eq!(
@@ -215,6 +250,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn an_unknown_attribute_is_refused_wherever_it_comes() {
         for text in [
             r#"{"d":1}"#,
@@ -227,6 +263,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn broken_utf8_is_reported_inside_the_string_that_holds_it() {
         let ty = Type::list(Type::String);
         let err = json::decode(b"[\"ok\", \"ab\xffc\"]", &ty).unwrap_err();

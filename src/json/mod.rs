@@ -32,7 +32,7 @@ mod decode;
 mod encode;
 pub(crate) mod read;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::types::Type;
 use crate::value::Value;
 use crate::DecodeOptions;
@@ -46,8 +46,10 @@ pub fn encode(value: &Value, ty: &Type) -> Result<Vec<u8>> {
 
 /// [`encode`], as a `String`.
 pub fn encode_string(value: &Value, ty: &Type) -> Result<String> {
-    // The encoder writes valid UTF-8 only.
-    encode(value, ty).map(|b| String::from_utf8(b).unwrap_or_default())
+    // The encoder writes valid UTF-8 only; were that ever broken, this
+    // says so instead of returning something else.
+    String::from_utf8(encode(value, ty)?)
+        .map_err(|_| Error::unrepresentable("internal error: the JSON encoder wrote invalid UTF-8"))
 }
 
 /// [`encode`], appending to `out`.

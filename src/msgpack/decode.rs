@@ -52,10 +52,12 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    #[inline]
     fn eof(&self) -> Error {
         Error::eof().at_offset(self.buf.len())
     }
 
+    #[inline]
     pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self.pos.checked_add(n).ok_or_else(|| self.eof())?;
         let s = self.buf.get(self.pos..end).ok_or_else(|| self.eof())?;
@@ -63,18 +65,21 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
+    #[inline]
     pub(super) fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N)?);
         Ok(a)
     }
 
+    #[inline]
     pub(super) fn peek(&self) -> Result<u8> {
         self.buf.get(self.pos).copied().ok_or_else(|| self.eof())
     }
 
     /// Reads a marker and its length or scalar payload (not the contents
     /// of a str, bin, array or map; an ext is left unread).
+    #[inline]
     pub(super) fn head(&mut self) -> Result<Head> {
         let b = self.peek()?;
         self.pos += 1;
@@ -125,6 +130,7 @@ impl<'a> Reader<'a> {
 
     /// UTF-8 text of `n` bytes, and whether it is ASCII. Broken UTF-8 is
     /// reported at the offending byte.
+    #[inline]
     pub(super) fn text(&mut self, n: u32) -> Result<(&'a str, bool)> {
         let start = self.pos;
         let b = self.take(n as usize)?;
@@ -156,6 +162,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes a str key equal to `name`, if that is what comes next.
+    #[inline]
     fn skip_key(&mut self, name: &str) -> bool {
         let name = name.as_bytes();
         let rest = &self.buf[self.pos..];
@@ -173,6 +180,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Steps back over a head read to see what it was.
+    #[inline]
     fn unread(&mut self, at: usize) {
         self.pos = at;
     }
@@ -184,33 +192,39 @@ impl<'a> Wire<'a> for Reader<'a> {
     type Seq = usize;
     type DynamicEnd = ();
 
+    #[inline(always)]
     fn start(&mut self) -> Result<usize> {
         self.peek()?;
         Ok(self.pos)
     }
 
+    #[inline]
     fn remaining(&self) -> usize {
         self.buf.len() - self.pos
     }
 
+    #[inline]
     fn trailing(&mut self) -> Option<(usize, usize)> {
         (self.pos < self.buf.len()).then(|| (self.pos, self.buf.len() - self.pos))
     }
 
-    fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Option<Value>> {
-        if is_ext(self.peek()?) {
-            unknown::read(self, ty, opts).map(Some)
-        } else {
-            Ok(None)
-        }
+    #[inline(always)]
+    fn at_unknown(&mut self) -> bool {
+        self.buf.get(self.pos).is_some_and(|&b| is_ext(b))
     }
 
+    fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Value> {
+        unknown::read(self, ty, opts)
+    }
+
+    #[inline(always)]
     fn null(&mut self) -> Result<bool> {
         let nil = self.peek()? == 0xc0;
         self.pos += usize::from(nil);
         Ok(nil)
     }
 
+    #[inline(always)]
     fn string(&mut self) -> Result<Option<CompactString>> {
         let at = self.pos;
         let b = self.peek()?;
@@ -232,6 +246,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
+    #[inline(always)]
     fn number(&mut self, max_exponent: u32) -> Result<Option<Number>> {
         let b = self.peek()?;
         // The most common form, without the general dispatch.
@@ -244,6 +259,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         self.number_from(head, at, max_exponent)
     }
 
+    #[inline(always)]
     fn bool(&mut self) -> Result<Option<bool>> {
         match self.peek()? {
             b @ (0xc2 | 0xc3) => {
@@ -254,6 +270,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
+    #[inline(always)]
     fn begin_array(&mut self) -> Result<Option<(usize, Option<usize>)>> {
         let at = self.pos;
         match self.head()? {
@@ -265,12 +282,14 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
+    #[inline(always)]
     fn next_element(&mut self, left: &mut usize) -> Result<bool> {
         let more = *left > 0;
         *left = left.saturating_sub(1);
         Ok(more)
     }
 
+    #[inline(always)]
     fn begin_map(&mut self) -> Result<Option<(usize, Option<usize>)>> {
         let at = self.pos;
         match self.head()? {
@@ -282,6 +301,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
+    #[inline(always)]
     fn next_key(
         &mut self,
         left: &mut usize,
@@ -307,6 +327,7 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     /// `[type JSON, value]`: a two-element array whose first element is the
     /// type JSON as bin (or str). A null of unknown type was read as null.
+    #[inline]
     fn begin_dynamic(&mut self, _depth_left: usize) -> Result<Option<DynamicStart<'a, ()>>> {
         let at = self.pos;
         match self.head()? {
@@ -335,6 +356,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         Ok(Some((tat, type_json, ())))
     }
 
+    #[inline]
     fn end_dynamic(&mut self, _: ()) -> Result<()> {
         Ok(())
     }

@@ -126,7 +126,8 @@ fn each_element(
     match nesting {
         NestingMode::Single | NestingMode::Group => f(v, path, errors),
         NestingMode::List | NestingMode::Set => {
-            for (i, e) in v.elements().unwrap_or_default().iter().enumerate() {
+            // A null or unknown list of blocks has no block to check.
+            for (i, e) in v.elements().unwrap_or(&[]).iter().enumerate() {
                 with_step(path, PathStep::Index(i as u64), |path| f(e, path, errors));
             }
         }

@@ -16,7 +16,7 @@ pub fn options() -> DecodeOptions {
 /// Splits the input into a parsed type and the payload after the newline.
 pub fn split(data: &[u8]) -> Option<(Type, &[u8])> {
     let nl = data.iter().position(|&b| b == b'\n')?;
-    let ty = Type::parse_bytes(&data[..nl], 64).ok()?;
+    let ty = Type::parse_with(&data[..nl], &ctywire::DecodeOptions::new().max_depth(64)).ok()?;
     Some((ty, &data[nl + 1..]))
 }
 
