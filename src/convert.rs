@@ -234,31 +234,8 @@ impl Converter {
     }
 
     fn object(self, from: &ObjectType, items: &[Value], to: &ObjectType) -> Result<Value> {
-        if !self.drop_extra {
-            if let Some((name, _)) = from.attributes().find(|(n, _)| to.index_of(n).is_none()) {
-                return Err(unexpected_attribute(name, to));
-            }
-        }
-        let missing: Vec<&str> = to
-            .attributes()
-            .enumerate()
-            .filter(|&(i, (n, _))| !to.is_optional(i) && from.index_of(n).is_none())
-            .map(|(_, (n, _))| n)
-            .collect();
-        if !missing.is_empty() {
-            return Err(Error::data(missing_message(&missing)));
-        }
-        let mut attrs = Vec::with_capacity(to.len());
-        for (name, aty) in to.attributes() {
-            let v = match from.index_of(name) {
-                Some(i) => self
-                    .value(&items[i], aty)
-                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?,
-                None => Value::null(aty.without_optional_attributes()),
-            };
-            attrs.push((name, v));
-        }
-        Ok(Value::object(attrs))
+        let members = from.attributes().map(|(n, _)| n).zip(items.iter());
+        self.members_into_object(members, to, |n| PathStep::Attr(n.to_string()))
     }
 
     fn map_into_object<'a>(
@@ -266,12 +243,24 @@ impl Converter {
         entries: impl Iterator<Item = (&'a str, &'a Value)>,
         to: &ObjectType,
     ) -> Result<Value> {
+        self.members_into_object(entries, to, |k| PathStep::Key(k.to_string()))
+    }
+
+    /// An object's attributes or a map's entries as an object of type
+    /// `to`; `step` names a member in the source's own terms, for errors.
+    fn members_into_object<'a>(
+        self,
+        members: impl Iterator<Item = (&'a str, &'a Value)>,
+        to: &ObjectType,
+        step: impl Fn(&str) -> PathStep,
+    ) -> Result<Value> {
         let mut found: Vec<Option<&Value>> = vec![None; to.len()];
-        for (k, v) in entries {
-            match to.index_of(k) {
+        for (name, v) in members {
+            match to.index_of(name) {
                 Some(i) => found[i] = Some(v),
+                // go-cty drops what the target type lacks.
                 None if self.drop_extra => {}
-                None => return Err(unexpected_attribute(k, to)),
+                None => return Err(unexpected_attribute(name, to)),
             }
         }
         let missing: Vec<&str> = to
@@ -286,9 +275,8 @@ impl Converter {
         let mut attrs = Vec::with_capacity(to.len());
         for ((name, aty), v) in to.attributes().zip(found) {
             let v = match v {
-                Some(v) => self
-                    .value(v, aty)
-                    .map_err(|e| e.under(PathStep::Key(name.to_string())))?,
+                Some(v) => self.value(v, aty).map_err(|e| e.under(step(name)))?,
+                // An optional attribute left out is null.
                 None => Value::null(aty.without_optional_attributes()),
             };
             attrs.push((name, v));

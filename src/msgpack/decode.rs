@@ -179,6 +179,23 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// An array or map header, whose count is both the iteration state
+    /// and the length known up front; anything else is left unread.
+    #[inline(always)]
+    fn begin_counted(
+        &mut self,
+        count: impl Fn(Head) -> Option<u32>,
+    ) -> Result<Option<(usize, Option<usize>)>> {
+        let at = self.pos;
+        match count(self.head()?) {
+            Some(n) => Ok(Some((n as usize, Some(n as usize)))),
+            None => {
+                self.unread(at);
+                Ok(None)
+            }
+        }
+    }
+
     /// Steps back over a head read to see what it was.
     #[inline]
     fn unread(&mut self, at: usize) {
@@ -272,14 +289,10 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     #[inline(always)]
     fn begin_array(&mut self) -> Result<Option<(usize, Option<usize>)>> {
-        let at = self.pos;
-        match self.head()? {
-            Head::Array(n) => Ok(Some((n as usize, Some(n as usize)))),
-            _ => {
-                self.unread(at);
-                Ok(None)
-            }
-        }
+        self.begin_counted(|h| match h {
+            Head::Array(n) => Some(n),
+            _ => None,
+        })
     }
 
     #[inline(always)]
@@ -291,14 +304,10 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     #[inline(always)]
     fn begin_map(&mut self) -> Result<Option<(usize, Option<usize>)>> {
-        let at = self.pos;
-        match self.head()? {
-            Head::Map(n) => Ok(Some((n as usize, Some(n as usize)))),
-            _ => {
-                self.unread(at);
-                Ok(None)
-            }
-        }
+        self.begin_counted(|h| match h {
+            Head::Map(n) => Some(n),
+            _ => None,
+        })
     }
 
     #[inline(always)]
