@@ -52,6 +52,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "bridge")]
 pub mod bridge;
 mod error;
 mod gostr;
@@ -61,6 +62,7 @@ mod number;
 mod path;
 pub mod protocol;
 mod refinements;
+#[cfg(feature = "rpc")]
 pub mod rpc;
 pub mod schema;
 mod set;
