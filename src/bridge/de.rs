@@ -53,10 +53,7 @@ impl de::Error for Error {
 /// # Ok::<(), ctywire::Error>(())
 /// ```
 pub fn from_json<T: DeserializeOwned>(json: &Json) -> Result<T> {
-    T::deserialize(JsonDeserializer {
-        json,
-        exact: false,
-    })
+    T::deserialize(JsonDeserializer { json, exact: false })
 }
 
 /// Reads one [`Json`] node. `exact` is set when the node is wanted by a
@@ -314,7 +311,10 @@ impl<'de> Deserialize<'de> for JsonNumber {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<JsonNumber, D::Error> {
         match Json::deserialize(d)? {
             Json::Number(n) => Ok(n),
-            other => Err(de::Error::invalid_type(unexpected(&other), &"a JSON number")),
+            other => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"a JSON number",
+            )),
         }
     }
 }

@@ -344,8 +344,9 @@ impl Json {
         let mut r = Reader::new(text);
         let doc = read_value(&mut r, opts, 0)?;
         if !r.at_end() {
-            return Err(Error::syntax("invalid character after top-level value")
-                .at_offset(r.offset()));
+            return Err(
+                Error::syntax("invalid character after top-level value").at_offset(r.offset())
+            );
         }
         Ok(doc)
     }
@@ -457,6 +458,57 @@ impl Json {
                 }
                 out.push(b'}');
             }
+        }
+    }
+
+    /// The JSON text indented by two spaces per level, one member or
+    /// element per line (as `serde_json::to_string_pretty` lays it out),
+    /// for people to read.
+    ///
+    /// ```
+    /// let doc = ctywire::bridge::Json::parse(r#"{"a":[1,{}],"b":[]}"#)?;
+    /// assert_eq!(doc.to_string_pretty(), "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn to_string_pretty(&self) -> String {
+        let mut out = Vec::with_capacity(64);
+        self.write_pretty(&mut out, 0);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    fn write_pretty(&self, out: &mut Vec<u8>, level: usize) {
+        let newline = |out: &mut Vec<u8>, level: usize| {
+            out.push(b'\n');
+            out.resize(out.len() + 2 * level, b' ');
+        };
+        match self {
+            Json::Array(items) if !items.is_empty() => {
+                out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    newline(out, level + 1);
+                    item.write_pretty(out, level + 1);
+                }
+                newline(out, level);
+                out.push(b']');
+            }
+            Json::Object(o) if !o.is_empty() => {
+                out.push(b'{');
+                for (i, (k, v)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    newline(out, level + 1);
+                    quote_into(out, k);
+                    out.extend_from_slice(b": ");
+                    v.write_pretty(out, level + 1);
+                }
+                newline(out, level);
+                out.push(b'}');
+            }
+            other => other.write_into(out),
         }
     }
 

@@ -51,8 +51,8 @@ use crate::value::Value;
 pub use de::from_json;
 pub use json::{Json, JsonNumber, Object};
 pub use paths::{resolve_prop_path, PropSegment};
-pub use ser::to_json;
 pub use sensitive::{merge_sensitive, split_sensitive};
+pub use ser::to_json;
 
 /// What [`to_props`] does with unknown values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -185,7 +185,12 @@ impl ser::Serializer for JsonSerializer {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<Json> {
         Ok(Json::Null)
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Json> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Json> {
         Ok(Json::String(variant.to_string()))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -362,7 +367,11 @@ impl ser::SerializeMap for MapSerializer {
 impl ser::SerializeStruct for MapSerializer {
     type Ok = Json;
     type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.put(key.to_string(), value)
     }
     fn end(self) -> Result<Json> {
@@ -373,7 +382,11 @@ impl ser::SerializeStruct for MapSerializer {
 impl ser::SerializeStructVariant for MapSerializer {
     type Ok = Json;
     type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.put(key.to_string(), value)
     }
     fn end(self) -> Result<Json> {
@@ -433,7 +446,12 @@ impl ser::Serializer for KeySerializer {
     fn serialize_unit_struct(self, _: &'static str) -> Result<String> {
         Err(key_error())
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<String> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<String> {
         Ok(variant.to_string())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -458,7 +476,11 @@ impl ser::Serializer for KeySerializer {
     fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
         Err(key_error())
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         Err(key_error())
     }
     fn serialize_tuple_variant(

@@ -30,8 +30,8 @@
 //! # Ok::<(), ctywire::Error>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
 use crate::bridge::{Json, PropSegment};
+use serde::{Deserialize, Serialize};
 
 /// Method names.
 pub mod method {

@@ -209,7 +209,10 @@ impl Message {
         let j = Json::parse(text).map_err(|e| {
             Message::failure(
                 Id::Null,
-                ErrorObject::new(code::PARSE_ERROR, format!("parse error: {}", with_offset(&e))),
+                ErrorObject::new(
+                    code::PARSE_ERROR,
+                    format!("parse error: {}", with_offset(&e)),
+                ),
             )
         })?;
         Message::from_json(&j)
