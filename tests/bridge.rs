@@ -266,6 +266,21 @@ fn json_degrades_to_plain_numbers_through_other_serde_formats() {
     assert_eq!(from_serde_json, j(r#"{"x":[1,2.5,"s",true]}"#));
 }
 
+#[test]
+fn no_document_is_mistaken_for_the_private_number_form() {
+    // The names ctywire uses inside serde are plain strings to a document.
+    for text in [
+        r#"{"$ctywire::private::JsonNumber":"12"}"#,
+        r#"{"$ctywire::private::Json":12}"#,
+    ] {
+        let doc = j(text);
+        assert_eq!(from_json::<Json>(&doc).unwrap(), doc);
+        assert_eq!(to_json(&doc).unwrap(), doc);
+        let via_serde_json: Json = serde_json::from_str(text).unwrap();
+        assert_eq!(via_serde_json, doc);
+    }
+}
+
 fn arb_json() -> impl Strategy<Value = Json> {
     let number = prop_oneof![
         any::<i64>().prop_map(|i| i.to_string()),

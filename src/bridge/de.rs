@@ -3,11 +3,12 @@
 //!
 //! Exactness: [`Json`] and [`JsonNumber`] ask for a newtype struct of a
 //! private name. ctywire's deserializer answers that request, and only
-//! that one, with a number's text (as a one-entry map under the private
-//! name); any other request (a user's `f64`, an untagged enum buffering
-//! its input) sees plain `u64` / `i64` / `f64` visits. Any other
-//! deserializer treats the name as an ordinary newtype and hands over
-//! whatever its numbers are.
+//! that one, with a number's text, as an enum variant of a private name
+//! (JSON has no enums, so no document can be mistaken for it, unlike a
+//! map with a magic key); any other request (a user's `f64`, an untagged
+//! enum buffering its input) sees plain `u64` / `i64` / `f64` visits. Any
+//! other deserializer treats the name as an ordinary newtype and hands
+//! over whatever its numbers are.
 
 use std::fmt;
 
@@ -20,9 +21,9 @@ use super::json::{Json, JsonNumber, Object};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
 
-/// The newtype name [`Json`] and [`JsonNumber`] deserialize through, and
-/// the key of the one-entry map that carries a number's text to them.
+/// The newtype name [`Json`] and [`JsonNumber`] deserialize through.
 const JSON_TOKEN: &str = "$ctywire::private::Json";
+// The variant name that carries a number's text to them.
 use super::ser::NUMBER_TOKEN;
 
 impl de::Error for Error {
@@ -88,7 +89,7 @@ impl<'de> de::Deserializer<'de> for JsonDeserializer<'_> {
         match self.json {
             Json::Null => visitor.visit_unit(),
             Json::Bool(b) => visitor.visit_bool(*b),
-            Json::Number(n) if self.exact => visitor.visit_map(NumberAccess(Some(n.as_str()))),
+            Json::Number(n) if self.exact => visitor.visit_enum(NumberAccess(n.as_str())),
             Json::Number(n) => visit_number(n, visitor),
             Json::String(s) => visitor.visit_str(s),
             Json::Array(items) => visit_seq(items, visitor),
@@ -280,24 +281,36 @@ impl<'de> de::VariantAccess<'de> for JsonDeserializer<'_> {
     }
 }
 
-/// The one-entry map `{NUMBER_TOKEN: text}` by which an exact number
-/// reaches [`Json`]'s and [`JsonNumber`]'s visitors.
-struct NumberAccess<'a>(Option<&'a str>);
+/// The enum variant `NUMBER_TOKEN(text)` by which an exact number reaches
+/// [`Json`]'s visitor.
+struct NumberAccess<'a>(&'a str);
 
-impl<'de> MapAccess<'de> for NumberAccess<'_> {
+impl<'de, 'a> de::EnumAccess<'de> for NumberAccess<'a> {
     type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.0.is_none() {
-            return Ok(None);
-        }
-        seed.deserialize(NUMBER_TOKEN.into_deserializer()).map(Some)
+    type Variant = NumberAccess<'a>;
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let v = seed.deserialize(NUMBER_TOKEN.into_deserializer())?;
+        Ok((v, self))
     }
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
-        let text = self
-            .0
-            .take()
-            .ok_or_else(|| Error::data("a map value was read before its key"))?;
-        seed.deserialize(text.into_deserializer())
+}
+
+impl<'de> de::VariantAccess<'de> for NumberAccess<'_> {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        Err(Error::data("a number is not a unit variant"))
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(self.0.into_deserializer())
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        visitor.visit_str(self.0)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_str(self.0)
     }
 }
 
@@ -389,18 +402,25 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Json, A::Error> {
         let mut o = Object::new();
-        let mut first = true;
         while let Some(key) = map.next_key::<String>()? {
-            if first && key == NUMBER_TOKEN {
-                // Only ctywire's deserializer sends this, with checked text.
-                let text: String = map.next_value()?;
-                let n = JsonNumber::parse(&text).map_err(de::Error::custom)?;
-                return Ok(Json::Number(n));
-            }
-            first = false;
             let value: Json = map.next_value()?;
             o.insert(key, value);
         }
         Ok(Json::Object(o))
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> std::result::Result<Json, A::Error> {
+        use de::VariantAccess;
+        let (name, variant): (String, A::Variant) = data.variant()?;
+        if name != NUMBER_TOKEN {
+            // A format with enums of its own (not JSON) sent one.
+            return Err(de::Error::invalid_type(
+                de::Unexpected::Enum,
+                &"a JSON value",
+            ));
+        }
+        let text: String = variant.newtype_variant()?;
+        JsonNumber::parse(&text)
+            .map(Json::Number)
+            .map_err(de::Error::custom)
     }
 }
