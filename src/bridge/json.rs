@@ -428,39 +428,6 @@ impl Json {
         }
     }
 
-    /// Appends the compact JSON text to `out`.
-    pub fn write_into(&self, out: &mut Vec<u8>) {
-        match self {
-            Json::Null => out.extend_from_slice(b"null"),
-            Json::Bool(true) => out.extend_from_slice(b"true"),
-            Json::Bool(false) => out.extend_from_slice(b"false"),
-            Json::Number(n) => out.extend_from_slice(n.as_str().as_bytes()),
-            Json::String(s) => quote_into(out, s),
-            Json::Array(items) => {
-                out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    item.write_into(out);
-                }
-                out.push(b']');
-            }
-            Json::Object(o) => {
-                out.push(b'{');
-                for (i, (k, v)) in o.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    quote_into(out, k);
-                    out.push(b':');
-                    v.write_into(out);
-                }
-                out.push(b'}');
-            }
-        }
-    }
-
     /// The JSON text indented by two spaces per level, one member or
     /// element per line (as `serde_json::to_string_pretty` lays it out),
     /// for people to read.
@@ -472,44 +439,54 @@ impl Json {
     /// ```
     pub fn to_string_pretty(&self) -> String {
         let mut out = Vec::with_capacity(64);
-        self.write_pretty(&mut out, 0);
+        self.write(&mut out, Some(0));
         String::from_utf8_lossy(&out).into_owned()
     }
 
-    fn write_pretty(&self, out: &mut Vec<u8>, level: usize) {
-        let newline = |out: &mut Vec<u8>, level: usize| {
-            out.push(b'\n');
-            out.resize(out.len() + 2 * level, b' ');
+    /// Appends the compact JSON text to `out`.
+    pub fn write_into(&self, out: &mut Vec<u8>) {
+        self.write(out, None);
+    }
+
+    /// Writes compactly (`level` is `None`) or indented, at nesting `level`.
+    fn write(&self, out: &mut Vec<u8>, level: Option<usize>) {
+        let (open, close, len) = match self {
+            Json::Null => return out.extend_from_slice(b"null"),
+            Json::Bool(true) => return out.extend_from_slice(b"true"),
+            Json::Bool(false) => return out.extend_from_slice(b"false"),
+            Json::Number(n) => return out.extend_from_slice(n.as_str().as_bytes()),
+            Json::String(s) => return quote_into(out, s),
+            Json::Array(items) => (b'[', b']', items.len()),
+            Json::Object(o) => (b'{', b'}', o.len()),
         };
-        match self {
-            Json::Array(items) if !items.is_empty() => {
-                out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    newline(out, level + 1);
-                    item.write_pretty(out, level + 1);
-                }
-                newline(out, level);
-                out.push(b']');
+        let newline = |out: &mut Vec<u8>, level: Option<usize>| {
+            if let Some(level) = level {
+                out.push(b'\n');
+                out.resize(out.len() + 2 * level, b' ');
             }
-            Json::Object(o) if !o.is_empty() => {
-                out.push(b'{');
-                for (i, (k, v)) in o.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    newline(out, level + 1);
+        };
+        let inner = level.map(|l| l + 1);
+        out.push(open);
+        for i in 0..len {
+            if i > 0 {
+                out.push(b',');
+            }
+            newline(out, inner);
+            match self {
+                Json::Array(items) => items[i].write(out, inner),
+                Json::Object(o) => {
+                    let (k, v) = &o.entries[i];
                     quote_into(out, k);
-                    out.extend_from_slice(b": ");
-                    v.write_pretty(out, level + 1);
+                    out.extend_from_slice(if level.is_some() { b": " } else { b":" });
+                    v.write(out, inner);
                 }
-                newline(out, level);
-                out.push(b'}');
+                _ => {}
             }
-            other => other.write_into(out),
         }
+        if len > 0 {
+            newline(out, level);
+        }
+        out.push(close);
     }
 
     /// The compact JSON text as bytes.

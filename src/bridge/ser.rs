@@ -108,6 +108,15 @@ fn tagged(variant: &str, value: Json) -> Json {
     Json::Object(o)
 }
 
+/// Integers are exact in any size: their decimal text is the number.
+macro_rules! integers_as_numbers {
+    ($($method:ident: $t:ty),*) => {$(
+        fn $method(self, v: $t) -> Result<Json> {
+            Ok(v.into())
+        }
+    )*};
+}
+
 impl ser::Serializer for JsonSerializer {
     type Ok = Json;
     type Error = Error;
@@ -122,36 +131,9 @@ impl ser::Serializer for JsonSerializer {
     fn serialize_bool(self, v: bool) -> Result<Json> {
         Ok(Json::Bool(v))
     }
-    fn serialize_i8(self, v: i8) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_i16(self, v: i16) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_i32(self, v: i32) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_i64(self, v: i64) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_i128(self, v: i128) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_u8(self, v: u8) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_u16(self, v: u16) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_u32(self, v: u32) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_u64(self, v: u64) -> Result<Json> {
-        Ok(v.into())
-    }
-    fn serialize_u128(self, v: u128) -> Result<Json> {
-        Ok(v.into())
-    }
+    integers_as_numbers!(serialize_i8: i8, serialize_i16: i16, serialize_i32: i32,
+        serialize_i64: i64, serialize_i128: i128, serialize_u8: u8, serialize_u16: u16,
+        serialize_u32: u32, serialize_u64: u64, serialize_u128: u128);
     fn serialize_f32(self, v: f32) -> Result<Json> {
         // Through f32's own shortest form: 0.1f32 is "0.1", not
         // "0.10000000149011612".
