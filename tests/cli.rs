@@ -240,3 +240,21 @@ fn bench_prints_one_json_line_of_timings() {
         assert!(v[key].as_u64().unwrap() > 0, "{key}");
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    // `ctywire decode ... | head -1`: the pipe closes before the output is
+    // written. That is no error and certainly no panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctywire"))
+        .args(["decode", "--case", "testdata/instance.case"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ctywire runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

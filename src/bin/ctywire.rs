@@ -259,8 +259,20 @@ fn decode_bytes(bytes: &[u8], ty: &Type, format: Format) -> Result<Value, String
 }
 
 fn print_readable(value: &Value) -> Result<(), String> {
-    println!("{}", readable(value).to_string_pretty());
-    Ok(())
+    print_line(&readable(value).to_string_pretty())
+}
+
+/// Writes one line to standard output. `println!` panics when the reader
+/// has gone (`ctywire decode ... | head`); a closed pipe just means nobody
+/// wants the rest, so it ends the command quietly.
+fn print_line(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("writing standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// How `decode` reads its input bytes.
@@ -386,13 +398,11 @@ fn encode(ty: &str, format: Format, file: &str) -> Result<(), String> {
     let input = read_input(file)?;
     let value = json::decode(&input, &ty).map_err(describe)?;
     match format {
-        Format::Msgpack => println!(
-            "{}",
-            ::hex::encode(msgpack::encode(&value, &ty).map_err(describe)?)
-        ),
-        Format::Json => println!("{}", json::encode_string(&value, &ty).map_err(describe)?),
+        Format::Msgpack => print_line(&::hex::encode(
+            msgpack::encode(&value, &ty).map_err(describe)?,
+        )),
+        Format::Json => print_line(&json::encode_string(&value, &ty).map_err(describe)?),
     }
-    Ok(())
 }
 
 /// One conformance line: decode, then re-encode both ways. Errors are the
@@ -486,8 +496,7 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
         });
         line += &format!(",\"json_decode\":{jd},\"json_encode\":{je}");
     }
-    println!("{line}}}");
-    Ok(())
+    print_line(&format!("{line}}}"))
 }
 
 fn implied_type(
@@ -541,6 +550,5 @@ fn implied_type(
         _ => return Err("say which block: --resource, --data-source or --provider".into()),
     };
     let ty = schema.implied_type().map_err(|e| format!("{what}: {e}"))?;
-    println!("{}", ty.to_json());
-    Ok(())
+    print_line(&ty.to_json())
 }

@@ -309,7 +309,7 @@ impl Message {
 
 /// An error's text with the byte offset it carries, for messages that
 /// travel without the error value itself.
-pub(crate) fn with_offset(e: &crate::Error) -> String {
+fn with_offset(e: &crate::Error) -> String {
     match e.offset() {
         Some(at) => format!("{e} (at byte {at})"),
         None => e.to_string(),
