@@ -262,6 +262,8 @@ fn json_degrades_to_plain_numbers_through_other_serde_formats() {
         serde_json::to_string(&doc).unwrap(),
         r#"{"b":[18446744073709551615,-5,0.5,1.2345678901234568e+29],"a":null}"#
     );
+    assert_eq!(serde_json::to_string(&j("-0")).unwrap(), "-0.0");
+    assert_eq!(serde_json::to_string(&j("1e400")).unwrap(), r#""1e400""#);
     let from_serde_json: Json = serde_json::from_str(r#"{"x":[1,2.5,"s",true]}"#).unwrap();
     assert_eq!(from_serde_json, j(r#"{"x":[1,2.5,"s",true]}"#));
 }

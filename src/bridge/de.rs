@@ -17,7 +17,7 @@ use serde::de::{
 };
 use serde::Deserialize;
 
-use super::json::{Json, JsonNumber, Object};
+use super::json::{Json, JsonNumber, Object, Primitive};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
 
@@ -66,16 +66,10 @@ struct JsonDeserializer<'a> {
 }
 
 fn visit_number<'de, V: Visitor<'de>>(n: &JsonNumber, visitor: V) -> Result<V::Value> {
-    if n.as_str() != "-0" {
-        if let Some(u) = n.as_u64() {
-            return visitor.visit_u64(u);
-        }
-        if let Some(i) = n.as_i64() {
-            return visitor.visit_i64(i);
-        }
-    }
-    match n.as_f64() {
-        Some(f) => visitor.visit_f64(f),
+    match n.to_primitive() {
+        Some(Primitive::U64(u)) => visitor.visit_u64(u),
+        Some(Primitive::I64(i)) => visitor.visit_i64(i),
+        Some(Primitive::F64(f)) => visitor.visit_f64(f),
         None => Err(Error::data(format!(
             "{n} is beyond the range of a 64-bit float"
         ))),

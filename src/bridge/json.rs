@@ -74,6 +74,22 @@ impl JsonNumber {
         self.0.parse::<f64>().ok().filter(|f| f.is_finite())
     }
 
+    /// The number as the serde primitive that holds it best, for formats
+    /// without exact numbers: an integer when it is one in range, else the
+    /// nearest `f64`, else (beyond `f64`'s range) nothing. `-0` is the
+    /// float `-0.0`, as serde_json reads it.
+    pub(crate) fn to_primitive(&self) -> Option<Primitive> {
+        if &*self.0 != "-0" {
+            if let Some(u) = self.as_u64() {
+                return Some(Primitive::U64(u));
+            }
+            if let Some(i) = self.as_i64() {
+                return Some(Primitive::I64(i));
+            }
+        }
+        self.as_f64().map(Primitive::F64)
+    }
+
     /// A finite `f64` as JSON, in its shortest round-tripping form; NaN and
     /// the infinities have none.
     pub fn from_f64(f: f64) -> Option<JsonNumber> {
@@ -104,6 +120,13 @@ impl JsonNumber {
     pub(crate) fn from_checked(text: &str) -> JsonNumber {
         JsonNumber(text.into())
     }
+}
+
+/// See [`JsonNumber::to_primitive`].
+pub(crate) enum Primitive {
+    U64(u64),
+    I64(i64),
+    F64(f64),
 }
 
 impl FromStr for JsonNumber {
@@ -292,6 +315,17 @@ impl<'a> IntoIterator for &'a Object {
 /// Parse it with [`Json::parse`] (or `str::parse`); its `Display` form is
 /// compact JSON. Indexing with a missing key or position yields `Null`,
 /// as in serde_json.
+///
+/// **With serde**, `Json` and [`JsonNumber`] keep numbers exact through
+/// ctywire's own [`to_json`](super::to_json) and
+/// [`from_json`](super::from_json), so a `Json` field of a message type
+/// passes through untouched. Through any other format (serde_json without
+/// `arbitrary_precision`, YAML, ...) a number becomes the serde primitive
+/// nearest to it: `u64` or `i64` when it is an integer in range, else the
+/// nearest `f64` (`-0` is `-0.0`), else, beyond `f64`'s range (`1e400`),
+/// its text as a string. Reading `Json` from another format takes that
+/// format's numbers as they come. Inside an internally tagged or untagged
+/// enum, serde buffers the input, so a `Json` there gets `f64`s as well.
 ///
 /// ```
 /// use ctywire::bridge::Json;

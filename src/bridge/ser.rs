@@ -9,7 +9,7 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::json::{Json, JsonNumber, Object};
+use super::json::{Json, JsonNumber, Object, Primitive};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
 
@@ -78,15 +78,12 @@ impl Serialize for JsonNumber {
         if std::any::type_name::<S>() == std::any::type_name::<JsonSerializer>() {
             return s.serialize_newtype_struct(NUMBER_TOKEN, self.as_str());
         }
-        if let Some(u) = self.as_u64().filter(|_| self.as_str() != "-0") {
-            s.serialize_u64(u)
-        } else if let Some(i) = self.as_i64() {
-            s.serialize_i64(i)
-        } else if let Some(f) = self.as_f64() {
-            s.serialize_f64(f)
-        } else {
+        match self.to_primitive() {
+            Some(Primitive::U64(u)) => s.serialize_u64(u),
+            Some(Primitive::I64(i)) => s.serialize_i64(i),
+            Some(Primitive::F64(f)) => s.serialize_f64(f),
             // Beyond f64 (1e400): the text is the only faithful form left.
-            s.serialize_str(self.as_str())
+            None => s.serialize_str(self.as_str()),
         }
     }
 }
