@@ -343,35 +343,25 @@ impl ser::SerializeMap for MapSerializer {
     }
 }
 
-impl ser::SerializeStruct for MapSerializer {
-    type Ok = Json;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.put(key.to_string(), value)
-    }
-    fn end(self) -> Result<Json> {
-        self.finish()
-    }
+macro_rules! struct_like {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for MapSerializer {
+            type Ok = Json;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<()> {
+                self.put(key.to_string(), value)
+            }
+            fn end(self) -> Result<Json> {
+                self.finish()
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeStructVariant for MapSerializer {
-    type Ok = Json;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.put(key.to_string(), value)
-    }
-    fn end(self) -> Result<Json> {
-        self.finish()
-    }
-}
+struct_like!(SerializeStruct, SerializeStructVariant);
 
 /// Object keys: strings, and scalars as their text (as serde_json does).
 struct KeySerializer;
