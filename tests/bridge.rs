@@ -283,6 +283,65 @@ fn no_document_is_mistaken_for_the_private_number_form() {
     }
 }
 
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+enum Every {
+    Unit,
+    Newtype(i8),
+    Tuple(u16, String),
+    Struct { a: Option<bool>, b: Vec<f32> },
+}
+
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Many {
+    every: Vec<Every>,
+    keyed: std::collections::BTreeMap<u32, char>,
+    unit: (),
+    nothing: Option<String>,
+    big: u128,
+    small: i64,
+    bytes: Vec<u8>,
+}
+
+#[test]
+fn serde_shapes_are_written_as_serde_json_writes_them_and_read_back() {
+    let v = Many {
+        every: vec![
+            Every::Unit,
+            Every::Newtype(-3),
+            Every::Tuple(7, "t".into()),
+            Every::Struct {
+                a: None,
+                b: vec![0.1, 2.0],
+            },
+        ],
+        keyed: [(2, 'x'), (10, '"')].into(),
+        unit: (),
+        nothing: None,
+        big: u128::MAX,
+        small: i64::MIN,
+        bytes: vec![0, 255],
+    };
+    let j = to_json(&v).unwrap();
+    assert_eq!(j.to_string(), serde_json::to_string(&v).unwrap());
+    assert_eq!(from_json::<Many>(&j).unwrap(), v);
+}
+
+#[test]
+fn serialization_errors_name_the_field() {
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("k", vec![1.0, f64::INFINITY]);
+    let err = to_json(&Every::Struct {
+        a: None,
+        b: vec![f32::NAN],
+    })
+    .unwrap_err();
+    assert_eq!(err.to_string(), ".Struct.b[0]: NaN has no JSON form");
+    let err = to_json(&m).unwrap_err();
+    assert_eq!(err.to_string(), r#"["k"][1]: infinity has no JSON form"#);
+    let err = to_json(&std::collections::BTreeMap::from([((1, 2), 3)])).unwrap_err();
+    assert!(err.message().contains("map key"), "{err}");
+}
+
 fn arb_json() -> impl Strategy<Value = Json> {
     let number = prop_oneof![
         any::<i64>().prop_map(|i| i.to_string()),

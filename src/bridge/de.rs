@@ -149,8 +149,24 @@ impl<'de> de::Deserializer<'de> for JsonDeserializer<'_> {
         visitor.visit_unit()
     }
 
+    // 128-bit integers are exact too: beyond u64/i64, deserialize_any
+    // would offer only the nearest f64.
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.json.as_number().and_then(|n| n.as_str().parse().ok()) {
+            Some(i) => visitor.visit_i128(i),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.json.as_number().and_then(|n| n.as_str().parse().ok()) {
+            Some(u) => visitor.visit_u128(u),
+            None => self.deserialize_any(visitor),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
         bytes byte_buf unit unit_struct seq tuple tuple_struct map identifier
     }
 }
@@ -212,7 +228,7 @@ impl<'de, 'a, I: Iterator<Item = (&'a str, &'a Json)>> MapAccess<'de> for Member
             return Ok(None);
         };
         self.value = Some((k, v));
-        seed.deserialize(k.into_deserializer()).map(Some)
+        seed.deserialize(KeyDeserializer(k)).map(Some)
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         let (k, json) = self
@@ -226,6 +242,62 @@ impl<'de, 'a, I: Iterator<Item = (&'a str, &'a Json)>> MapAccess<'de> for Member
         };
         seed.deserialize(JsonDeserializer { json, exact: false })
             .map_err(|e| e.under(step))
+    }
+}
+
+/// An object key: a string, which a map with number or bool keys reads as
+/// its text (as serde_json does: `{"2": "x"}` is a `BTreeMap<u32, _>`).
+struct KeyDeserializer<'a>(&'a str);
+
+macro_rules! key_parsed {
+    ($($method:ident => $visit:ident),*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            match self.0.parse() {
+                Ok(v) => visitor.$visit(v),
+                // Not that kind of text: the visitor names what it wanted.
+                Err(_) => visitor.visit_str(self.0),
+            }
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for KeyDeserializer<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_str(self.0)
+    }
+
+    key_parsed!(deserialize_bool => visit_bool, deserialize_i8 => visit_i8,
+        deserialize_i16 => visit_i16, deserialize_i32 => visit_i32, deserialize_i64 => visit_i64,
+        deserialize_i128 => visit_i128, deserialize_u8 => visit_u8, deserialize_u16 => visit_u16,
+        deserialize_u32 => visit_u32, deserialize_u64 => visit_u64, deserialize_u128 => visit_u128,
+        deserialize_f32 => visit_f32, deserialize_f64 => visit_f64);
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_enum(self.0.into_deserializer())
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier ignored_any
     }
 }
 

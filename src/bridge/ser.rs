@@ -99,6 +99,15 @@ fn float(f: f64) -> Result<Json> {
     }
 }
 
+/// An error inside a variant's content sits under the variant's name, as
+/// the content does in the JSON (`{"Variant": ...}`).
+fn under_variant(e: Error, variant: Option<&'static str>) -> Error {
+    match variant {
+        Some(v) => e.under(PathStep::Attr(v.to_string())),
+        None => e,
+    }
+}
+
 fn tagged(variant: &str, value: Json) -> Json {
     let mut o = Object::new();
     o.insert(variant, value);
@@ -259,7 +268,9 @@ struct SeqSerializer {
 impl SeqSerializer {
     fn push<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         let step = PathStep::Index(self.items.len() as u64);
-        let v = value.serialize(JsonSerializer).map_err(|e| e.under(step))?;
+        let v = value
+            .serialize(JsonSerializer)
+            .map_err(|e| under_variant(e.under(step), self.variant))?;
         self.items.push(v);
         Ok(())
     }
@@ -310,7 +321,9 @@ impl MapSerializer {
         } else {
             PathStep::Key(key.clone())
         };
-        let v = value.serialize(JsonSerializer).map_err(|e| e.under(step))?;
+        let v = value
+            .serialize(JsonSerializer)
+            .map_err(|e| under_variant(e.under(step), self.variant))?;
         self.object.insert(key, v);
         Ok(())
     }
