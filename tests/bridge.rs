@@ -509,6 +509,26 @@ fn json_rpc_messages_are_validated_strictly() {
 }
 
 #[test]
+fn json_rpc_lines_nest_as_deep_as_values_may_and_no_deeper() {
+    let nested = |depth: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{}1{}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    // 200 levels: past serde_json's recursion limit of 128. The message
+    // itself is one level.
+    let m = Message::parse(&nested(200)).unwrap();
+    assert_eq!(m.to_json().to_string(), nested(200));
+    let resp = Message::parse(&nested(ctywire::DEFAULT_MAX_DEPTH)).unwrap_err();
+    let err = resp.to_json();
+    assert_eq!(err["error"]["code"].as_i64(), Some(code::PARSE_ERROR));
+    let text = err["error"]["message"].as_str().unwrap();
+    assert!(text.contains("depth") && text.contains("at byte"), "{text}");
+}
+
+#[test]
 fn line_framing_skips_blank_lines_and_bounds_long_ones() {
     let long = format!("{{\"jsonrpc\":\"2.0\",\"method\":\"{}\"}}", "x".repeat(100));
     let input = format!("\r\n  \n{{\"jsonrpc\":\"2.0\",\"method\":\"a\"}}\r\n{long}\n{{\"jsonrpc\":\"2.0\",\"method\":\"b\"}}");
