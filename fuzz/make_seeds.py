@@ -49,3 +49,6 @@ write("schema_json", b'{"format_version":"1.0","provider_schemas":{"p":{"resourc
       b'"n":{"nested_type":{"nesting_mode":"list","attributes":{"x":{"type":"dynamic"}}}}},'
       b'"block_types":{"b":{"nesting_mode":"group","block":{}},"l":{"nesting_mode":"list","block":{'
       b'"attributes":{"v":{"type":"dynamic"}}}}}}}}}}}')
+write("json_document", b'{"id":"x","state":{"n":1.50,"big":123456789012345678901234567890},'
+      b'"diagnostics":[{"severity":"warning","summary":"s","propPath":["a",0]}],"e":"\\u00e9\\n"}')
+write("json_document", b'[null,true,false,-0,1e400,"",{},[]]')

@@ -39,6 +39,28 @@
 //!   encoder and decoder side by side and its rules documented at the top.
 //! * [`Error`] and [`Path`]: every failure says where (`.tags["k"][0]`).
 //! * [`DecodeOptions`]: the limits that keep hostile input harmless.
+//! * [`schema`] and [`protocol`]: provider schemas and the plugin
+//!   protocol's `DynamicValue`.
+//! * `bridge` and `rpc` (features of the same names): plain JSON props for
+//!   child processes, and the JSON-RPC / msgpack-rpc framing to talk to
+//!   them.
+//!
+//! ## Cargo features
+//! The core needs none and depends on neither serde nor serde_json; the
+//! rest is opt-in:
+//!
+//! | feature | turns on |
+//! |---|---|
+//! | *(default: none)* | [`Type`], [`Value`], [`Number`], [`msgpack`], [`json`], [`schema`] (without its JSON document reader), [`protocol`] |
+//! | `bridge` | `bridge`: the exact-number `Json` document, `to_json`/`from_json` for serde types, props, `propPath`s, sensitive split/merge |
+//! | `rpc` | `rpc`: JSON-RPC 2.0, msgpack-rpc framing, denobridge messages (implies `bridge`) |
+//! | `schema-json` | `schema::ProviderSchemas::from_json` and `Schema::from_json` for `terraform providers schema -json` (implies `bridge`) |
+//! | `cli` | the `ctywire` command-line tool (implies `bridge` and `schema-json`) |
+//!
+//! No feature changes how serde_json behaves in the program that depends
+//! on ctywire: exact numbers in props and messages come from
+//! `bridge::Json`, not from serde_json's `arbitrary_precision` (which
+//! Cargo would turn on for every crate in the program).
 //!
 //! ## Deliberate differences from go-cty
 //! ctywire refuses what go-cty crashes on (NaN, contradictory refinements,
@@ -52,6 +74,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "bridge")]
 pub mod bridge;
 mod convert;
 mod decode;
@@ -63,6 +86,7 @@ mod number;
 mod path;
 pub mod protocol;
 mod refinements;
+#[cfg(feature = "rpc")]
 pub mod rpc;
 pub mod schema;
 mod set;

@@ -11,13 +11,18 @@ use support::ty;
 mod example;
 
 use ctywire::bridge::{
-    from_props, merge_sensitive, resolve_prop_path, split_sensitive, to_props, PropSegment,
-    Unknowns,
+    from_json, from_props, merge_sensitive, resolve_prop_path, split_sensitive, to_json, to_props,
+    Json, PropSegment, Unknowns,
 };
 use ctywire::rpc::jsonrpc::{code, Id, LineReader, Message};
 use ctywire::{msgpack, Category, Number, Path, Type, Value};
 use proptest::prelude::*;
-use serde_json::json;
+
+/// A JSON document from its text, for writing props in tests as they look
+/// on the wire.
+fn j(text: &str) -> Json {
+    Json::parse(text).unwrap()
+}
 
 // ---- the denobridge defects ---------------------------------------------
 
@@ -26,9 +31,9 @@ fn sets_are_sent_as_arrays_in_canonical_order_not_as_strings() {
     let v = Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).unwrap();
     assert_eq!(
         to_props(&v, Unknowns::Refuse).unwrap().json,
-        json!(["a", "b"])
+        j(r#"["a", "b"]"#)
     );
-    let back = from_props(&json!(["b", "a", "b"]), &ty(r#"["set","string"]"#)).unwrap();
+    let back = from_props(&j(r#"["b", "a", "b"]"#), &ty(r#"["set","string"]"#)).unwrap();
     assert_eq!(back, v);
 }
 
@@ -51,7 +56,7 @@ fn unknowns_are_never_silently_replaced() {
     let props = to_props(&v, Unknowns::NullAndReport).unwrap();
     assert_eq!(
         props.json,
-        json!({"any": null, "name": null, "ok": null, "tags": null})
+        j(r#"{"any": null, "name": null, "ok": null, "tags": null}"#)
     );
     let reported: Vec<String> = props.unknown.iter().map(Path::to_string).collect();
     assert_eq!(reported, [".any", ".name", ".ok", ".tags"]);
@@ -72,7 +77,7 @@ fn numbers_are_exact_not_float64() {
         assert_eq!(props.to_string(), v.to_string(), "{text}");
         assert_eq!(from_props(&props, &Type::Number).unwrap(), v, "{text}");
     }
-    let from_string = from_props(&json!("9007199254740993"), &Type::Number).unwrap();
+    let from_string = from_props(&j(r#""9007199254740993""#), &Type::Number).unwrap();
     assert_eq!(from_string.to_string(), "9007199254740993");
     assert!(to_props(&Value::number(Number::infinity(false)), Unknowns::Refuse).is_err());
 }
@@ -80,7 +85,7 @@ fn numbers_are_exact_not_float64() {
 #[test]
 fn mixed_arrays_in_dynamic_positions_become_tuples_terraform_accepts() {
     let v = from_props(
-        &json!({"mixed": [1, "a", {"k": true}], "same": ["x", "y"]}),
+        &j(r#"{"mixed": [1, "a", {"k": true}], "same": ["x", "y"]}"#),
         &Type::Dynamic,
     )
     .unwrap();
@@ -97,7 +102,7 @@ fn mixed_arrays_in_dynamic_positions_become_tuples_terraform_accepts() {
 fn diagnostic_paths_are_resolved_by_type_never_guessed() {
     let t = ty(r#"["object",{"props":"dynamic"}]"#);
     let v = from_props(
-        &json!({"props": {"items": [{"name": "a"}], "tags": {"123": "x", "name": "y"}}}),
+        &j(r#"{"props": {"items": [{"name": "a"}], "tags": {"123": "x", "name": "y"}}}"#),
         &t,
     )
     .unwrap();
@@ -150,15 +155,211 @@ fn diagnostic_paths_are_resolved_by_type_never_guessed() {
 #[test]
 fn props_for_objects_refuse_unknown_keys_and_name_the_valid_ones() {
     let t = ty(r#"["object",{"a":"string","b":"number"}]"#);
-    let err = from_props(&json!({"a": "x", "c": 1}), &t).unwrap_err();
+    let err = from_props(&j(r#"{"a": "x", "c": 1}"#), &t).unwrap_err();
     assert_eq!(
         err.message(),
         r#"unexpected attribute "c"; the attributes are ["a", "b"]"#
     );
-    let v = from_props(&json!({"a": "x"}), &t).unwrap();
+    let v = from_props(&j(r#"{"a": "x"}"#), &t).unwrap();
     assert!(v.attr("b").unwrap().is_null());
-    let err = from_props(&json!({"a": "x", "b": [1]}), &t).unwrap_err();
+    let err = from_props(&j(r#"{"a": "x", "b": [1]}"#), &t).unwrap_err();
     assert_eq!(err.to_string(), ".b: a number is required, not an array");
+}
+
+// ---- the Json document and serde -------------------------------------------
+
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind")]
+enum Shape {
+    Circle { r: f64 },
+    Square { side: u32 },
+}
+
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum Either {
+    Num(f64),
+    Text(String),
+}
+
+#[test]
+fn numbers_stay_exact_through_props_and_typed_messages() {
+    use ctywire::rpc::denobridge::CreateParams;
+    let v = Value::object([
+        (
+            "big",
+            Value::number(
+                "123456789012345678901234567890.25"
+                    .parse::<Number>()
+                    .unwrap(),
+            ),
+        ),
+        ("tiny", Value::number("1e-30".parse::<Number>().unwrap())),
+    ]);
+    let props = to_props(&v, Unknowns::Refuse).unwrap().json;
+    let params = to_json(&CreateParams {
+        props,
+        write_only_props: None,
+    })
+    .unwrap();
+    let wire = params.to_string();
+    assert_eq!(
+        wire,
+        r#"{"props":{"big":123456789012345678901234567890.25,"tiny":0.000000000000000000000000000001}}"#
+    );
+    let back: CreateParams = from_json(&Json::parse(&wire).unwrap()).unwrap();
+    let t = ty(r#"["object",{"big":"number","tiny":"number"}]"#);
+    assert_eq!(from_props(&back.props, &t).unwrap(), v);
+}
+
+#[test]
+fn typed_messages_report_the_path_of_a_bad_field() {
+    use ctywire::rpc::denobridge::CreateResult;
+    let bad = j(
+        r#"{"id":"x","diagnostics":[{"severity":"warning","summary":"a"},{"severity":"fatal","summary":"b"}]}"#,
+    );
+    let err = from_json::<CreateResult>(&bad).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        ".diagnostics[1].severity: unknown variant `fatal`, expected `error` or `warning`"
+    );
+    let err = from_json::<CreateResult>(&j(r#"{"id":7}"#)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        ".id: invalid type: integer `7`, expected a string"
+    );
+    let err = from_json::<CreateResult>(&j(r#"{}"#)).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `id`");
+}
+
+#[test]
+fn tagged_and_untagged_enums_of_plain_numbers_work_through_from_json() {
+    let shapes: Vec<Shape> = from_json(&j(
+        r#"[{"kind":"Circle","r":2.5},{"kind":"Square","side":3}]"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        shapes,
+        [Shape::Circle { r: 2.5 }, Shape::Square { side: 3 }]
+    );
+    let either: Vec<Either> = from_json(&j(r#"[2.5, "x", 7]"#)).unwrap();
+    assert_eq!(
+        either,
+        [Either::Num(2.5), Either::Text("x".into()), Either::Num(7.0)]
+    );
+    assert_eq!(
+        to_json(&shapes).unwrap().to_string(),
+        r#"[{"kind":"Circle","r":2.5},{"kind":"Square","side":3}]"#
+    );
+}
+
+#[test]
+fn json_degrades_to_plain_numbers_through_other_serde_formats() {
+    let doc = j(r#"{"b":[18446744073709551615,-5,0.5,123456789012345678901234567890],"a":null}"#);
+    // serde_json without arbitrary_precision: u64/i64 when they fit, else
+    // the nearest f64. Written straight out, members keep their order.
+    assert_eq!(
+        serde_json::to_string(&doc).unwrap(),
+        r#"{"b":[18446744073709551615,-5,0.5,1.2345678901234568e+29],"a":null}"#
+    );
+    assert_eq!(serde_json::to_string(&j("-0")).unwrap(), "-0.0");
+    assert_eq!(serde_json::to_string(&j("1e400")).unwrap(), r#""1e400""#);
+    let from_serde_json: Json = serde_json::from_str(r#"{"x":[1,2.5,"s",true]}"#).unwrap();
+    assert_eq!(from_serde_json, j(r#"{"x":[1,2.5,"s",true]}"#));
+}
+
+#[test]
+fn no_document_is_mistaken_for_the_private_number_form() {
+    // The names ctywire uses inside serde are plain strings to a document.
+    for text in [
+        r#"{"$ctywire::private::JsonNumber":"12"}"#,
+        r#"{"$ctywire::private::Json":12}"#,
+    ] {
+        let doc = j(text);
+        assert_eq!(from_json::<Json>(&doc).unwrap(), doc);
+        assert_eq!(to_json(&doc).unwrap(), doc);
+        let via_serde_json: Json = serde_json::from_str(text).unwrap();
+        assert_eq!(via_serde_json, doc);
+    }
+}
+
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+enum Every {
+    Unit,
+    Newtype(i8),
+    Tuple(u16, String),
+    Struct { a: Option<bool>, b: Vec<f32> },
+}
+
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Many {
+    every: Vec<Every>,
+    keyed: std::collections::BTreeMap<u32, char>,
+    unit: (),
+    nothing: Option<String>,
+    big: u128,
+    small: i64,
+    bytes: Vec<u8>,
+}
+
+#[test]
+fn serde_shapes_are_written_as_serde_json_writes_them_and_read_back() {
+    let v = Many {
+        every: vec![
+            Every::Unit,
+            Every::Newtype(-3),
+            Every::Tuple(7, "t".into()),
+            Every::Struct {
+                a: None,
+                b: vec![0.1, 2.0],
+            },
+        ],
+        keyed: [(2, 'x'), (10, '"')].into(),
+        unit: (),
+        nothing: None,
+        big: u128::MAX,
+        small: i64::MIN,
+        bytes: vec![0, 255],
+    };
+    let j = to_json(&v).unwrap();
+    assert_eq!(j.to_string(), serde_json::to_string(&v).unwrap());
+    assert_eq!(from_json::<Many>(&j).unwrap(), v);
+}
+
+#[test]
+fn serialization_errors_name_the_field() {
+    let mut m = std::collections::BTreeMap::new();
+    m.insert("k", vec![1.0, f64::INFINITY]);
+    let err = to_json(&Every::Struct {
+        a: None,
+        b: vec![f32::NAN],
+    })
+    .unwrap_err();
+    assert_eq!(err.to_string(), ".Struct.b[0]: NaN has no JSON form");
+    let err = to_json(&m).unwrap_err();
+    assert_eq!(err.to_string(), r#"["k"][1]: infinity has no JSON form"#);
+    let err = to_json(&std::collections::BTreeMap::from([((1, 2), 3)])).unwrap_err();
+    assert!(err.message().contains("map key"), "{err}");
+}
+
+fn arb_json() -> impl Strategy<Value = Json> {
+    let number = prop_oneof![
+        any::<i64>().prop_map(|i| i.to_string()),
+        "-?(0|[1-9][0-9]{0,40})(\\.[0-9]{1,30})?([eE][+-]?[0-9]{1,3})?",
+    ];
+    let leaf = prop_oneof![
+        Just(Json::Null),
+        any::<bool>().prop_map(Json::Bool),
+        number.prop_map(|t| Json::Number(t.parse().unwrap())),
+        "\\PC{0,8}|[\"\\\\\n\t\u{0}-\u{1f}]{0,4}".prop_map(Json::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Json::Array),
+            prop::collection::vec(("[a-z]{0,3}", inner), 0..6)
+                .prop_map(|members| Json::Object(members.into_iter().collect())),
+        ]
+    })
 }
 
 // ---- properties ------------------------------------------------------------
@@ -203,6 +404,15 @@ proptest! {
         prop_assert!(props.unknown.is_empty());
         let back = from_props(&props.json, &t).unwrap();
         prop_assert_eq!(&back, &v, "props {}", props.json);
+    }
+
+    #[test]
+    fn json_documents_survive_text_and_serde_unchanged(doc in arb_json()) {
+        let text = doc.to_string();
+        prop_assert_eq!(&Json::parse(&text).unwrap(), &doc);
+        prop_assert_eq!(Json::parse(&doc.to_string_pretty()).unwrap().to_string(), text.clone());
+        prop_assert_eq!(&to_json(&doc).unwrap(), &doc);
+        prop_assert_eq!(&from_json::<Json>(&doc).unwrap(), &doc);
     }
 
     #[test]
@@ -294,8 +504,28 @@ fn json_rpc_messages_are_validated_strictly() {
     .unwrap();
     assert_eq!(
         err.to_json(),
-        json!({"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope","data":[1]}})
+        j(r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"nope","data":[1]}}"#)
     );
+}
+
+#[test]
+fn json_rpc_lines_nest_as_deep_as_values_may_and_no_deeper() {
+    let nested = |depth: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{}1{}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    // 200 levels: past serde_json's recursion limit of 128. The message
+    // itself is one level.
+    let m = Message::parse(&nested(200)).unwrap();
+    assert_eq!(m.to_json().to_string(), nested(200));
+    let resp = Message::parse(&nested(ctywire::DEFAULT_MAX_DEPTH)).unwrap_err();
+    let err = resp.to_json();
+    assert_eq!(err["error"]["code"].as_i64(), Some(code::PARSE_ERROR));
+    let text = err["error"]["message"].as_str().unwrap();
+    assert!(text.contains("depth") && text.contains("at byte"), "{text}");
 }
 
 #[test]
@@ -313,7 +543,10 @@ fn line_framing_skips_blank_lines_and_bounds_long_ones() {
     assert_eq!(names, ["a", "error -32600", "b"]);
     let mut r = LineReader::new(&b"\xff\xfe\n"[..], 64);
     let resp = r.read().unwrap().unwrap().unwrap_err();
-    assert_eq!(resp.to_json()["error"]["code"], code::PARSE_ERROR);
+    assert_eq!(
+        resp.to_json()["error"]["code"].as_i64(),
+        Some(code::PARSE_ERROR)
+    );
 }
 
 // ---- the example, for real -------------------------------------------------

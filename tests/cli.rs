@@ -13,12 +13,9 @@ fn ctywire(args: &[&str], stdin: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("ctywire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // A command that fails early (a bad --type) exits without reading its
+    // input; the broken pipe that leaves is not the test's concern.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         out.status.success(),
@@ -94,7 +91,89 @@ fn decode_shows_a_real_state_and_unknowns_readably() {
         "kaF4",
     ); // [ "x" ]
     assert!(!ok);
-    assert_eq!(err.trim(), "ctywire: [0]: a number is required");
+    assert_eq!(err.trim(), "ctywire: [0]: a number is required (at byte 1)");
+}
+
+#[test]
+fn errors_show_the_byte_offset_they_carry() {
+    let (ok, _, err) = ctywire(
+        &[
+            "decode",
+            "--type",
+            r#"["object",{"tags":["map",["list","number"]]}]"#,
+        ],
+        "81a47461677381a16b91a178",
+    );
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        r#"ctywire: .tags["k"][0]: a number is required (at byte 10)"#
+    );
+}
+
+#[test]
+fn encode_output_pipes_into_decode() {
+    let ty = r#"["object",{"a":"number","b":["set","string"]}]"#;
+    let (ok, hex, err) = ctywire(&["encode", "--type", ty], r#"{"a":1.50,"b":["y","x"]}"#);
+    assert!(ok, "{err}");
+    let (ok, out, err) = ctywire(&["decode", "--type", ty], &hex);
+    assert!(ok, "{err}");
+    assert_eq!(out.replace([' ', '\n'], ""), r#"{"a":1.5,"b":["x","y"]}"#);
+    // --raw takes the hex text as bytes; the error points at the flags.
+    let (ok, _, err) = ctywire(&["decode", "--type", ty, "--raw"], &hex);
+    assert!(!ok);
+    assert!(err.contains("--hex or --base64"), "{err}");
+}
+
+#[test]
+fn text_that_is_not_hex_gets_a_hint_about_the_encoding_flags() {
+    // base64 of [ "x" ], given without --base64.
+    let (ok, _, err) = ctywire(&["decode", "--type", r#"["list","string"]"#], "kaF4\n");
+    assert!(!ok);
+    assert!(err.contains("hint:") && err.contains("--base64"), "{err}");
+}
+
+#[test]
+fn an_unquoted_primitive_type_gets_a_hint_to_quote_it() {
+    let (ok, _, err) = ctywire(&["decode", "--type", "string", "--hex"], "a178");
+    assert!(!ok);
+    assert!(err.contains(r#"--type '"string"'"#), "{err}");
+}
+
+#[test]
+fn roundtrip_accepts_types_as_deep_as_the_library_does_and_skips_blank_lines() {
+    let depth = 200;
+    let ty = format!(
+        "{}\"string\"{}",
+        r#"["list","#.repeat(depth),
+        "]".repeat(depth)
+    );
+    let value = format!("{}\\\"x\\\"{}", "[".repeat(depth), "]".repeat(depth));
+    let input = format!("\n{{\"type\":{ty},\"json\":\"{value}\"}}\n   \n");
+    let (ok, out, err) = ctywire(&["roundtrip"], &input);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with(r#"{"msgpack":"9191"#), "{}", lines[0]);
+}
+
+#[test]
+fn decode_prints_numbers_exactly() {
+    let (ok, out, err) = ctywire(
+        &[
+            "decode",
+            "--type",
+            r#"["list","number"]"#,
+            "--format",
+            "json",
+        ],
+        "[9007199254740993, 0.10000000000000000001, 1e30]",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.replace([' ', '\n'], ""),
+        "[9007199254740993,0.10000000000000000001,1000000000000000000000000000000]"
+    );
 }
 
 #[test]
@@ -160,4 +239,22 @@ fn bench_prints_one_json_line_of_timings() {
     ] {
         assert!(v[key].as_u64().unwrap() > 0, "{key}");
     }
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    // `ctywire decode ... | head -1`: the pipe closes before the output is
+    // written. That is no error and certainly no panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctywire"))
+        .args(["decode", "--case", "testdata/instance.case"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ctywire runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }

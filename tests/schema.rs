@@ -10,7 +10,7 @@ use support::{hex, ty, unhex};
 use ctywire::protocol::DynamicValue;
 use ctywire::schema::{
     flatmap, Attribute, Block, IdentityAttribute, IdentitySchema, NestedBlock, NestingMode, Object,
-    ProviderSchemas, Purpose,
+    Purpose,
 };
 use ctywire::{json, msgpack, Category, Number, Refinements, Type, Value};
 
@@ -798,8 +798,10 @@ fn validation_reports_every_problem_at_its_path() {
     assert_eq!(in_state[0].path().to_string(), ".rule[0]");
 }
 
+#[cfg(feature = "schema-json")]
 #[test]
 fn the_real_terraform_schema_document_loads() {
+    use ctywire::schema::ProviderSchemas;
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/testdata/terraform/providers-schema-builtin.json"
@@ -819,8 +821,10 @@ fn the_real_terraform_schema_document_loads() {
     );
 }
 
+#[cfg(feature = "schema-json")]
 #[test]
 fn schema_documents_with_blocks_and_nested_types_load_and_errors_say_where() {
+    use ctywire::schema::ProviderSchemas;
     let doc = r#"{"format_version":"1.0","provider_schemas":{"example.com/x/y":{
         "provider":{"version":0,"block":{"attributes":{"region":{"type":"string","optional":true}}}},
         "resource_schemas":{"y_server":{"version":2,"block":{
@@ -849,4 +853,23 @@ fn schema_documents_with_blocks_and_nested_types_load_and_errors_say_where() {
         err.to_string(),
         r#".provider_schemas["example.com/x/y"].resource_schemas["y_server"].block.attributes["disks"].nested_type.attributes["size"].type: invalid primitive type name "numbr"; the primitive types are "string", "number", "bool" and "dynamic""#
     );
+}
+
+#[cfg(feature = "schema-json")]
+#[test]
+fn schema_documents_nest_as_deep_as_values_may_and_errors_carry_offsets() {
+    use ctywire::schema::ProviderSchemas;
+    // 150 levels of nested blocks: past serde_json's recursion limit of
+    // 128, within ctywire's 256.
+    let mut block = r#"{"attributes":{"x":{"type":"string","optional":true}}}"#.to_string();
+    for _ in 0..75 {
+        block = format!(r#"{{"block_types":{{"b":{{"nesting_mode":"list","block":{block}}}}}}}"#);
+    }
+    let doc = format!(
+        r#"{{"format_version":"1.0","provider_schemas":{{"p":{{"resource_schemas":{{"r":{{"version":0,"block":{block}}}}}}}}}}}"#
+    );
+    let schemas = ProviderSchemas::from_json(&doc).unwrap();
+    assert!(schemas.resource("r").unwrap().implied_type().is_ok());
+    let err = ProviderSchemas::from_json(r#"{"format_version":1.0.0}"#).unwrap_err();
+    assert_eq!(err.offset(), Some(21));
 }

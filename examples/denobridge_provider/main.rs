@@ -4,13 +4,19 @@
 //! child's answer becomes the new state, encoded as msgpack for Terraform.
 //!
 //! ```sh
-//! cargo run --example denobridge_provider     # runs examples/denobridge_provider/child.py
+//! cargo run --example denobridge_provider --features rpc   # runs examples/denobridge_provider/child.py
 //! ```
+//!
+//! Messages are [`Json`] documents end to end; typed messages go in and out
+//! of them with [`to_json`] and [`from_json`], so the child's numbers are
+//! never rounded through `f64`.
 
 use std::io::BufReader;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use ctywire::bridge::{from_props, resolve_prop_path, to_props, Unknowns};
+use ctywire::bridge::{
+    from_json, from_props, resolve_prop_path, to_json, to_props, Json, Unknowns,
+};
 use ctywire::protocol::DynamicValue;
 use ctywire::rpc::denobridge::{method, CreateParams, CreateResult, HealthResult, Severity};
 use ctywire::rpc::jsonrpc::{Id, LineReader, LineWriter, Message};
@@ -62,11 +68,7 @@ impl ChildRpc {
     }
 
     /// Calls `method` and returns the result, or the error as text.
-    pub fn call(
-        &mut self,
-        method: &str,
-        params: Option<serde_json::Value>,
-    ) -> Result<serde_json::Value, String> {
+    pub fn call(&mut self, method: &str, params: Option<Json>) -> Result<Json, String> {
         let id = Id::Number(self.next_id.into());
         self.next_id += 1;
         self.writer
@@ -119,17 +121,17 @@ pub fn create(planned_state: &DynamicValue, child_script: &str) -> Result<Create
 
     let mut rpc = ChildRpc::spawn(child_script)?;
     let health: HealthResult =
-        serde_json::from_value(rpc.call(method::HEALTH, None)?).map_err(|e| e.to_string())?;
+        from_json(&rpc.call(method::HEALTH, None)?).map_err(|e| format!("health: {e}"))?;
     if !health.ok {
         return Err("the child is not healthy".into());
     }
-    let params = serde_json::to_value(CreateParams {
+    let params = to_json(&CreateParams {
         props: props.json,
         write_only_props: None,
     })
     .map_err(|e| e.to_string())?;
-    let result: CreateResult = serde_json::from_value(rpc.call(method::CREATE, Some(params))?)
-        .map_err(|e| e.to_string())?;
+    let result: CreateResult = from_json(&rpc.call(method::CREATE, Some(params))?)
+        .map_err(|e| format!("create result: {e}"))?;
     rpc.shutdown()?;
 
     // The child's JSON in dynamic positions: arrays become tuples, so a
@@ -171,7 +173,7 @@ pub fn create(planned_state: &DynamicValue, child_script: &str) -> Result<Create
 pub fn example_planned_state() -> DynamicValue {
     let ty = resource_schema().implied_type().expect("schema");
     let props = from_props(
-        &serde_json::json!({"name": "web", "count": 3, "ports": [443, 80, 443]}),
+        &Json::parse(r#"{"name": "web", "count": 3, "ports": [443, 80, 443]}"#).expect("JSON"),
         &Type::Dynamic,
     )
     .expect("props");

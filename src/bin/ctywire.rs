@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use base64::Engine;
 use clap::{Parser, Subcommand, ValueEnum};
-use ctywire::{json, msgpack, Type, Value};
+use ctywire::bridge::{Json, Object};
+use ctywire::{json, msgpack, DecodeOptions, Type, Value};
 
 // The CLI links mimalloc: decoded trees are many small allocations, and
 // its size-class pages keep them together in memory. Version 2 (see
@@ -40,22 +41,29 @@ enum Format {
 #[derive(Subcommand)]
 enum Command {
     /// Decode a value and print it as readable JSON (unknowns as {"$unknown": {...}}).
+    ///
+    /// msgpack input may be raw bytes or hex text (what `encode` writes):
+    /// text made only of hex digits is read as hex, so `encode | decode`
+    /// works as a pipe.
     Decode {
         /// The type, as type-constraint JSON (e.g. '["list","string"]').
         #[arg(long = "type", required_unless_present = "case")]
         ty: Option<String>,
         /// Read type and bytes from a case file: one JSON line
         /// {"type":T,"msgpack":"<hex>"} or {"type":T,"json":"<text>"}.
-        #[arg(long, conflicts_with_all = ["ty", "hex", "base64", "format"])]
+        #[arg(long, conflicts_with_all = ["ty", "hex", "base64", "raw", "format"])]
         case: Option<String>,
         #[arg(long, value_enum, default_value = "msgpack")]
         format: Format,
-        /// The input is hex text.
-        #[arg(long, conflicts_with = "base64")]
+        /// The input is hex text (the default when it looks like hex).
+        #[arg(long, conflicts_with_all = ["base64", "raw"])]
         hex: bool,
         /// The input is base64 text.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "raw")]
         base64: bool,
+        /// The input is raw bytes, even if it looks like hex.
+        #[arg(long)]
+        raw: bool,
         /// Input file, or - for standard input.
         #[arg(default_value = "-")]
         file: String,
@@ -73,7 +81,8 @@ enum Command {
     },
     /// Conformance mode: JSONL in ({"type":T,"msgpack":"<hex>"} or
     /// {"type":T,"json":"<text>"}), one line out per line in
-    /// ({"msgpack":"<hex>","json":"<text>"} or {"error":"..."}).
+    /// ({"msgpack":"<hex>","json":"<text>"} or {"error":"..."}); blank
+    /// lines are skipped.
     Roundtrip,
     /// Print the implied type (type JSON) of a resource, data source or
     /// provider block from a `terraform providers schema -json` document.
@@ -119,15 +128,21 @@ fn main() -> ExitCode {
             format,
             hex,
             base64,
+            raw,
             file,
             ..
-        } => decode(
-            ty.as_deref().unwrap_or_default(),
-            format,
-            hex,
-            base64,
-            &file,
-        ),
+        } => {
+            let encoding = if hex {
+                Encoding::Hex
+            } else if base64 {
+                Encoding::Base64
+            } else if raw {
+                Encoding::Raw
+            } else {
+                Encoding::Detect
+            };
+            decode(ty.as_deref().unwrap_or_default(), format, encoding, &file)
+        }
         Command::Encode { ty, format, file } => encode(&ty, format, &file),
         Command::Roundtrip => roundtrip(),
         Command::Bench { case, seconds } => bench(&case, seconds),
@@ -164,8 +179,37 @@ fn read_input(file: &str) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
+/// A library error as the CLI prints it: with the byte offset it carries,
+/// so that a person can find the spot in the input.
+fn describe(e: ctywire::Error) -> String {
+    match e.offset() {
+        Some(at) => format!("{e} (at byte {at})"),
+        None => e.to_string(),
+    }
+}
+
 fn parse_type(ty: &str) -> Result<Type, String> {
-    Type::parse(ty).map_err(|e| format!("--type: {e}"))
+    Type::parse(ty).map_err(|e| {
+        let mut msg = format!("--type: {}", describe(e));
+        // `--type string` loses its quotes to the shell, or was never
+        // quoted: type JSON spells a primitive type as a JSON string.
+        if !ty.is_empty() && ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            msg += &format!(
+                "\nhint: type JSON names a primitive type as a JSON string: --type '\"{ty}\"'"
+            );
+        }
+        msg
+    })
+}
+
+/// One JSON line of input (a case file or a roundtrip line). One level
+/// deeper than a value may nest, since the type sits inside the line: the
+/// CLI accepts every type the library does.
+fn parse_line(text: &[u8]) -> ctywire::Result<Json> {
+    Json::parse_with(
+        text,
+        &DecodeOptions::new().max_depth(ctywire::DEFAULT_MAX_DEPTH + 1),
+    )
 }
 
 /// A case file: one JSON line with "type" and "msgpack" (hex) or "json".
@@ -177,12 +221,12 @@ struct Case {
 
 fn read_case(file: &str) -> Result<Case, String> {
     let text = read_input(file)?;
-    let line: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| format!("{file}: not a case line: {e}"))?;
+    let line =
+        parse_line(&text).map_err(|e| format!("{file}: not a case line: {}", describe(e)))?;
     let ty = line
         .get("type")
         .ok_or_else(|| format!("{file}: no \"type\""))?;
-    let ty = Type::parse(&ty.to_string()).map_err(|e| format!("{file}: type: {e}"))?;
+    let ty = Type::parse(&ty.to_string()).map_err(|e| format!("{file}: type: {}", describe(e)))?;
     if let Some(h) = line.get("msgpack").and_then(|h| h.as_str()) {
         let bytes = ::hex::decode(h).map_err(|e| format!("{file}: msgpack is not hex: {e}"))?;
         Ok(Case {
@@ -211,63 +255,113 @@ fn decode_bytes(bytes: &[u8], ty: &Type, format: Format) -> Result<Value, String
         Format::Msgpack => msgpack::decode(bytes, ty),
         Format::Json => json::decode(bytes, ty),
     }
-    .map_err(|e| e.to_string())
+    .map_err(describe)
 }
 
 fn print_readable(value: &Value) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(&readable(value)).map_err(|e| e.to_string())?;
-    println!("{text}");
-    Ok(())
+    print_line(&readable(value).to_string_pretty())
 }
 
-fn decode(ty: &str, format: Format, hex: bool, b64: bool, file: &str) -> Result<(), String> {
+/// Writes one line to standard output. `println!` panics when the reader
+/// has gone (`ctywire decode ... | head`); a closed pipe just means nobody
+/// wants the rest, so it ends the command quietly.
+fn print_line(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("writing standard output: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// How `decode` reads its input bytes.
+#[derive(Clone, Copy, PartialEq)]
+enum Encoding {
+    Raw,
+    Hex,
+    Base64,
+    /// Hex when the input is hex text, else raw. Unambiguous for msgpack:
+    /// a whole msgpack value made only of hex-digit bytes is a single
+    /// fixint byte, which is not hex (an odd number of digits).
+    Detect,
+}
+
+fn without_whitespace(raw: &[u8]) -> Vec<u8> {
+    raw.iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect()
+}
+
+fn looks_like_hex(raw: &[u8]) -> bool {
+    let text = without_whitespace(raw);
+    !text.is_empty() && text.len() % 2 == 0 && text.iter().all(u8::is_ascii_hexdigit)
+}
+
+fn decode(ty: &str, format: Format, encoding: Encoding, file: &str) -> Result<(), String> {
     let ty = parse_type(ty)?;
     let raw = read_input(file)?;
-    let bytes = if hex {
-        let text: String = String::from_utf8_lossy(&raw).split_whitespace().collect();
-        ::hex::decode(text).map_err(|e| format!("input is not hex: {e}"))?
-    } else if b64 {
-        let text: String = String::from_utf8_lossy(&raw).split_whitespace().collect();
-        base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .map_err(|e| format!("input is not base64: {e}"))?
-    } else {
-        raw
+    let encoding = match (encoding, format) {
+        (Encoding::Detect, Format::Msgpack) if looks_like_hex(&raw) => Encoding::Hex,
+        (Encoding::Detect, _) => Encoding::Raw,
+        (e, _) => e,
     };
-    print_readable(&decode_bytes(&bytes, &ty, format)?)
+    let bytes = match encoding {
+        Encoding::Hex => {
+            ::hex::decode(without_whitespace(&raw)).map_err(|e| format!("input is not hex: {e}"))?
+        }
+        Encoding::Base64 => base64::engine::general_purpose::STANDARD
+            .decode(without_whitespace(&raw))
+            .map_err(|e| format!("input is not base64: {e}"))?,
+        Encoding::Raw | Encoding::Detect => raw,
+    };
+    let value = decode_bytes(&bytes, &ty, format).map_err(|e| {
+        // Raw msgpack that is all printable text was probably meant to be
+        // read as some encoding of the bytes.
+        let text_like = bytes
+            .iter()
+            .all(|b| b.is_ascii_graphic() || b.is_ascii_whitespace());
+        if matches!(format, Format::Msgpack) && encoding == Encoding::Raw && text_like {
+            format!("{e}\nhint: the input is text; if it encodes the msgpack bytes, say how with --hex or --base64")
+        } else {
+            e
+        }
+    })?;
+    print_readable(&value)
 }
 
 /// The value as plain JSON for a person to read: numbers exact, sets as
 /// arrays, unknowns as `{"$unknown": {refinements}}`.
-fn readable(v: &Value) -> serde_json::Value {
-    use serde_json::{Map, Value as J};
+fn readable(v: &Value) -> Json {
+    use Json as J;
     if !v.is_known() {
-        let mut facts = Map::new();
+        let mut facts = Object::new();
         if let Some(r) = v.refinements() {
             if r.not_null {
-                facts.insert("not_null".into(), J::Bool(true));
+                facts.insert("not_null", J::Bool(true));
             }
             if let Some(p) = &r.string_prefix {
-                facts.insert("prefix".into(), J::String(p.clone()));
+                facts.insert("prefix", J::String(p.clone()));
             }
             for (name, b) in [("lower", &r.lower), ("upper", &r.upper)] {
                 if let Some(b) = b {
-                    let mut o = Map::new();
-                    o.insert("value".into(), J::String(b.value.to_string()));
-                    o.insert("inclusive".into(), J::Bool(b.inclusive));
-                    facts.insert(name.into(), J::Object(o));
+                    let mut o = Object::new();
+                    o.insert("value", J::String(b.value.to_string()));
+                    o.insert("inclusive", J::Bool(b.inclusive));
+                    facts.insert(name, J::Object(o));
                 }
             }
             if r.length_min != 0 {
-                facts.insert("length_min".into(), r.length_min.into());
+                facts.insert("length_min", r.length_min.into());
             }
             if let Some(m) = r.length_max {
-                facts.insert("length_max".into(), m.into());
+                facts.insert("length_max", m.into());
             }
         }
-        facts.insert("type".into(), J::String(v.ty().to_json()));
-        let mut o = Map::new();
-        o.insert("$unknown".into(), J::Object(facts));
+        facts.insert("type", J::String(v.ty().to_json()));
+        let mut o = Object::new();
+        o.insert("$unknown", J::Object(facts));
         return J::Object(o);
     }
     if v.is_null() {
@@ -283,7 +377,8 @@ fn readable(v: &Value) -> serde_json::Value {
         return if n.is_infinite() {
             J::String(n.to_string())
         } else {
-            serde_json::from_str(&n.to_string()).unwrap_or_else(|_| J::String(n.to_string()))
+            ctywire::bridge::JsonNumber::try_from(n)
+                .map_or_else(|_| J::String(n.to_string()), J::Number)
         };
     }
     if let Some(items) = v.elements() {
@@ -301,24 +396,19 @@ fn readable(v: &Value) -> serde_json::Value {
 fn encode(ty: &str, format: Format, file: &str) -> Result<(), String> {
     let ty = parse_type(ty)?;
     let input = read_input(file)?;
-    let value = json::decode(&input, &ty).map_err(|e| e.to_string())?;
+    let value = json::decode(&input, &ty).map_err(describe)?;
     match format {
-        Format::Msgpack => println!(
-            "{}",
-            ::hex::encode(msgpack::encode(&value, &ty).map_err(|e| e.to_string())?)
-        ),
-        Format::Json => println!(
-            "{}",
-            json::encode_string(&value, &ty).map_err(|e| e.to_string())?
-        ),
+        Format::Msgpack => print_line(&::hex::encode(
+            msgpack::encode(&value, &ty).map_err(describe)?,
+        )),
+        Format::Json => print_line(&json::encode_string(&value, &ty).map_err(describe)?),
     }
-    Ok(())
 }
 
-/// One conformance line: decode, then re-encode both ways.
+/// One conformance line: decode, then re-encode both ways. Errors are the
+/// library's messages alone (no byte offsets), comparable with go-cty's.
 fn roundtrip_line(line: &str) -> Result<(Vec<u8>, Option<String>), String> {
-    let input: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| format!("invalid input line: {e}"))?;
+    let input = parse_line(line.as_bytes()).map_err(|e| format!("invalid input line: {e}"))?;
     let ty_json = input.get("type").ok_or("input line has no \"type\"")?;
     let ty = Type::parse(&ty_json.to_string()).map_err(|e| format!("invalid type: {e}"))?;
     let value = if let Some(h) = input.get("msgpack") {
@@ -345,9 +435,12 @@ fn roundtrip() -> Result<(), String> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let quote = |s: &str| Json::from(s).to_string();
     for line in stdin.lock().lines() {
         let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
         let row = match roundtrip_line(&line) {
             Ok((mp, Some(js))) => format!(
                 "{{\"msgpack\":\"{}\",\"json\":{}}}",
@@ -379,12 +472,12 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
     let bytes = match case.format {
         Format::Msgpack => case.bytes,
         Format::Json => {
-            let v = json::decode(&case.bytes, &case.ty).map_err(|e| e.to_string())?;
-            msgpack::encode(&v, &case.ty).map_err(|e| e.to_string())?
+            let v = json::decode(&case.bytes, &case.ty).map_err(describe)?;
+            msgpack::encode(&v, &case.ty).map_err(describe)?
         }
     };
     let ty = case.ty;
-    let value = msgpack::decode(&bytes, &ty).map_err(|e| e.to_string())?;
+    let value = msgpack::decode(&bytes, &ty).map_err(describe)?;
     let mut line = format!("{{\"bytes\":{}", bytes.len());
     let decode_ns = time_per_op(seconds, || msgpack::decode(&bytes, &ty));
     let mut out = Vec::with_capacity(bytes.len());
@@ -394,7 +487,7 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
     });
     line += &format!(",\"msgpack_decode\":{decode_ns},\"msgpack_encode\":{encode_ns}");
     if value.is_wholly_known() {
-        let text = json::encode(&value, &ty).map_err(|e| e.to_string())?;
+        let text = json::encode(&value, &ty).map_err(describe)?;
         let jd = time_per_op(seconds, || json::decode(&text, &ty));
         let mut out = Vec::with_capacity(text.len());
         let je = time_per_op(seconds, || {
@@ -403,8 +496,7 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
         });
         line += &format!(",\"json_decode\":{jd},\"json_encode\":{je}");
     }
-    println!("{line}}}");
-    Ok(())
+    print_line(&format!("{line}}}"))
 }
 
 fn implied_type(
@@ -415,7 +507,7 @@ fn implied_type(
 ) -> Result<(), String> {
     use ctywire::schema::ProviderSchemas;
     let text = String::from_utf8(read_input(file)?).map_err(|_| format!("{file}: not UTF-8"))?;
-    let doc = ProviderSchemas::from_json(&text).map_err(|e| format!("{file}: {e}"))?;
+    let doc = ProviderSchemas::from_json(&text).map_err(|e| format!("{file}: {}", describe(e)))?;
     let names = |f: fn(&ctywire::schema::ProviderSchema) -> Vec<&String>| -> String {
         let all: Vec<String> = doc.providers.values().flat_map(f).cloned().collect();
         if all.is_empty() {
@@ -458,6 +550,5 @@ fn implied_type(
         _ => return Err("say which block: --resource, --data-source or --provider".into()),
     };
     let ty = schema.implied_type().map_err(|e| format!("{what}: {e}"))?;
-    println!("{}", ty.to_json());
-    Ok(())
+    print_line(&ty.to_json())
 }

@@ -10,8 +10,15 @@
 //! | arrays come back as `list(dynamic)`, so `[1, "a"]` crashes Terraform | arrays in a dynamic position come back as tuples |
 //! | every `propPath` segment that is not a number is a map key | a `propPath` is resolved against the value's type |
 //!
+//! The JSON itself is a [`Json`] document: exact numbers, ordered objects,
+//! parsed and written by ctywire (so depending on ctywire leaves your
+//! serde_json as it was). [`to_json`] and [`from_json`] move typed serde
+//! messages in and out of it, like `serde_json::to_value`/`from_value`.
+//!
+//! *Needs the `bridge` feature.*
+//!
 //! ```
-//! use ctywire::bridge::{from_props, to_props, Unknowns};
+//! use ctywire::bridge::{from_props, to_props, Json, Unknowns};
 //! use ctywire::{Type, Value};
 //!
 //! let ty = Type::parse(r#"["object",{"ports":["set","number"],"id":"string"}]"#)?;
@@ -24,15 +31,16 @@
 //! assert_eq!(props.json.to_string(), r#"{"id":null,"ports":[80,443]}"#);
 //! assert_eq!(props.unknown[0].to_string(), ".id");
 //!
-//! let back = from_props(&serde_json::json!({"id": "i-1", "ports": [80, 443, 80]}), &ty)?;
+//! let back = from_props(&Json::parse(r#"{"id": "i-1", "ports": [80, 443, 80]}"#)?, &ty)?;
 //! assert_eq!(back.attr("ports").unwrap().len(), Some(2));
 //! # Ok::<(), ctywire::Error>(())
 //! ```
 
+mod de;
+mod json;
 mod paths;
 mod sensitive;
-
-use serde_json::{Map, Number as JsonNumber, Value as Json};
+mod ser;
 
 use crate::error::{Error, Result};
 use crate::number::Number;
@@ -40,8 +48,11 @@ use crate::path::{Path, PathStep};
 use crate::types::Type;
 use crate::value::Value;
 
+pub use de::from_json;
+pub use json::{Json, JsonNumber, Object};
 pub use paths::{resolve_prop_path, PropSegment};
 pub use sensitive::{merge_sensitive, split_sensitive};
+pub use ser::to_json;
 
 /// What [`to_props`] does with unknown values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,18 +113,9 @@ fn props_of(
         return Ok(Json::Bool(b));
     }
     if let Some(n) = v.as_number() {
-        if n.is_infinite() {
-            return Err(at(
-                path,
-                Error::unrepresentable("infinity has no JSON form"),
-            ));
-        }
-        let text = n.to_string();
-        // serde_json keeps the exact text (arbitrary_precision).
-        let n: JsonNumber = text
-            .parse()
-            .map_err(|_| at(path, Error::data(format!("{text} is not a JSON number"))))?;
-        return Ok(Json::Number(n));
+        return JsonNumber::try_from(n)
+            .map(Json::Number)
+            .map_err(|e| at(path, e));
     }
     let mut child = |step: PathStep, e: &Value, path: &mut Path| -> Result<Json> {
         path.push(step);
@@ -129,14 +131,14 @@ fn props_of(
         return Ok(Json::Array(out));
     }
     if let Some(entries) = v.entries() {
-        let mut out = Map::new();
+        let mut out = Object::new();
         for (k, e) in entries {
             out.insert(k.to_string(), child(PathStep::Key(k.to_string()), e, path)?);
         }
         return Ok(Json::Object(out));
     }
     if let Some(attrs) = v.attributes() {
-        let mut out = Map::new();
+        let mut out = Object::new();
         for (k, e) in attrs {
             out.insert(
                 k.to_string(),
@@ -162,17 +164,6 @@ pub fn from_props(json: &Json, ty: &Type) -> Result<Value> {
 
 const MAX_DEPTH: usize = crate::DEFAULT_MAX_DEPTH;
 
-fn kind(j: &Json) -> &'static str {
-    match j {
-        Json::Null => "null",
-        Json::Bool(_) => "a bool",
-        Json::Number(_) => "a number",
-        Json::String(_) => "a string",
-        Json::Array(_) => "an array",
-        Json::Object(_) => "an object",
-    }
-}
-
 fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
     if depth > MAX_DEPTH {
         return Err(Error::limit("props nest deeper than the depth limit"));
@@ -180,7 +171,7 @@ fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
     if j.is_null() {
         return Ok(Value::null(ty.clone()));
     }
-    let wrong = |want: &str| Error::data(format!("{want} is required, not {}", kind(j)));
+    let wrong = |want: &str| Error::data(format!("{want} is required, not {}", j.kind()));
     match ty {
         Type::String => match j {
             Json::String(s) => Ok(Value::string(s.as_str())),
@@ -189,7 +180,7 @@ fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
             _ => Err(wrong("a string")),
         },
         Type::Number => match j {
-            Json::Number(n) => Ok(Value::number(Number::parse(&n.to_string())?)),
+            Json::Number(n) => Ok(Value::number(n.to_number()?)),
             Json::String(s) => {
                 Ok(Value::number(Number::parse(s).map_err(|_| {
                     Error::data(format!("{s:?} is not a number"))
@@ -247,9 +238,9 @@ fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
             let mut out = Vec::with_capacity(entries.len());
             for (k, item) in entries {
                 out.push((
-                    k.clone(),
+                    k.to_string(),
                     value_of(item, e, depth + 1)
-                        .map_err(|err| err.under(PathStep::Key(k.clone())))?,
+                        .map_err(|err| err.under(PathStep::Key(k.to_string())))?,
                 ));
             }
             Value::map((**e).clone(), out)
@@ -294,7 +285,7 @@ fn implied(j: &Json, depth: usize) -> Result<Value> {
     Ok(match j {
         Json::Null => Value::null(Type::Dynamic),
         Json::Bool(b) => Value::bool(*b),
-        Json::Number(n) => Value::number(Number::parse(&n.to_string())?),
+        Json::Number(n) => Value::number(n.to_number()?),
         Json::String(s) => Value::string(s.as_str()),
         Json::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
@@ -307,8 +298,8 @@ fn implied(j: &Json, depth: usize) -> Result<Value> {
             let mut attrs = Vec::with_capacity(entries.len());
             for (k, item) in entries {
                 attrs.push((
-                    k.as_str(),
-                    implied(item, depth + 1).map_err(|e| e.under(PathStep::Attr(k.clone())))?,
+                    k,
+                    implied(item, depth + 1).map_err(|e| e.under(PathStep::Attr(k.to_string())))?,
                 ));
             }
             Value::object(attrs)

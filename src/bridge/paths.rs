@@ -26,10 +26,10 @@ pub enum PropSegment {
 /// guess.
 ///
 /// ```
-/// use ctywire::bridge::{from_props, resolve_prop_path, PropSegment};
+/// use ctywire::bridge::{from_props, resolve_prop_path, Json, PropSegment};
 /// use ctywire::Type;
 /// let ty = Type::parse(r#"["object",{"props":"dynamic"}]"#)?;
-/// let v = from_props(&serde_json::json!({"props": {"items": [{"name": "a"}], "tags": {"123": "x"}}}), &ty)?;
+/// let v = from_props(&Json::parse(r#"{"props": {"items": [{"name": "a"}], "tags": {"123": "x"}}}"#)?, &ty)?;
 /// let seg = |s: &str| PropSegment::Name(s.into());
 /// let p = resolve_prop_path(&v, &[seg("props"), seg("items"), PropSegment::Index(0), seg("name")])?;
 /// assert_eq!(p.to_string(), ".props.items[0].name");

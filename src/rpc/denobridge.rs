@@ -2,28 +2,36 @@
 //! serde-compatible with it, so a Rust program can play either side: the
 //! provider calling a child script, or a child answering a provider.
 //!
-//! Props, states and results are plain JSON ([`serde_json::Value`], exact
-//! numbers): convert them with [`crate::bridge::to_props`] and
-//! [`crate::bridge::from_props`].
+//! Props, states and results are [`Json`] documents (exact numbers):
+//! convert them with [`crate::bridge::to_props`] and
+//! [`crate::bridge::from_props`]. Messages go in and out of JSON-RPC
+//! params and results with [`from_json`](crate::bridge::from_json) and
+//! [`to_json`](crate::bridge::to_json), which keep those numbers exact
+//! and name the field at fault. (They also work with serde_json, whose
+//! numbers are `f64` unless it has `arbitrary_precision`.)
+//!
+//! *Needs the `rpc` feature.*
 //!
 //! ```
+//! use ctywire::bridge::{from_json, to_json, Json};
 //! use ctywire::rpc::denobridge::{CreateParams, CreateResult, Severity};
-//! let params: CreateParams = serde_json::from_str(r#"{"props":{"name":"web"}}"#)?;
+//! let params: CreateParams = from_json(&Json::parse(r#"{"props":{"name":"web","n":1.10}}"#)?)?;
 //! assert_eq!(params.props["name"], "web");
 //! assert!(params.write_only_props.is_none());
-//! let result: CreateResult = serde_json::from_str(
+//! assert_eq!(to_json(&params)?.to_string(), r#"{"props":{"name":"web","n":1.10}}"#);
+//! let result: CreateResult = from_json(&Json::parse(
 //!     r#"{"id":"x1","state":{"n":1},"sensitiveState":null,
 //!         "diagnostics":[{"severity":"warning","summary":"slow","propPath":["props","name"]}]}"#,
-//! )?;
+//! )?)?;
 //! assert_eq!(result.diagnostics.unwrap()[0].severity, Severity::Warning);
-//! assert!(serde_json::from_str::<CreateResult>(r#"{"id":"x","state":null,"sensitiveState":null,"diagnostics":[{"severity":"fatal","summary":"?"}]}"#).is_err());
-//! # Ok::<(), serde_json::Error>(())
+//! let bad = Json::parse(r#"{"id":"x","state":null,"sensitiveState":null,"diagnostics":[{"severity":"fatal","summary":"?"}]}"#)?;
+//! let err = from_json::<CreateResult>(&bad).unwrap_err();
+//! assert_eq!(err.to_string(), ".diagnostics[0].severity: unknown variant `fatal`, expected `error` or `warning`");
+//! # Ok::<(), ctywire::Error>(())
 //! ```
 
+use crate::bridge::{Json, PropSegment};
 use serde::{Deserialize, Serialize};
-use serde_json::Value as Json;
-
-use crate::bridge::PropSegment;
 
 /// Method names.
 pub mod method {

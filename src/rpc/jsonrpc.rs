@@ -1,9 +1,15 @@
 //! JSON-RPC 2.0: messages, strict validation, and newline-delimited
 //! framing over any `BufRead` / `Write`.
 //!
+//! Messages are [`Json`] documents: ids, params and results keep their
+//! numbers exactly. Each line is parsed by ctywire's bounded reader (depth
+//! 256), after the line-length limit has been checked.
+//!
+//! *Needs the `rpc` feature.*
+//!
 //! ```
+//! use ctywire::bridge::Json;
 //! use ctywire::rpc::jsonrpc::{Id, LineReader, LineWriter, Message};
-//! use serde_json::json;
 //!
 //! let mut out = Vec::new();
 //! let mut w = LineWriter::new(&mut out);
@@ -14,17 +20,17 @@
 //! let input = b"\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}\nnot json\n";
 //! let mut r = LineReader::new(&input[..], 1 << 20);
 //! let first = r.read()?.unwrap().unwrap();
-//! assert_eq!(first, Message::success(Id::Number(1.into()), json!({"ok": true})));
+//! assert_eq!(first, Message::success(Id::Number(1.into()), Json::parse(r#"{"ok": true}"#)?));
 //! // A line that is not JSON yields the -32700 response to send back.
 //! let bad = r.read()?.unwrap().unwrap_err();
-//! assert_eq!(bad.to_json()["error"]["code"], -32700);
+//! assert_eq!(bad.to_json()["error"]["code"].as_i64(), Some(-32700));
 //! assert!(r.read()?.is_none());
-//! # Ok::<(), std::io::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::io::{self, BufRead, Write};
 
-use serde_json::{Map, Number, Value as Json};
+use crate::bridge::{Json, JsonNumber as Number, Object as Map};
 
 /// The standard error codes.
 pub mod code {
@@ -160,35 +166,35 @@ impl Message {
     /// The message as JSON, members in the order the spec lists them.
     pub fn to_json(&self) -> Json {
         let mut m = Map::new();
-        m.insert("jsonrpc".into(), Json::String("2.0".into()));
+        m.insert("jsonrpc", Json::String("2.0".into()));
         match self {
             Message::Request { id, method, params } => {
-                m.insert("id".into(), id.to_json());
-                m.insert("method".into(), Json::String(method.clone()));
+                m.insert("id", id.to_json());
+                m.insert("method", Json::String(method.clone()));
                 if let Some(p) = params {
-                    m.insert("params".into(), p.clone());
+                    m.insert("params", p.clone());
                 }
             }
             Message::Notification { method, params } => {
-                m.insert("method".into(), Json::String(method.clone()));
+                m.insert("method", Json::String(method.clone()));
                 if let Some(p) = params {
-                    m.insert("params".into(), p.clone());
+                    m.insert("params", p.clone());
                 }
             }
             Message::Response { id, outcome } => {
-                m.insert("id".into(), id.to_json());
+                m.insert("id", id.to_json());
                 match outcome {
                     Ok(r) => {
-                        m.insert("result".into(), r.clone());
+                        m.insert("result", r.clone());
                     }
                     Err(e) => {
                         let mut err = Map::new();
-                        err.insert("code".into(), Json::Number(e.code.into()));
-                        err.insert("message".into(), Json::String(e.message.clone()));
+                        err.insert("code", Json::Number(e.code.into()));
+                        err.insert("message", Json::String(e.message.clone()));
                         if let Some(d) = &e.data {
-                            err.insert("data".into(), d.clone());
+                            err.insert("data", d.clone());
                         }
-                        m.insert("error".into(), Json::Object(err));
+                        m.insert("error", Json::Object(err));
                     }
                 }
             }
@@ -200,10 +206,13 @@ impl Message {
     /// send back: -32700 when the text is not JSON, -32600 when it is not a
     /// valid message (with the message's id when it could be read).
     pub fn parse(text: &str) -> Result<Message, Box<Message>> {
-        let j: Json = serde_json::from_str(text).map_err(|e| {
+        let j = Json::parse(text).map_err(|e| {
             Message::failure(
                 Id::Null,
-                ErrorObject::new(code::PARSE_ERROR, format!("parse error: {e}")),
+                ErrorObject::new(
+                    code::PARSE_ERROR,
+                    format!("parse error: {}", with_offset(&e)),
+                ),
             )
         })?;
         Message::from_json(&j)
@@ -212,7 +221,7 @@ impl Message {
     /// Validates a JSON value as a message; see [`parse`](Self::parse).
     pub fn from_json(j: &Json) -> Result<Message, Box<Message>> {
         let Json::Object(m) = j else {
-            let what = if j.is_array() {
+            let what = if j.as_array().is_some() {
                 "batches are not supported"
             } else {
                 "a message must be a JSON object"
@@ -295,6 +304,15 @@ impl Message {
             )),
             (None, None) => Err(invalid(id, "a response needs \"result\" or \"error\"")),
         }
+    }
+}
+
+/// An error's text with the byte offset it carries, for messages that
+/// travel without the error value itself.
+fn with_offset(e: &crate::Error) -> String {
+    match e.offset() {
+        Some(at) => format!("{e} (at byte {at})"),
+        None => e.to_string(),
     }
 }
 
@@ -396,9 +414,9 @@ impl<W: Write> LineWriter<W> {
 
     /// Writes one message and a newline, and flushes.
     pub fn write(&mut self, m: &Message) -> io::Result<()> {
-        let text = m.to_json().to_string();
-        self.inner.write_all(text.as_bytes())?;
-        self.inner.write_all(b"\n")?;
+        let mut line = m.to_json().to_vec();
+        line.push(b'\n');
+        self.inner.write_all(&line)?;
         self.inner.flush()
     }
 }

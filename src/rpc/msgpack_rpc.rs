@@ -7,6 +7,8 @@
 //! can say, unknowns and refinements included, and is decoded by its type
 //! with [`Raw::decode`].
 //!
+//! *Needs the `rpc` feature.*
+//!
 //! ```
 //! use ctywire::rpc::msgpack_rpc::{Message, Raw, StreamDecoder};
 //! use ctywire::{Type, Value};

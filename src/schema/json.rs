@@ -1,8 +1,14 @@
 //! Schemas from the JSON that `terraform providers schema -json` prints.
+//!
+//! *Needs the `schema-json` feature.* Read with ctywire's own JSON reader
+//! ([`Json`]): members keep their written order (nested blocks come out in
+//! the order the document lists them), and nesting is bounded by
+//! [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH), not by a parser's
+//! recursion limit of 128.
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value as Json};
+use crate::bridge::{Json, Object as Map};
 
 use super::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
 use crate::error::{Error, Result};
@@ -48,8 +54,7 @@ pub struct ProviderSchema {
 impl ProviderSchemas {
     /// Reads the document. Every field is checked; an error names where.
     pub fn from_json(text: &str) -> Result<ProviderSchemas> {
-        let doc: Json =
-            serde_json::from_str(text).map_err(|e| Error::syntax(format!("not JSON: {e}")))?;
+        let doc = Json::parse(text)?;
         let doc = object(&doc)?;
         let format_version = match doc.get("format_version") {
             Some(Json::String(s)) => s.clone(),
@@ -61,7 +66,7 @@ impl ProviderSchemas {
             for (addr, p) in object(ps).map_err(|e| e.under(attr("provider_schemas")))? {
                 let p =
                     provider(p).map_err(|e| e.under(key(addr)).under(attr("provider_schemas")))?;
-                providers.insert(addr.clone(), p);
+                providers.insert(addr.to_string(), p);
             }
         }
         Ok(ProviderSchemas {
@@ -89,8 +94,7 @@ impl Schema {
     /// Reads one schema in the form of `providers schema -json`:
     /// `{"version": N, "block": {...}}`.
     pub fn from_json(text: &str) -> Result<Schema> {
-        let doc: Json =
-            serde_json::from_str(text).map_err(|e| Error::syntax(format!("not JSON: {e}")))?;
+        let doc = Json::parse(text)?;
         schema(&doc)
     }
 }
@@ -103,7 +107,7 @@ fn key(k: &str) -> PathStep {
     PathStep::Key(k.to_string())
 }
 
-fn object(v: &Json) -> Result<&Map<String, Json>> {
+fn object(v: &Json) -> Result<&Map> {
     v.as_object()
         .ok_or_else(|| Error::data("must be a JSON object"))
 }
@@ -125,7 +129,7 @@ fn provider(v: &Json) -> Result<ProviderSchema> {
         if let Some(m) = o.get(field) {
             for (name, s) in object(m).map_err(|e| e.under(attr(field)))? {
                 let s = schema(s).map_err(|e| e.under(key(name)).under(attr(field)))?;
-                into.insert(name.clone(), s);
+                into.insert(name.to_string(), s);
             }
         }
     }
@@ -142,7 +146,7 @@ fn schema(v: &Json) -> Result<Schema> {
     Ok(Schema { version, block })
 }
 
-fn int(o: &Map<String, Json>, field: &str) -> Result<i64> {
+fn int(o: &Map, field: &str) -> Result<i64> {
     match o.get(field) {
         None | Some(Json::Null) => Ok(0),
         Some(Json::Number(n)) => n
@@ -152,7 +156,7 @@ fn int(o: &Map<String, Json>, field: &str) -> Result<i64> {
     }
 }
 
-fn flag(o: &Map<String, Json>, field: &str) -> Result<bool> {
+fn flag(o: &Map, field: &str) -> Result<bool> {
     match o.get(field) {
         None | Some(Json::Null) => Ok(false),
         Some(Json::Bool(b)) => Ok(*b),
@@ -160,7 +164,7 @@ fn flag(o: &Map<String, Json>, field: &str) -> Result<bool> {
     }
 }
 
-fn text(o: &Map<String, Json>, field: &str) -> Result<String> {
+fn text(o: &Map, field: &str) -> Result<String> {
     match o.get(field) {
         None | Some(Json::Null) => Ok(String::new()),
         Some(Json::String(s)) => Ok(s.clone()),
@@ -168,7 +172,7 @@ fn text(o: &Map<String, Json>, field: &str) -> Result<String> {
     }
 }
 
-fn string_kind(o: &Map<String, Json>) -> Result<StringKind> {
+fn string_kind(o: &Map) -> Result<StringKind> {
     match text(o, "description_kind")?.as_str() {
         "" | "plain" => Ok(StringKind::Plain),
         "markdown" => Ok(StringKind::Markdown),
@@ -177,7 +181,7 @@ fn string_kind(o: &Map<String, Json>) -> Result<StringKind> {
     }
 }
 
-fn nesting(o: &Map<String, Json>) -> Result<NestingMode> {
+fn nesting(o: &Map) -> Result<NestingMode> {
     match text(o, "nesting_mode")?.as_str() {
         "single" => Ok(NestingMode::Single),
         "list" => Ok(NestingMode::List),
@@ -211,7 +215,7 @@ fn block(v: &Json) -> Result<Block> {
                 None => Block::default(),
             };
             b.block_types.push(NestedBlock {
-                type_name: name.clone(),
+                type_name: name.to_string(),
                 block: inner,
                 nesting: nesting(no).map_err(at)?,
                 min_items: int(no, "min_items").map_err(at)?,
@@ -222,7 +226,7 @@ fn block(v: &Json) -> Result<Block> {
     Ok(b)
 }
 
-fn attributes(o: &Map<String, Json>) -> Result<Vec<Attribute>> {
+fn attributes(o: &Map) -> Result<Vec<Attribute>> {
     let mut out = Vec::new();
     let Some(attrs) = o.get("attributes") else {
         return Ok(out);

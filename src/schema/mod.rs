@@ -52,6 +52,7 @@
 //! ```
 
 pub mod flatmap;
+#[cfg(feature = "schema-json")]
 mod json;
 mod validate;
 
@@ -60,6 +61,7 @@ use crate::path::PathStep;
 use crate::types::Type;
 use crate::value::Value;
 
+#[cfg(feature = "schema-json")]
 pub use self::json::{ProviderSchema, ProviderSchemas};
 pub use self::validate::Purpose;
 
