@@ -71,13 +71,17 @@ pub(crate) fn conformed<'v>(v: &'v Value, ty: &Type) -> Result<Cow<'v, Value>> {
     }
 }
 
-/// Like [`Value::convert`], but an object attribute the target type lacks
-/// is an error instead of being dropped: for values that come from
-/// outside as plain JSON, where an unexpected attribute is a mistake to
-/// report, not data to lose.
-#[allow(dead_code)]
-pub(crate) fn convert_strictly(v: &Value, ty: &Type) -> Result<Value> {
-    Converter { drop_extra: false }.value(v, ty)
+/// [`Value::convert`] for plain JSON props from a child process: an
+/// object attribute the target type lacks is an error instead of being
+/// dropped (a mistake to report, not data to lose), and one it leaves out
+/// is null, as go-cty's JSON decoder reads a missing attribute.
+#[cfg(feature = "bridge")]
+pub(crate) fn props_to_type(v: &Value, ty: &Type) -> Result<Value> {
+    Converter {
+        drop_extra: false,
+        missing_is_null: true,
+    }
+    .value(v, ty)
 }
 
 // ---- primitive rules, shared with the decoders ----------------------------
@@ -122,10 +126,16 @@ fn string_from_number(n: &Number) -> Value {
 struct Converter {
     /// Whether attributes the target object type lacks are dropped.
     drop_extra: bool,
+    /// Whether attributes of the target left out are null (else only
+    /// optional ones may be left out).
+    missing_is_null: bool,
 }
 
 impl Converter {
-    const GO_CTY: Converter = Converter { drop_extra: true };
+    const GO_CTY: Converter = Converter {
+        drop_extra: true,
+        missing_is_null: false,
+    };
 
     fn value(self, v: &Value, to: &Type) -> Result<Value> {
         // A conforming value needs nothing (and, being of the same object
@@ -266,7 +276,7 @@ impl Converter {
         let missing: Vec<&str> = to
             .attributes()
             .enumerate()
-            .filter(|&(i, _)| found[i].is_none() && !to.is_optional(i))
+            .filter(|&(i, _)| found[i].is_none() && !to.is_optional(i) && !self.missing_is_null)
             .map(|(_, (n, _))| n)
             .collect();
         if !missing.is_empty() {

@@ -371,7 +371,8 @@ impl Json {
     /// assert_eq!(Json::parse(&deep).unwrap_err().category(), Category::Limit);
     /// assert!(Json::parse_with(deep.as_bytes(), &DecodeOptions::new().max_depth(300)).is_ok());
     /// let err = Json::parse(r#"{"a":[1,tru]}"#).unwrap_err();
-    /// assert_eq!((err.path().to_string().as_str(), err.offset()), (r#"["a"][1]"#, Some(8)));
+    /// // The offset is the character that breaks the literal.
+    /// assert_eq!((err.path().to_string().as_str(), err.offset()), (r#"["a"][1]"#, Some(11)));
     /// ```
     pub fn parse_with(text: &[u8], opts: &DecodeOptions) -> Result<Json> {
         opts.check_input_len(text.len())?;
@@ -592,7 +593,7 @@ fn read_value(r: &mut Reader<'_>, opts: &DecodeOptions, depth: usize) -> Result<
             r.begin_object()?;
             let mut o = Object::new();
             let mut first = true;
-            while let Some(key) = r.next_key(first)? {
+            while let Some((_, key)) = r.next_key(first)? {
                 first = false;
                 opts.check_collection_len(o.len() as u64 + 1)
                     .map_err(|e| e.at_offset(r.offset()))?;

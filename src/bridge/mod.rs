@@ -42,8 +42,8 @@ mod paths;
 mod sensitive;
 mod ser;
 
+use crate::convert;
 use crate::error::{Error, Result};
-use crate::number::Number;
 use crate::path::{Path, PathStep};
 use crate::types::Type;
 use crate::value::Value;
@@ -159,121 +159,12 @@ fn props_of(
 /// type comes from the JSON itself, as go-cty's `ImpliedType` does: arrays
 /// are tuples and objects are objects, so mixed arrays work.
 pub fn from_props(json: &Json, ty: &Type) -> Result<Value> {
-    value_of(json, ty, 0)
+    // go-cty's way with JSON of a known type: the value the JSON implies,
+    // converted to the type by the one conversion rule.
+    convert::props_to_type(&implied(json, 0)?, ty)
 }
 
 const MAX_DEPTH: usize = crate::DEFAULT_MAX_DEPTH;
-
-fn value_of(j: &Json, ty: &Type, depth: usize) -> Result<Value> {
-    if depth > MAX_DEPTH {
-        return Err(Error::limit("props nest deeper than the depth limit"));
-    }
-    if j.is_null() {
-        return Ok(Value::null(ty.clone()));
-    }
-    let wrong = |want: &str| Error::data(format!("{want} is required, not {}", j.kind()));
-    match ty {
-        Type::String => match j {
-            Json::String(s) => Ok(Value::string(s.as_str())),
-            Json::Number(n) => Ok(Value::string(n.to_string())),
-            Json::Bool(b) => Ok(Value::string(if *b { "true" } else { "false" })),
-            _ => Err(wrong("a string")),
-        },
-        Type::Number => match j {
-            Json::Number(n) => Ok(Value::number(n.to_number()?)),
-            Json::String(s) => {
-                Ok(Value::number(Number::parse(s).map_err(|_| {
-                    Error::data(format!("{s:?} is not a number"))
-                })?))
-            }
-            _ => Err(wrong("a number")),
-        },
-        Type::Bool => match j {
-            Json::Bool(b) => Ok(Value::bool(*b)),
-            Json::String(s) if s == "true" => Ok(Value::bool(true)),
-            Json::String(s) if s == "false" => Ok(Value::bool(false)),
-            _ => Err(wrong("a bool")),
-        },
-        Type::List(e) | Type::Set(e) => {
-            let Json::Array(items) = j else {
-                return Err(wrong("an array"));
-            };
-            let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                out.push(
-                    value_of(item, e, depth + 1)
-                        .map_err(|err| err.under(PathStep::Index(i as u64)))?,
-                );
-            }
-            if matches!(ty, Type::List(_)) {
-                Value::list((**e).clone(), out)
-            } else {
-                Value::set((**e).clone(), out)
-            }
-        }
-        Type::Tuple(etys) => {
-            let Json::Array(items) = j else {
-                return Err(wrong("an array"));
-            };
-            if items.len() != etys.len() {
-                return Err(Error::data(format!(
-                    "an array of {} elements is required, not {}",
-                    etys.len(),
-                    items.len()
-                )));
-            }
-            let mut out = Vec::with_capacity(items.len());
-            for (i, (item, ety)) in items.iter().zip(etys.iter()).enumerate() {
-                out.push(
-                    value_of(item, ety, depth + 1)
-                        .map_err(|err| err.under(PathStep::Index(i as u64)))?,
-                );
-            }
-            Ok(Value::tuple(out))
-        }
-        Type::Map(e) => {
-            let Json::Object(entries) = j else {
-                return Err(wrong("an object"));
-            };
-            let mut out = Vec::with_capacity(entries.len());
-            for (k, item) in entries {
-                out.push((
-                    k.to_string(),
-                    value_of(item, e, depth + 1)
-                        .map_err(|err| err.under(PathStep::Key(k.to_string())))?,
-                ));
-            }
-            Value::map((**e).clone(), out)
-        }
-        Type::Object(o) => {
-            let Json::Object(entries) = j else {
-                return Err(wrong("an object"));
-            };
-            if let Some(extra) = entries.keys().find(|k| o.index_of(k).is_none()) {
-                let valid: Vec<&str> = o.attributes().map(|(n, _)| n).collect();
-                return Err(Error::data(format!(
-                    "unexpected attribute {extra:?}; the attributes are {}",
-                    if valid.is_empty() {
-                        "none".to_string()
-                    } else {
-                        format!("{valid:?}")
-                    }
-                )));
-            }
-            let mut attrs = Vec::with_capacity(o.len());
-            for (name, aty) in o.attributes() {
-                let v = match entries.get(name) {
-                    Some(item) => value_of(item, aty, depth + 1)
-                        .map_err(|err| err.under(PathStep::Attr(name.to_string())))?,
-                    None => Value::null(aty.clone()),
-                };
-                attrs.push((name, v));
-            }
-            Ok(Value::object(attrs))
-        }
-        Type::Dynamic => implied(j, depth),
-    }
-}
 
 /// A value of the type the JSON implies (go-cty's `ImpliedType`): string,
 /// number, bool, tuple for arrays, object for objects, `null` of unknown
