@@ -19,7 +19,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use compact_str::CompactString;
+use compact_str::{CompactString, ToCompactString};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -441,7 +441,7 @@ impl Number {
     /// such text and writes `+Inf`/`-Inf`.
     pub(crate) fn write_text(&self, out: &mut Vec<u8>) {
         match &self.0 {
-            Repr::Int(i) => out.extend_from_slice(itoa_i64(*i).as_bytes()),
+            Repr::Int(i) => out.extend_from_slice(i.to_compact_string().as_bytes()),
             Repr::NegZero => out.extend_from_slice(b"-0"),
             Repr::Inf { negative } => {
                 out.extend_from_slice(if *negative { b"-Inf" } else { b"+Inf" })
@@ -673,10 +673,6 @@ impl From<u64> for Number {
 
 // ---- helpers ---------------------------------------------------------------
 
-fn itoa_i64(i: i64) -> String {
-    i.to_string()
-}
-
 /// The digits of canonical decimal text, as `(negative, DIGITS, point)`
 /// with value `0.DIGITS × 10^point` and no leading or trailing zeros.
 fn decimal_parts(text: &str) -> (bool, Vec<u8>, i32) {
@@ -737,8 +733,6 @@ fn exact_decimal(m: &BigUint, e: i32) -> (Vec<u8>, i32) {
     (digits, point)
 }
 
-/// Writes `0.DIGITS × 10^point` positionally (Go's `%f` with the shortest
-/// precision): integer part padded with zeros, fraction only if non-empty.
 /// Whether a number whose decimal point sits at `point` (`0.DIGITS ×
 /// 10^point`) is within the exponent limit: the one rule the parser and
 /// its shortcuts share.
@@ -747,6 +741,8 @@ fn point_within_limit(point: i64, max_exponent: u32) -> bool {
     (-max..=max + 1).contains(&point)
 }
 
+/// Writes `0.DIGITS × 10^point` positionally (Go's `%f` with the shortest
+/// precision): integer part padded with zeros, fraction only if non-empty.
 fn write_f_format(out: &mut Vec<u8>, negative: bool, digits: &[u8], point: i32) {
     if negative {
         out.push(b'-');
