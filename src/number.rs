@@ -409,30 +409,22 @@ impl Number {
         }
     }
 
-    /// What a number is written as in msgpack, by go-cty's rule: an integer
-    /// that fits i64; else a non-integer that float64 holds exactly; else
-    /// the canonical decimal text (which covers big integers and decimals
-    /// that are not binary fractions, like `0.1`).
-    pub(crate) fn msgpack_form(&self) -> MsgpackForm {
+    /// The float64 equal to this non-integral number, if float64 holds it
+    /// exactly: every float64 read from the wire, a binary fraction read as
+    /// text (`0.5`), and ±infinity. `None` for every integer, even one
+    /// float64 holds (`2^70`), and for fractions it cannot hold (`0.1`).
+    pub(crate) fn non_integer_as_exact_f64(&self) -> Option<f64> {
         match &self.0 {
-            Repr::Int(i) => MsgpackForm::Int(*i),
-            // -0 is an integer that fits int64.
-            Repr::NegZero => MsgpackForm::Int(0),
-            Repr::Float(f) => MsgpackForm::Float(*f),
-            Repr::Inf { negative } => MsgpackForm::Float(if *negative {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }),
-            Repr::Decimal(text) => {
-                if text.contains('.') {
-                    let (negative, digits, point) = decimal_parts(text);
-                    if let Some(f) = exact_f64(negative, &digits, point) {
-                        return MsgpackForm::Float(f);
-                    }
-                }
-                MsgpackForm::Text
+            Repr::Int(_) | Repr::NegZero => None,
+            Repr::Float(f) => Some(*f),
+            Repr::Inf { negative: true } => Some(f64::NEG_INFINITY),
+            Repr::Inf { negative: false } => Some(f64::INFINITY),
+            // Canonical text has a point exactly when it is not an integer.
+            Repr::Decimal(text) if text.contains('.') => {
+                let (negative, digits, point) = decimal_parts(text);
+                exact_f64(negative, &digits, point)
             }
+            Repr::Decimal(_) => None,
         }
     }
 
@@ -602,13 +594,6 @@ impl Number {
             _ => self.text().hash(state),
         }
     }
-}
-
-/// What [`Number::msgpack_form`] chose.
-pub(crate) enum MsgpackForm {
-    Int(i64),
-    Float(f64),
-    Text,
 }
 
 impl PartialEq for Number {
@@ -1148,36 +1133,26 @@ mod tests {
     }
 
     #[test]
-    fn msgpack_form_follows_go_cty_ladder() {
-        let form = |n: Number| match n.msgpack_form() {
-            MsgpackForm::Int(i) => format!("int {i}"),
-            MsgpackForm::Float(f) => format!("float {f:e}"),
-            MsgpackForm::Text => format!("text {n}"),
-        };
-        assert_eq!(form(parsed("0.1")), "text 0.1");
-        assert_eq!(form(parsed("0.5")), "float 5e-1");
-        assert_eq!(form(parsed("2.50")), "float 2.5e0");
-        assert_eq!(form(parsed("-0")), "int 0");
-        assert_eq!(form(parsed("1e20")), "text 100000000000000000000");
-        assert_eq!(
-            form(parsed("9223372036854775807")),
-            "int 9223372036854775807"
-        );
-        assert_eq!(
-            form(parsed("9223372036854775808")),
-            "text 9223372036854775808"
-        );
-        assert_eq!(
-            form(parsed("-9223372036854775808")),
-            "int -9223372036854775808"
-        );
-        assert_eq!(form(Number::from_f64(0.1).unwrap()), "float 1e-1");
+    fn exact_int64_and_float64_queries_follow_the_value_not_the_spelling() {
+        assert_eq!(parsed("-0").to_i64(), Some(0));
+        assert_eq!(parsed("-9223372036854775808").to_i64(), Some(i64::MIN));
+        assert_eq!(parsed("9223372036854775808").to_i64(), None);
+        let f = |n: Number| n.non_integer_as_exact_f64();
+        assert_eq!(f(parsed("0.1")), None);
+        assert_eq!(f(parsed("0.5")), Some(0.5));
+        assert_eq!(f(parsed("2.50")), Some(2.5));
+        assert_eq!(f(parsed("-0")), None);
+        assert_eq!(f(parsed("3")), None);
+        // Integral, and float64 holds it, but integers never go through float64.
+        assert_eq!(f(parsed("1180591620717411303424")), None);
+        assert_eq!(f(Number::from_f64(0.1).unwrap()), Some(0.1));
+        assert_eq!(f(Number::infinity(true)), Some(f64::NEG_INFINITY));
         // The smallest subnormal, written out exactly as decimal text, is a float64.
         let (digits, point) = exact_decimal(&BigUint::from(1u32), -1074);
         let mut sub = Vec::new();
         write_f_format(&mut sub, false, &digits, point);
         let sub = String::from_utf8(sub).unwrap();
-        assert_eq!(form(parsed(&sub)), "float 5e-324");
+        assert_eq!(f(parsed(&sub)), Some(f64::from_bits(1)));
     }
 
     #[test]
