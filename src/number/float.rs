@@ -56,14 +56,14 @@ pub(super) fn exact_f64(negative: bool, digits: &[u8], point: i32) -> Option<f64
         }
         BigUint::from(d / p)
     } else {
-        let d = parse_digits(digits);
+        let d = parse_digits(digits)?;
         let p = BigUint::from(5u32).pow(k as u32);
         if !(&d % &p).is_zero() {
             return None;
         }
         d / p
     };
-    let tz = q.trailing_zeros().unwrap_or(0);
+    let tz = q.trailing_zeros()?; // None for zero, which is no fraction
     let odd = q >> tz;
     let lsb_exp = tz as i64 - k;
     if odd.bits() > 53 || lsb_exp < -1074 || lsb_exp + odd.bits() as i64 > 1024 {

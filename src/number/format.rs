@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use compact_str::ToCompactString;
+use compact_str::{CompactString, ToCompactString};
 use num_bigint::BigUint;
 use num_traits::One;
 
@@ -17,24 +17,29 @@ impl Number {
     /// such text and writes `+Inf`/`-Inf`.
     pub(crate) fn write_text(&self, out: &mut Vec<u8>) {
         match &self.0 {
-            Repr::Int(i) => out.extend_from_slice(i.to_compact_string().as_bytes()),
-            Repr::NegZero => out.extend_from_slice(b"-0"),
-            Repr::Inf { negative } => {
-                out.extend_from_slice(if *negative { b"-Inf" } else { b"+Inf" })
-            }
+            // Already the text: copied as it is, without a CompactString
+            // clone, which for a long decimal would allocate.
             Repr::Decimal(text) => out.extend_from_slice(text.as_bytes()),
-            Repr::Float(f) => {
-                let (digits, point) = float_shortest(*f);
-                write_f_format(out, *f < 0.0, &digits, point);
-            }
+            _ => out.extend_from_slice(self.text().as_bytes()),
         }
     }
 
-    /// The canonical text as a `String`.
-    pub(super) fn text(&self) -> String {
-        let mut out = Vec::new();
-        self.write_text(&mut out);
-        String::from_utf8(out).unwrap_or_default()
+    /// The canonical text (see [`Number::write_text`]), held inline
+    /// unless it is a long decimal.
+    pub(super) fn text(&self) -> CompactString {
+        match &self.0 {
+            Repr::Int(i) => i.to_compact_string(),
+            Repr::NegZero => CompactString::const_new("-0"),
+            Repr::Inf { negative: true } => CompactString::const_new("-Inf"),
+            Repr::Inf { negative: false } => CompactString::const_new("+Inf"),
+            Repr::Decimal(text) => text.clone(),
+            Repr::Float(f) => {
+                let (digits, point) = float_shortest(*f);
+                let mut text = CompactString::default();
+                write_f_format(&mut text, *f < 0.0, &digits, point);
+                text
+            }
+        }
     }
 
     /// Appends go-cty's set hash form of the number: Go's `%g` with 10
@@ -59,10 +64,10 @@ impl Number {
         if digits.is_empty() {
             out.push('0');
         } else if exp < -4 || exp >= eprec {
-            out.push(digits[0] as char);
+            out.push(char::from(digits[0]));
             if digits.len() > 1 {
                 out.push('.');
-                out.extend(digits[1..].iter().map(|&d| d as char));
+                out.extend(digits[1..].iter().map(|&d| char::from(d)));
             }
             let (sign, e) = if exp < 0 { ('-', -exp) } else { ('+', exp) };
             out.push('e');
@@ -72,9 +77,7 @@ impl Number {
             }
             out.push_str(&e.to_string());
         } else {
-            let mut buf = Vec::new();
-            write_f_format(&mut buf, false, &digits, point);
-            out.push_str(std::str::from_utf8(&buf).unwrap_or_default());
+            write_f_format(out, false, &digits, point);
         }
     }
 }
@@ -93,29 +96,33 @@ impl fmt::Debug for Number {
 
 /// Writes `0.DIGITS × 10^point` positionally (Go's `%f` with the shortest
 /// precision): integer part padded with zeros, fraction only if non-empty.
-pub(super) fn write_f_format(out: &mut Vec<u8>, negative: bool, digits: &[u8], point: i32) {
+/// `digits` are ASCII digits; `out` takes chars, so the `String` or
+/// `CompactString` it builds needs no UTF-8 check afterwards.
+pub(super) fn write_f_format(
+    out: &mut impl Extend<char>,
+    negative: bool,
+    digits: &[u8],
+    point: i32,
+) {
+    // Places left of the first digit or right of the last are zeros.
+    let digit = |at: i32| {
+        usize::try_from(at)
+            .ok()
+            .and_then(|at| digits.get(at))
+            .map_or('0', |&d| char::from(d))
+    };
     if negative {
-        out.push(b'-');
+        out.extend(['-']);
     }
-    let n = digits.len() as i32;
     if point > 0 {
-        let m = point.min(n) as usize;
-        out.extend_from_slice(&digits[..m]);
-        out.extend(std::iter::repeat_n(b'0', (point - m as i32) as usize));
+        out.extend((0..point).map(digit));
     } else {
-        out.push(b'0');
+        out.extend(['0']);
     }
-    let frac = (n - point).max(0);
+    let frac = (digits.len() as i32 - point).max(0);
     if frac > 0 {
-        out.push(b'.');
-        for i in 0..frac {
-            let at = point + i;
-            out.push(if at < 0 || at >= n {
-                b'0'
-            } else {
-                digits[at as usize]
-            });
-        }
+        out.extend(['.']);
+        out.extend((point..point + frac).map(digit));
     }
 }
 
@@ -190,12 +197,17 @@ fn float_shortest(f: f64) -> (Vec<u8>, i32) {
     // digits), so only floats with long exact expansions take the fast path.
     if normal && !power_of_two && exact_digit_count(f) > 20 {
         let s = format!("{:e}", f.abs());
-        let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let mut digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
-        let mut point = exp + 1;
-        trim_zeros(&mut digits, &mut point);
-        return (digits, point);
+        // `{:e}` always writes `D.DDDeN`; were it ever not to, Go's own
+        // algorithm below still gives the right digits.
+        let exp = s
+            .split_once('e')
+            .and_then(|(mant, exp)| Some((mant, exp.parse::<i32>().ok()?)));
+        if let Some((mant, exp)) = exp {
+            let mut digits: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).collect();
+            let mut point = exp + 1;
+            trim_zeros(&mut digits, &mut point);
+            return (digits, point);
+        }
     }
     go_shortest(f)
 }

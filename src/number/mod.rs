@@ -164,12 +164,9 @@ impl Number {
                 return Number(Repr::Int(i));
             }
         }
-        let mut text = Vec::with_capacity(digits.len() + 3);
+        let mut text = CompactString::with_capacity(digits.len() + 3);
         write_f_format(&mut text, negative, &digits, point);
-        // write_f_format writes ASCII only.
-        Number(Repr::Decimal(
-            CompactString::from_utf8(&text).unwrap_or_default(),
-        ))
+        Number(Repr::Decimal(text))
     }
 
     /// Whether the value is a (finite) integer.
@@ -229,7 +226,9 @@ impl Number {
                     f64::INFINITY
                 }
             }
-            // Rust's parser rounds decimal text correctly.
+            // Rust's parser rounds decimal text correctly, and canonical
+            // decimal text is always valid to it; were it not, NaN (which
+            // no Number holds) would show it rather than some wrong value.
             Repr::Decimal(text) => text.parse().unwrap_or(f64::NAN),
         }
     }
@@ -299,7 +298,9 @@ impl Number {
     pub fn numeric_cmp(&self, other: &Number) -> Ordering {
         match (&self.0, &other.0) {
             (Repr::Int(a), Repr::Int(b)) => return a.cmp(b),
-            (Repr::Float(a), Repr::Float(b)) => return a.partial_cmp(b).unwrap_or(Ordering::Equal),
+            // A Float is never NaN nor zero, where total order and numeric
+            // order part.
+            (Repr::Float(a), Repr::Float(b)) => return a.total_cmp(b),
             _ => {}
         }
         let rank = |n: &Number| match n.0 {
@@ -422,8 +423,9 @@ fn decimal_parts(text: &str) -> (bool, Vec<u8>, i32) {
     (negative, digits, point)
 }
 
-fn parse_digits(digits: &[u8]) -> BigUint {
-    BigUint::parse_bytes(digits, 10).unwrap_or_default()
+/// ASCII digits as an integer; `None` if there are none.
+fn parse_digits(digits: &[u8]) -> Option<BigUint> {
+    BigUint::parse_bytes(digits, 10)
 }
 
 #[cfg(test)]
@@ -483,9 +485,8 @@ mod tests {
         assert_eq!(f(Number::infinity(true)), Some(f64::NEG_INFINITY));
         // The smallest subnormal, written out exactly as decimal text, is a float64.
         let (digits, point) = exact_decimal(&BigUint::from(1u32), -1074);
-        let mut sub = Vec::new();
+        let mut sub = String::new();
         write_f_format(&mut sub, false, &digits, point);
-        let sub = String::from_utf8(sub).unwrap();
         assert_eq!(f(parsed(&sub)), Some(f64::from_bits(1)));
     }
 

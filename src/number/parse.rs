@@ -173,7 +173,7 @@ impl Number {
             if binary_exp.unsigned_abs() > u64::from(max_exponent) * 4 {
                 return Err(too_big());
             }
-            let mant: BigUint = parse_digits(&digits);
+            let mant: BigUint = parse_digits(&digits).ok_or_else(bad)?;
             let frac_digits = digits.len() as i64 - point;
             let (n, shift10) = if binary_exp > 0 {
                 (mant << (binary_exp as usize), 0i64)
