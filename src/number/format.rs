@@ -42,9 +42,10 @@ impl Number {
         }
     }
 
-    /// Appends go-cty's set hash form of the number: Go's `%g` with 10
+    /// Appends Go's `big.Float.Text('g', 10)` (what its `String()`
+    /// prints, and so what go-cty puts in set hash strings): `%g` with 10
     /// significant digits (`1e+10`, `0.0001`, `1.23456789e+11`).
-    pub(crate) fn write_hash(&self, out: &mut String) {
+    pub(crate) fn write_g10(&self, out: &mut String) {
         let Some(exact) = self.exact() else {
             out.push_str(if self.is_negative() { "-Inf" } else { "+Inf" });
             return;
@@ -270,9 +271,9 @@ mod tests {
         Number::parse(s).unwrap()
     }
 
-    fn hash(n: &Number) -> String {
+    fn g10(n: &Number) -> String {
         let mut s = String::new();
-        n.write_hash(&mut s);
+        n.write_g10(&mut s);
         s
     }
 
@@ -320,21 +321,21 @@ mod tests {
     }
 
     #[test]
-    fn hash_strings_are_go_percent_g_with_ten_digits() {
-        assert_eq!(hash(&parsed("1e10")), "1e+10");
-        assert_eq!(hash(&parsed("9999999999")), "9999999999");
-        assert_eq!(hash(&parsed("1000000")), "1000000");
-        assert_eq!(hash(&parsed("0.0001")), "0.0001");
-        assert_eq!(hash(&parsed("0.00001")), "1e-05");
-        assert_eq!(hash(&parsed("12345.6789")), "12345.6789");
-        assert_eq!(hash(&parsed("123456789012")), "1.23456789e+11");
-        assert_eq!(hash(&parsed("-0")), "-0");
-        assert_eq!(hash(&parsed("0")), "0");
-        assert_eq!(hash(&parsed("2.00000000005")), "2");
-        assert_eq!(hash(&parsed("2.00000000015")), "2");
-        assert_eq!(hash(&parsed("2.0000000005")), "2");
-        assert_eq!(hash(&parsed("2.0000000015")), "2.000000002");
-        assert_eq!(hash(&Number::infinity(false)), "+Inf");
-        assert_eq!(hash(&Number::from_f64(0.1).unwrap()), "0.1");
+    fn g10_is_go_percent_g_with_ten_digits() {
+        assert_eq!(g10(&parsed("1e10")), "1e+10");
+        assert_eq!(g10(&parsed("9999999999")), "9999999999");
+        assert_eq!(g10(&parsed("1000000")), "1000000");
+        assert_eq!(g10(&parsed("0.0001")), "0.0001");
+        assert_eq!(g10(&parsed("0.00001")), "1e-05");
+        assert_eq!(g10(&parsed("12345.6789")), "12345.6789");
+        assert_eq!(g10(&parsed("123456789012")), "1.23456789e+11");
+        assert_eq!(g10(&parsed("-0")), "-0");
+        assert_eq!(g10(&parsed("0")), "0");
+        assert_eq!(g10(&parsed("2.00000000005")), "2");
+        assert_eq!(g10(&parsed("2.00000000015")), "2");
+        assert_eq!(g10(&parsed("2.0000000005")), "2");
+        assert_eq!(g10(&parsed("2.0000000015")), "2.000000002");
+        assert_eq!(g10(&Number::infinity(false)), "+Inf");
+        assert_eq!(g10(&Number::from_f64(0.1).unwrap()), "0.1");
     }
 }
