@@ -103,9 +103,6 @@ const LAZY_HASH_MAX: usize = 16;
 /// elements have equal hash strings, so duplicates are found within runs of
 /// equal hash strings.
 fn canonicalize_structured(elements: Vec<Value>) -> Vec<Value> {
-    if elements.len() <= LAZY_HASH_MAX {
-        return canonicalize_small(elements);
-    }
     let mut buf = String::new();
     let mut keys: Vec<(u8, usize, usize)> = Vec::with_capacity(elements.len());
     for v in &elements {
@@ -166,9 +163,7 @@ fn canonicalize_small(mut elements: Vec<Value>) -> Vec<Value> {
             run_start = end;
         }
     }
-    let mut keep = keep.into_iter();
-    elements.retain(|_| keep.next().unwrap_or(true));
-    elements
+    kept(elements, keep)
 }
 
 /// Within one run of elements with equal hash strings (in insertion order),
@@ -187,23 +182,41 @@ fn mark_duplicates(elements: &[Value], run: &[usize], keep: &mut [bool]) {
     }
     // A long run (many values whose numbers agree to 10 digits, say): hash
     // instead of comparing every pair.
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
-    for &i in run {
-        if !elements[i].is_wholly_known() {
+    mark_equivalents_hashed(elements, run.iter().copied(), keep);
+}
+
+/// Marks every element of `indices` (taken in insertion order) that is
+/// equivalent to an earlier one, comparing only elements whose hashes
+/// agree. Elements with unknowns in them never equal anything.
+fn mark_equivalents_hashed(
+    elements: &[Value],
+    indices: impl ExactSizeIterator<Item = usize>,
+    keep: &mut [bool],
+) {
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(indices.len());
+    for i in indices {
+        let v = &elements[i];
+        if !v.is_wholly_known() {
             continue;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        hash_value(&elements[i], &mut h);
-        let bucket = seen.entry(h.finish()).or_default();
-        if bucket
-            .iter()
-            .any(|&j| equivalent(&elements[j], &elements[i]))
-        {
+        hash_value(v, &mut h);
+        let bucket = buckets.entry(h.finish()).or_default();
+        if bucket.iter().any(|&j| equivalent(&elements[j], v)) {
             keep[i] = false;
         } else {
             bucket.push(i);
         }
     }
+}
+
+/// The elements whose `keep` is true, in their order.
+fn kept(elements: Vec<Value>, keep: Vec<bool>) -> Vec<Value> {
+    elements
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(v, k)| k.then_some(v))
+        .collect()
 }
 
 /// Known non-null 0, unknown 1, null 2.
@@ -234,26 +247,9 @@ fn compare_primitive(a: &Value, b: &Value) -> Ordering {
 
 /// Drops every element equivalent to an earlier one, in one hashing pass.
 fn dedup_by_hash(elements: Vec<Value>) -> Vec<Value> {
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(elements.len());
     let mut keep = vec![true; elements.len()];
-    for (i, v) in elements.iter().enumerate() {
-        if !v.is_wholly_known() {
-            continue; // unknowns never equal anything
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        hash_value(v, &mut h);
-        let bucket = buckets.entry(h.finish()).or_default();
-        if bucket.iter().any(|&j| equivalent(&elements[j], v)) {
-            keep[i] = false;
-        } else {
-            bucket.push(i);
-        }
-    }
-    elements
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(v, k)| k.then_some(v))
-        .collect()
+    mark_equivalents_hashed(&elements, 0..elements.len(), &mut keep);
+    kept(elements, keep)
 }
 
 /// go-cty's set membership test for wholly known values: cty equality
@@ -478,7 +474,6 @@ mod tests {
             obj("a", 1, &[("k", "v")]),
             Value::null(obj("", 0, &[]).ty().clone()),
         ];
-        let ety = elems[0].ty().clone();
         let small = canonicalize_small(elems.clone());
         let whole = canonicalize_structured({
             let mut e = elems.clone();
@@ -504,7 +499,6 @@ mod tests {
             hashes.clone()
         };
         assert_eq!(hashes, sorted);
-        let _ = ety;
     }
 
     #[test]
