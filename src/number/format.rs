@@ -262,14 +262,7 @@ fn go_shortest(f: f64) -> (Vec<u8>, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn text(n: &Number) -> String {
-        n.to_string()
-    }
-
-    fn parsed(s: &str) -> Number {
-        Number::parse(s).unwrap()
-    }
+    use crate::number::tests::{parsed, text};
 
     fn g10(n: &Number) -> String {
         let mut s = String::new();

@@ -432,11 +432,12 @@ fn parse_digits(digits: &[u8]) -> Option<BigUint> {
 mod tests {
     use super::*;
 
-    fn text(n: &Number) -> String {
+    // Shared with the submodules' tests.
+    pub(super) fn text(n: &Number) -> String {
         n.to_string()
     }
 
-    fn parsed(s: &str) -> Number {
+    pub(super) fn parsed(s: &str) -> Number {
         Number::parse(s).unwrap()
     }
 

@@ -211,14 +211,7 @@ fn point_within_limit(point: i64, max_exponent: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn text(n: &Number) -> String {
-        n.to_string()
-    }
-
-    fn parsed(s: &str) -> Number {
-        Number::parse(s).unwrap()
-    }
+    use crate::number::tests::{parsed, text};
 
     #[test]
     fn parsed_text_keeps_its_exact_value_in_canonical_form() {
