@@ -50,9 +50,16 @@ fn go_is_print(c: char) -> bool {
     )
 }
 
-fn push_hex(out: &mut String, prefix: &str, v: u32, width: usize) {
-    use std::fmt::Write;
-    let _ = write!(out, "{prefix}{v:0width$x}");
+/// Lower-case hex digits, as both of Go's escapers write them.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends `prefix` and the low `width` hex digits of `v` (each caller's
+/// range fits its width).
+fn push_hex(out: &mut String, prefix: &str, v: u32, width: u32) {
+    out.push_str(prefix);
+    for place in (0..width).rev() {
+        out.push(char::from(HEX[((v >> (4 * place)) & 0xf) as usize]));
+    }
 }
 
 /// The bytes `json_quote_into` has to look at: the ones it escapes, and
@@ -120,7 +127,6 @@ pub(crate) fn json_quote_into(out: &mut Vec<u8>, s: &str) {
             start = i;
         } else if b < 0x20 {
             out.extend_from_slice(&bytes[start..i]);
-            const HEX: &[u8; 16] = b"0123456789abcdef";
             out.extend_from_slice(b"\\u00");
             out.push(HEX[(b >> 4) as usize]);
             out.push(HEX[(b & 0xf) as usize]);

@@ -7,7 +7,7 @@ use rmp::encode as mp;
 use super::unknown;
 use crate::convert::conformed;
 use crate::error::{Error, Result};
-use crate::number::{MsgpackForm, Number};
+use crate::number::Number;
 use crate::path::PathStep;
 use crate::types::Type;
 use crate::value::{Repr, Value};
@@ -76,18 +76,21 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
 }
 
 pub(super) fn write_number(out: &mut Vec<u8>, n: &Number) {
-    match n.msgpack_form() {
-        MsgpackForm::Int(i) => {
-            let _ = mp::write_sint(out, i);
-        }
-        MsgpackForm::Float(f) => {
-            let _ = mp::write_f64(out, f);
-        }
-        MsgpackForm::Text => {
-            let mut text = Vec::with_capacity(24);
-            n.write_text(&mut text);
-            let _ = mp::write_str_len(out, text.len() as u32);
-            out.extend_from_slice(&text);
-        }
+    // go-cty's choice, in its order. An integer int64 holds is an int (-0
+    // is the integer 0).
+    if let Some(i) = n.to_i64() {
+        let _ = mp::write_sint(out, i);
+        return;
     }
+    // A non-integer that float64 holds exactly, or ±infinity, is a float64;
+    // a larger integer never is, even where float64 could hold it.
+    if let Some(f) = n.non_integer_as_exact_f64() {
+        let _ = mp::write_f64(out, f);
+        return;
+    }
+    // The rest (`0.1`, 2^64) is exact decimal text, so nothing is lost.
+    let mut text = Vec::with_capacity(24);
+    n.write_text(&mut text);
+    let _ = mp::write_str_len(out, text.len() as u32);
+    out.extend_from_slice(&text);
 }

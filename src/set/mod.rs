@@ -8,7 +8,7 @@
 //!
 //! 1. known, non-null elements first, then unknowns, then null;
 //! 2. strings bytewise, numbers numerically, `false` before `true`;
-//! 3. any other element type by its *hash string* (below), bytewise.
+//! 3. any other element type by its *hash string* (see `hash`), bytewise.
 //!
 //! Ties keep their pre-sort order. The only tie that spans two buckets is
 //! `-0` against `0` (hash strings `-0` and `0`), which the bucket order
@@ -18,13 +18,15 @@
 //! Everything here is O(n log n) in the number of elements, plus one pass
 //! over each element to build its hash string.
 
+mod hash;
+
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use crate::gostr;
 use crate::types::Type;
 use crate::value::{Repr, Value};
+use hash::{compare_hash_strings, write_hash};
 
 /// De-duplicates (first occurrence wins) and sorts set elements of type `ety`.
 pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {
@@ -101,9 +103,6 @@ const LAZY_HASH_MAX: usize = 16;
 /// elements have equal hash strings, so duplicates are found within runs of
 /// equal hash strings.
 fn canonicalize_structured(elements: Vec<Value>) -> Vec<Value> {
-    if elements.len() <= LAZY_HASH_MAX {
-        return canonicalize_small(elements);
-    }
     let mut buf = String::new();
     let mut keys: Vec<(u8, usize, usize)> = Vec::with_capacity(elements.len());
     for v in &elements {
@@ -164,144 +163,7 @@ fn canonicalize_small(mut elements: Vec<Value>) -> Vec<Value> {
             run_start = end;
         }
     }
-    let mut keep = keep.into_iter();
-    elements.retain(|_| keep.next().unwrap_or(true));
-    elements
-}
-
-/// Compares the hash strings of two known, non-null structured values
-/// without building them whole. A hash string is an opening bracket, then
-/// components that each end in `;`, then a closing bracket; no component
-/// is a proper prefix of another, so comparing component by component
-/// orders the whole strings.
-fn compare_hash_strings(a: &Value, b: &Value, sa: &mut String, sb: &mut String) -> Ordering {
-    let (open_a, close_a, na) = shape(a);
-    let (open_b, _, nb) = shape(b);
-    if open_a != open_b {
-        return open_a.cmp(&open_b);
-    }
-    for i in 0..na.min(nb) {
-        let ord = match (a.repr(), b.repr()) {
-            (Repr::Seq(_, x), Repr::Seq(_, y)) => compare_leaf_hashes(&x[i], &y[i]),
-            _ => None,
-        };
-        let ord = ord.unwrap_or_else(|| {
-            sa.clear();
-            sb.clear();
-            write_component(sa, a, i);
-            write_component(sb, b, i);
-            sa.as_bytes().cmp(sb.as_bytes())
-        });
-        if ord != Ordering::Equal {
-            return ord;
-        }
-    }
-    if na == nb {
-        return Ordering::Equal;
-    }
-    // One ran out: its closing bracket meets the other's next component.
-    let (longer, n, flip) = if na > nb {
-        (a, nb, false)
-    } else {
-        (b, na, true)
-    };
-    sa.clear();
-    write_component(sa, longer, n);
-    let o = [close_a as u8].as_slice().cmp(sa.as_bytes()).reverse();
-    if flip {
-        o.reverse()
-    } else {
-        o
-    }
-}
-
-/// Compares `H(a);` with `H(b);` in place when both are leaves whose hash
-/// string is cheap to see in pieces: a string of printable ASCII with
-/// nothing to escape (`"` + text + `"`), an integer of at most 10 digits
-/// (its digits), a bool, a null or an unknown. `None` for anything else.
-fn compare_leaf_hashes(a: &Value, b: &Value) -> Option<Ordering> {
-    let (mut ba, mut bb) = ([0u8; 24], [0u8; 24]);
-    let pa = leaf_hash_parts(a, &mut ba)?;
-    let pb = leaf_hash_parts(b, &mut bb)?;
-    // Plain strings: compare the text, and where one is a prefix of the
-    // other, its closing quote against the other's next byte.
-    if let ((b"\"", x, _), (b"\"", y, _)) = (pa, pb) {
-        let common = x.len().min(y.len());
-        return Some(match x[..common].cmp(&y[..common]) {
-            Ordering::Equal => match x.len().cmp(&y.len()) {
-                Ordering::Equal => Ordering::Equal,
-                Ordering::Less => b'"'.cmp(&y[common]),
-                Ordering::Greater => x[common].cmp(&b'"'),
-            },
-            other => other,
-        });
-    }
-    Some(hash_bytes(pa).cmp(hash_bytes(pb)))
-}
-
-/// The bytes of a leaf's hash string and its `;`.
-fn hash_bytes<'v>(p: (&'static [u8], &'v [u8], &'static [u8])) -> impl Iterator<Item = u8> + 'v {
-    p.0.iter().chain(p.1).chain(p.2).chain(b";").copied()
-}
-
-/// A leaf's hash string as (prefix, body, suffix), or `None`.
-fn leaf_hash_parts<'v>(
-    v: &'v Value,
-    buf: &'v mut [u8; 24],
-) -> Option<(&'static [u8], &'v [u8], &'static [u8])> {
-    Some(match v.repr() {
-        Repr::String(s) => {
-            let plain = s
-                .bytes()
-                .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
-            if !plain {
-                return None;
-            }
-            (b"\"", s.as_bytes(), b"\"")
-        }
-        Repr::Bool(true) => (b"", b"T", b""),
-        Repr::Bool(false) => (b"", b"F", b""),
-        Repr::Null(_) => (b"", b"~", b""),
-        Repr::Unknown(..) => (b"", b"?", b""),
-        Repr::Number(n) => {
-            // Up to 10 digits %g prints the integer itself; -0 is "-0".
-            let i = n.to_i64()?;
-            if i.unsigned_abs() >= 10_000_000_000 || (i == 0 && n.is_negative()) {
-                return None;
-            }
-            use std::io::Write;
-            let mut cursor = std::io::Cursor::new(&mut buf[..]);
-            write!(cursor, "{i}").ok()?;
-            let len = cursor.position() as usize;
-            (b"", &buf[..len], b"")
-        }
-        _ => return None,
-    })
-}
-
-/// Opening and closing bracket and number of components of a hash string.
-fn shape(v: &Value) -> (char, char, usize) {
-    match v.repr() {
-        Repr::Seq(_, items) => match v.ty() {
-            Type::Object(_) | Type::Tuple(_) => ('<', '>', items.len()),
-            _ => ('[', ']', items.len()),
-        },
-        Repr::Map(_, m) => ('{', '}', m.len()),
-        _ => (' ', ' ', 0),
-    }
-}
-
-fn write_component(out: &mut String, v: &Value, i: usize) {
-    match v.repr() {
-        Repr::Seq(_, items) => write_hash(out, &items[i]),
-        Repr::Map(_, m) => {
-            gostr::quote_into(out, &m[i].0);
-            out.push(':');
-            write_hash(out, &m[i].1);
-        }
-        _ => {}
-    }
-    out.push(';');
+    kept(elements, keep)
 }
 
 /// Within one run of elements with equal hash strings (in insertion order),
@@ -320,23 +182,41 @@ fn mark_duplicates(elements: &[Value], run: &[usize], keep: &mut [bool]) {
     }
     // A long run (many values whose numbers agree to 10 digits, say): hash
     // instead of comparing every pair.
-    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
-    for &i in run {
-        if !elements[i].is_wholly_known() {
+    mark_equivalents_hashed(elements, run.iter().copied(), keep);
+}
+
+/// Marks every element of `indices` (taken in insertion order) that is
+/// equivalent to an earlier one, comparing only elements whose hashes
+/// agree. Elements with unknowns in them never equal anything.
+fn mark_equivalents_hashed(
+    elements: &[Value],
+    indices: impl ExactSizeIterator<Item = usize>,
+    keep: &mut [bool],
+) {
+    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(indices.len());
+    for i in indices {
+        let v = &elements[i];
+        if !v.is_wholly_known() {
             continue;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        hash_value(&elements[i], &mut h);
-        let bucket = seen.entry(h.finish()).or_default();
-        if bucket
-            .iter()
-            .any(|&j| equivalent(&elements[j], &elements[i]))
-        {
+        hash_value(v, &mut h);
+        let bucket = buckets.entry(h.finish()).or_default();
+        if bucket.iter().any(|&j| equivalent(&elements[j], v)) {
             keep[i] = false;
         } else {
             bucket.push(i);
         }
     }
+}
+
+/// The elements whose `keep` is true, in their order.
+fn kept(elements: Vec<Value>, keep: Vec<bool>) -> Vec<Value> {
+    elements
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(v, k)| k.then_some(v))
+        .collect()
 }
 
 /// Known non-null 0, unknown 1, null 2.
@@ -367,31 +247,14 @@ fn compare_primitive(a: &Value, b: &Value) -> Ordering {
 
 /// Drops every element equivalent to an earlier one, in one hashing pass.
 fn dedup_by_hash(elements: Vec<Value>) -> Vec<Value> {
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::with_capacity(elements.len());
     let mut keep = vec![true; elements.len()];
-    for (i, v) in elements.iter().enumerate() {
-        if !v.is_wholly_known() {
-            continue; // unknowns never equal anything
-        }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        hash_value(v, &mut h);
-        let bucket = buckets.entry(h.finish()).or_default();
-        if bucket.iter().any(|&j| equivalent(&elements[j], v)) {
-            keep[i] = false;
-        } else {
-            bucket.push(i);
-        }
-    }
-    elements
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(v, k)| k.then_some(v))
-        .collect()
+    mark_equivalents_hashed(&elements, 0..elements.len(), &mut keep);
+    kept(elements, keep)
 }
 
 /// go-cty's set membership test for wholly known values: cty equality
 /// (nulls equal each other) with equal hash strings (so `-0` ≠ `0`).
-pub(crate) fn equivalent(a: &Value, b: &Value) -> bool {
+fn equivalent(a: &Value, b: &Value) -> bool {
     match (a.repr(), b.repr()) {
         (Repr::Null(_), Repr::Null(_)) => true,
         (Repr::Unknown(..), _) | (_, Repr::Unknown(..)) => false,
@@ -432,39 +295,6 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
                 k.hash(h);
                 hash_value(i, h);
             }
-        }
-    }
-}
-
-/// Appends go-cty's set hash string of `v`.
-pub(crate) fn write_hash(out: &mut String, v: &Value) {
-    match v.repr() {
-        Repr::Unknown(..) => out.push('?'),
-        Repr::Null(_) => out.push('~'),
-        Repr::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
-        Repr::String(s) => gostr::quote_into(out, s),
-        Repr::Number(n) => n.write_hash(out),
-        Repr::Seq(_, items) => {
-            let (open, close) = match v.ty() {
-                Type::Object(_) | Type::Tuple(_) => ('<', '>'),
-                _ => ('[', ']'),
-            };
-            out.push(open);
-            for i in items {
-                write_hash(out, i);
-                out.push(';');
-            }
-            out.push(close);
-        }
-        Repr::Map(_, m) => {
-            out.push('{');
-            for (k, i) in m {
-                gostr::quote_into(out, k);
-                out.push(':');
-                write_hash(out, i);
-                out.push(';');
-            }
-            out.push('}');
         }
     }
 }
@@ -567,22 +397,6 @@ mod tests {
     }
 
     #[test]
-    fn hash_strings_match_go_cty() {
-        let v = Value::object([
-            ("a", Value::string("x\"y")),
-            ("b", Value::null(Type::Number)),
-            ("c", Value::unknown(Type::Bool)),
-        ]);
-        let mut h = String::new();
-        write_hash(&mut h, &v);
-        assert_eq!(h, r#"<"x\"y";~;?;>"#);
-        let m = Value::map(Type::Bool, [("k", Value::bool(true))]).unwrap();
-        let mut h = String::new();
-        write_hash(&mut h, &m);
-        assert_eq!(h, r#"{"k":T;}"#);
-    }
-
-    #[test]
     fn structured_duplicates_merge_even_in_long_runs_of_equal_hash_strings() {
         // 1.000000000001 .. 1.000000000040 all hash as "1": one long run.
         let o = |i: usize| Value::object([("n", num(&format!("1.0000000000{i:02}")))]);
@@ -660,7 +474,6 @@ mod tests {
             obj("a", 1, &[("k", "v")]),
             Value::null(obj("", 0, &[]).ty().clone()),
         ];
-        let ety = elems[0].ty().clone();
         let small = canonicalize_small(elems.clone());
         let whole = canonicalize_structured({
             let mut e = elems.clone();
@@ -686,45 +499,6 @@ mod tests {
             hashes.clone()
         };
         assert_eq!(hashes, sorted);
-        let _ = ety;
-    }
-
-    #[test]
-    fn leaf_hashes_compare_as_their_hash_strings_do() {
-        let leaves = [
-            Value::string("abc"),
-            Value::string("abc!"),
-            Value::string("ab"),
-            Value::string("ab c"),
-            Value::string(""),
-            Value::number(12),
-            Value::number(123),
-            Value::number(-5),
-            Value::number(9_999_999_999i64),
-            Value::bool(true),
-            Value::bool(false),
-            Value::null(Type::String),
-            Value::unknown(Type::String),
-        ];
-        for a in &leaves {
-            for b in &leaves {
-                let (mut ha, mut hb) = (String::new(), String::new());
-                write_hash(&mut ha, a);
-                write_hash(&mut hb, b);
-                ha.push(';');
-                hb.push(';');
-                assert_eq!(
-                    compare_leaf_hashes(a, b),
-                    Some(ha.cmp(&hb)),
-                    "{a:?} vs {b:?}"
-                );
-            }
-        }
-        assert_eq!(
-            compare_leaf_hashes(&Value::string("a\"b"), &Value::string("a")),
-            None
-        );
-        assert_eq!(compare_leaf_hashes(&num("0.5"), &num("1")), None);
     }
 
     #[test]
