@@ -35,6 +35,8 @@
 //! ## Where things are
 //! * [`Type`]: cty types and their JSON form (`["list","string"]`).
 //! * [`Value`], [`Number`], [`Refinements`]: the value model.
+//! * [`Value::convert`]: go-cty's conversion rules, in one place; both
+//!   encoders convert a value to the type it is written as first.
 //! * [`msgpack`] and [`json`]: one module per wire format, each with its
 //!   encoder and decoder side by side and its rules documented at the top.
 //! * [`Error`] and [`Path`]: every failure says where (`.tags["k"][0]`).
