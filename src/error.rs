@@ -129,6 +129,36 @@ impl Error {
         self
     }
 
+    /// An error of the user's own, for checks a provider makes on a value
+    /// (category [`Category::Data`]); give it a path with
+    /// [`within`](Self::within).
+    ///
+    /// ```
+    /// use ctywire::{Error, Path};
+    /// let e = Error::custom("must be a multiple of 8").within(&Path::root().attr("size"));
+    /// assert_eq!(e.to_string(), ".size: must be a multiple of 8");
+    /// ```
+    pub fn custom(message: impl fmt::Display) -> Self {
+        Error::data(message.to_string())
+    }
+
+    /// This error, found in the value at `path`: the path is put in front
+    /// of the one the error has (a check run on a part reports the whole's
+    /// path).
+    ///
+    /// ```
+    /// use ctywire::{Error, Path};
+    /// let inner = Error::custom("too long").within(&Path::root().index(2));
+    /// let e = inner.within(&Path::root().attr("names"));
+    /// assert_eq!(e.to_string(), ".names[2]: too long");
+    /// ```
+    pub fn within(self, path: &Path) -> Self {
+        path.steps()
+            .iter()
+            .rev()
+            .fold(self, |e, step| e.under(step.clone()))
+    }
+
     /// What kind of failure this is.
     pub fn category(&self) -> Category {
         self.inner.category

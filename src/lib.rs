@@ -95,6 +95,7 @@ mod set;
 mod strings;
 mod types;
 mod value;
+mod walk;
 
 pub use error::{Category, Error, Result};
 pub use number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};

@@ -268,7 +268,7 @@ impl Value {
     }
 
     /// The value at `key` of a known map.
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn entry(&self, key: &str) -> Option<&Value> {
         match &self.0 {
             Repr::Map(_, m) => m
                 .binary_search_by(|(k, _)| (**k).cmp(key))
@@ -621,9 +621,108 @@ impl From<Number> for Value {
     }
 }
 
-impl From<i64> for Value {
-    fn from(n: i64) -> Value {
-        Value::number(n)
+macro_rules! from_integer {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(n: $t) -> Value {
+                Value::number(n)
+            }
+        }
+    )*};
+}
+from_integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// A value taken apart by [`Value::into_parts`].
+pub(crate) enum Parts {
+    Attributes(Vec<(String, Value)>),
+    Entries(Type, Vec<(String, Value)>),
+    Elements(Type, Vec<Value>),
+    Leaf(Value),
+}
+
+// Owned access and other conveniences.
+impl Value {
+    /// `Some(v)` as a value, `None` as a null of type `ty`: an optional
+    /// attribute in one line.
+    ///
+    /// ```
+    /// use ctywire::{Type, Value};
+    /// assert_eq!(Value::from_option(Some(3), Type::Number), Value::number(3));
+    /// assert_eq!(Value::from_option(None::<i64>, Type::Number), Value::null(Type::Number));
+    /// ```
+    pub fn from_option<T: Into<Value>>(v: Option<T>, ty: Type) -> Value {
+        v.map_or_else(|| Value::null(ty), Into::into)
+    }
+
+    /// A number from an `f64`, as go-cty makes a number from a float64;
+    /// NaN, which cty has no value for, is an error.
+    pub fn from_f64(f: f64) -> Result<Value> {
+        Number::from_f64(f).map(Value::number)
+    }
+
+    /// The integer, if this is a known number that is one and fits `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.as_number().and_then(Number::to_i64)
+    }
+
+    /// The integer, if this is a known number that is one and fits `u64`.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.as_number().and_then(Number::to_u64)
+    }
+
+    /// The nearest `f64`, if this is a known number.
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_number().map(Number::to_f64)
+    }
+
+    /// The attributes of a known object, by name in sorted order, without
+    /// cloning them.
+    pub fn into_attributes(self) -> Option<Vec<(String, Value)>> {
+        match self.0 {
+            Repr::Seq(Type::Object(o), v) => Some(
+                o.attributes()
+                    .map(|(n, _)| n.to_string())
+                    .zip(v.into_vec())
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The elements of a known list, set (in canonical order) or tuple,
+    /// without cloning them.
+    pub fn into_elements(self) -> Option<Vec<Value>> {
+        match self.0 {
+            Repr::Seq(Type::List(_) | Type::Set(_) | Type::Tuple(_), v) => Some(v.into_vec()),
+            _ => None,
+        }
+    }
+
+    /// This value taken apart, for rebuilding: the attributes of a known
+    /// object, the entries of a known map, the elements of a known list,
+    /// set or tuple (each with the value's type), or the value itself.
+    pub(crate) fn into_parts(self) -> Parts {
+        match self.0 {
+            Repr::Seq(Type::Object(o), v) => Parts::Attributes(
+                o.attributes()
+                    .map(|(n, _)| n.to_string())
+                    .zip(v.into_vec())
+                    .collect(),
+            ),
+            Repr::Seq(ty, v) => Parts::Elements(ty, v.into_vec()),
+            Repr::Map(ty, m) => {
+                Parts::Entries(ty, m.into_iter().map(|(k, v)| (k.into(), v)).collect())
+            }
+            repr => Parts::Leaf(Value(repr)),
+        }
+    }
+
+    /// The entries of a known map, sorted by key, without cloning them.
+    pub fn into_entries(self) -> Option<Vec<(String, Value)>> {
+        match self.0 {
+            Repr::Map(_, m) => Some(m.into_iter().map(|(k, v)| (k.into(), v)).collect()),
+            _ => None,
+        }
     }
 }
 

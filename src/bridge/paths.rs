@@ -75,7 +75,7 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
                 }
             },
             (Type::Map(e), PropSegment::Name(k)) => {
-                let next = known.and_then(|v| v.get(k));
+                let next = known.and_then(|v| v.entry(k));
                 if known.is_some() && next.is_none() {
                     return Err(fail(&path, format!("there is no key {k:?}")));
                 }

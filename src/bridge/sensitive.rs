@@ -79,7 +79,7 @@ fn split(v: &Value, suffixes: &[&[PathStep]], path: &mut Path) -> Result<(Value,
         check_steps(
             suffixes,
             path,
-            |s| matches!(s, PathStep::Key(k) if v.get(k).is_some()),
+            |s| matches!(s, PathStep::Key(k) if v.entry(k).is_some()),
         )?;
         let ety = v.ty().element_type().cloned().unwrap_or_default();
         let (mut state, mut secret) = (Vec::new(), Vec::new());

@@ -397,6 +397,37 @@ impl From<u64> for Number {
     }
 }
 
+impl From<i128> for Number {
+    fn from(v: i128) -> Number {
+        match i64::try_from(v) {
+            Ok(i) => Number::from_i64(i),
+            Err(_) => Number::from_integer_digits(v < 0, v.unsigned_abs().to_string().into_bytes()),
+        }
+    }
+}
+
+impl From<u128> for Number {
+    fn from(v: u128) -> Number {
+        match i64::try_from(v) {
+            Ok(i) => Number::from_i64(i),
+            Err(_) => Number::from_integer_digits(false, v.to_string().into_bytes()),
+        }
+    }
+}
+
+impl From<usize> for Number {
+    fn from(v: usize) -> Number {
+        // usize is at most 64 bits on every platform Rust supports.
+        Number::from(v as u128)
+    }
+}
+
+impl From<isize> for Number {
+    fn from(v: isize) -> Number {
+        Number::from(v as i128)
+    }
+}
+
 /// The digits of canonical decimal text, as `(negative, DIGITS, point)`
 /// with value `0.DIGITS × 10^point` and no leading or trailing zeros.
 fn decimal_parts(text: &str) -> (bool, Vec<u8>, i32) {
