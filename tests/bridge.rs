@@ -1,14 +1,10 @@
 //! The bridge to child processes: what denobridge gets wrong, done right;
 //! props round trips; sensitive splitting; JSON-RPC validation and framing;
-//! and the example provider side talking to a real Python child.
+//! and what the example provider side relies on.
 
 mod support;
 
 use support::ty;
-
-#[path = "../examples/denobridge_provider/main.rs"]
-#[allow(dead_code)]
-mod example;
 
 use ctywire::bridge::{
     from_json, from_props, merge_sensitive, resolve_prop_path, split_sensitive, to_json, to_props,
@@ -554,41 +550,5 @@ fn line_framing_skips_blank_lines_and_bounds_long_ones() {
     assert_eq!(
         resp.to_json()["error"]["code"].as_i64(),
         Some(code::PARSE_ERROR)
-    );
-}
-
-// ---- the example, for real -------------------------------------------------
-
-#[test]
-fn the_example_provider_talks_to_a_real_python_child() {
-    let created =
-        example::create(&example::example_planned_state(), &example::child_script()).unwrap();
-    let t = example::resource_schema().implied_type().unwrap();
-    let state = created.new_state.decode(&t).unwrap();
-    assert_eq!(state.attr("id").unwrap().as_str(), Some("res-web"));
-    let inner = state.attr("state").unwrap();
-    assert_eq!(
-        inner.attr("big").unwrap().to_string(),
-        "3000000000000000000000000000001"
-    );
-    assert_eq!(
-        inner.attr("mixed").unwrap().ty().to_json(),
-        r#"["tuple",["number","string","bool","dynamic"]]"#
-    );
-    assert_eq!(
-        state
-            .attr("sensitive_state")
-            .unwrap()
-            .attr("token")
-            .unwrap()
-            .as_str(),
-        Some("s3cret-web")
-    );
-    assert_eq!(created.warnings.len(), 1);
-    assert_eq!(created.warnings[0].0.to_string(), ".props.name");
-    // What goes back to Terraform is the same value, byte for byte stable.
-    assert_eq!(
-        msgpack::encode(&state, &t).unwrap(),
-        created.new_state.msgpack
     );
 }

@@ -25,6 +25,7 @@ for line in sys.stdin:
     msg = json.loads(line)
     method, params, msg_id = msg.get("method"), msg.get("params") or {}, msg.get("id")
     if method == "shutdown":
+        reply(msg_id, {})
         break
     if method == "health":
         reply(msg_id, {"ok": True})

@@ -4,22 +4,19 @@
 //! child's answer becomes the new state, encoded as msgpack for Terraform.
 //!
 //! ```sh
-//! cargo run --example denobridge_provider --features rpc   # runs examples/denobridge_provider/child.py
+//! cargo run --example denobridge_provider --features runtime   # runs examples/denobridge_provider/child.py
 //! ```
 //!
-//! Messages are [`Json`] documents end to end; typed messages go in and out
-//! of them with [`to_json`] and [`from_json`], so the child's numbers are
+//! The child runs under the bridge runtime ([`Child`]): health first,
+//! shutdown last, every call with a timeout, its stderr forwarded to `log`
+//! and quoted if it dies. Messages are [`Json`] documents end to end; typed
+//! messages go in and out with `call_typed`, so the child's numbers are
 //! never rounded through `f64`.
 
-use std::io::BufReader;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-
-use ctywire::bridge::{
-    from_json, from_props, resolve_prop_path, to_json, to_props, Json, Unknowns,
-};
+use ctywire::bridge::{from_json, from_props, resolve_prop_path, to_props, Json, Unknowns};
 use ctywire::protocol::DynamicValue;
 use ctywire::rpc::denobridge::{method, CreateParams, CreateResult, HealthResult, Severity};
-use ctywire::rpc::jsonrpc::{Id, LineReader, LineWriter, Message};
+use ctywire::rpc::runtime::{Child, ChildOptions, Handlers};
 use ctywire::schema::{Attribute, Block, Purpose, Schema};
 use ctywire::{Path, Type, Value};
 
@@ -40,64 +37,6 @@ pub fn resource_schema() -> Schema {
     )
 }
 
-/// A child process spoken to in JSON-RPC over its stdin and stdout.
-pub struct ChildRpc {
-    child: Child,
-    writer: LineWriter<ChildStdin>,
-    reader: LineReader<BufReader<ChildStdout>>,
-    next_id: i64,
-}
-
-impl ChildRpc {
-    /// Starts `python3 script`.
-    pub fn spawn(script: &str) -> Result<ChildRpc, String> {
-        let mut child = Command::new("python3")
-            .arg(script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("starting python3 {script}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        Ok(ChildRpc {
-            child,
-            writer: LineWriter::new(stdin),
-            reader: LineReader::new(BufReader::new(stdout), 64 << 20),
-            next_id: 1,
-        })
-    }
-
-    /// Calls `method` and returns the result, or the error as text.
-    pub fn call(&mut self, method: &str, params: Option<Json>) -> Result<Json, String> {
-        let id = Id::Number(self.next_id.into());
-        self.next_id += 1;
-        self.writer
-            .write(&Message::request(id.clone(), method, params))
-            .map_err(|e| e.to_string())?;
-        match self.reader.read().map_err(|e| e.to_string())? {
-            Some(Ok(Message::Response { id: got, outcome })) if got == id => {
-                outcome.map_err(|e| format!("{method}: {} ({})", e.message, e.code))
-            }
-            Some(Ok(other)) => Err(format!("{method}: unexpected message {other:?}")),
-            Some(Err(bad)) => Err(format!(
-                "{method}: the child sent an invalid message: {:?}",
-                bad.to_json()
-            )),
-            None => Err(format!("{method}: the child closed its output")),
-        }
-    }
-
-    /// Sends `shutdown` and waits for the child to exit.
-    pub fn shutdown(mut self) -> Result<(), String> {
-        self.writer
-            .write(&Message::notification(method::SHUTDOWN, None))
-            .map_err(|e| e.to_string())?;
-        drop(self.writer);
-        self.child.wait().map_err(|e| e.to_string())?;
-        Ok(())
-    }
-}
-
 /// What a create produced: the new state for Terraform, and the child's
 /// warnings resolved to attribute paths.
 pub struct Created {
@@ -106,7 +45,7 @@ pub struct Created {
 }
 
 /// `ApplyResourceChange` for a create: planned state in, new state out.
-pub fn create(planned_state: &DynamicValue, child_script: &str) -> Result<Created, String> {
+pub async fn create(planned_state: &DynamicValue, child: ChildOptions) -> Result<Created, String> {
     let schema = resource_schema();
     let ty = schema.implied_type().map_err(|e| e.to_string())?;
     let planned = planned_state.decode(&ty).map_err(|e| e.to_string())?;
@@ -119,20 +58,22 @@ pub fn create(planned_state: &DynamicValue, child_script: &str) -> Result<Create
     let props = to_props(planned.attr("props").ok_or("no props")?, Unknowns::Refuse)
         .map_err(|e| format!("props{e}"))?;
 
-    let mut rpc = ChildRpc::spawn(child_script)?;
-    let health: HealthResult =
-        from_json(&rpc.call(method::HEALTH, None)?).map_err(|e| format!("health: {e}"))?;
+    let child = Child::spawn(child, Handlers::new()).map_err(|e| e.to_string())?;
+    let health = child.health().await.map_err(|e| format!("health: {e}"))?;
+    let health: HealthResult = from_json(&health).map_err(|e| format!("health: {e}"))?;
     if !health.ok {
         return Err("the child is not healthy".into());
     }
-    let params = to_json(&CreateParams {
+    let params = CreateParams {
         props: props.json,
         write_only_props: None,
-    })
-    .map_err(|e| e.to_string())?;
-    let result: CreateResult = from_json(&rpc.call(method::CREATE, Some(params))?)
-        .map_err(|e| format!("create result: {e}"))?;
-    rpc.shutdown()?;
+    };
+    let result: CreateResult = child
+        .peer()
+        .call_typed(method::CREATE, &params)
+        .await
+        .map_err(|e| format!("create: {e}"))?;
+    child.shutdown().await;
 
     // The child's JSON in dynamic positions: arrays become tuples, so a
     // mixed array is fine, and numbers stay exact.
@@ -187,17 +128,19 @@ pub fn example_planned_state() -> DynamicValue {
     DynamicValue::encode(&planned, &ty).expect("encode")
 }
 
-/// The child script next to this example.
-pub fn child_script() -> String {
-    format!(
+/// `python3` running the child script next to this example.
+pub fn child_options() -> ChildOptions {
+    let script = format!(
         "{}/examples/denobridge_provider/child.py",
         env!("CARGO_MANIFEST_DIR")
-    )
+    );
+    ChildOptions::new("python3", [script])
 }
 
 #[allow(dead_code)]
-fn main() {
-    let created = match create(&example_planned_state(), &child_script()) {
+#[tokio::main]
+async fn main() {
+    let created = match create(&example_planned_state(), child_options()).await {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");

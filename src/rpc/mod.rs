@@ -7,3 +7,5 @@
 pub mod denobridge;
 pub mod jsonrpc;
 pub mod msgpack_rpc;
+#[cfg(feature = "runtime")]
+pub mod runtime;

@@ -1,0 +1,103 @@
+//! What a peer does with requests and notifications from the other side.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::bridge::Json;
+use crate::rpc::jsonrpc::{code, ErrorObject};
+use crate::rpc::msgpack_rpc::Raw;
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+type RequestFn<P, R, E> = Arc<dyn Fn(P) -> BoxFuture<Result<R, E>> + Send + Sync>;
+type NotificationFn<P> = Arc<dyn Fn(P) + Send + Sync>;
+
+/// The methods a peer serves, by name, for one protocol: `P` is what
+/// parameters arrive as, `R` a result, `E` an error.
+pub struct MethodTable<P, R, E> {
+    requests: HashMap<String, RequestFn<P, R, E>>,
+    notifications: HashMap<String, NotificationFn<P>>,
+}
+
+/// JSON-RPC methods: parameters as [`Json`] (`None` when left out), and
+/// results or [`ErrorObject`]s. A request for a method not here is
+/// answered with -32601, as the spec says; a notification for one is
+/// dropped (notifications are never answered).
+///
+/// ```
+/// use ctywire::bridge::Json;
+/// use ctywire::rpc::jsonrpc::ErrorObject;
+/// use ctywire::rpc::runtime::Handlers;
+/// let handlers = Handlers::new()
+///     .request("health", |_| async { Ok(Json::parse(r#"{"ok":true}"#).unwrap()) })
+///     .request("fail", |_| async { Err(ErrorObject::new(-32000, "no")) })
+///     .notification("invokeProgress", |params| eprintln!("progress: {params:?}"));
+/// ```
+pub type Handlers = MethodTable<Option<Json>, Json, ErrorObject>;
+
+/// msgpack-rpc methods: parameters, results and errors as [`Raw`]
+/// msgpack values (decode cty values in them with [`Raw::decode`]). A
+/// request for a method not here is answered with the error string
+/// `"method not found: NAME"`.
+pub type MsgpackHandlers = MethodTable<Vec<Raw>, Raw, Raw>;
+
+impl<P, R, E> Default for MethodTable<P, R, E> {
+    fn default() -> Self {
+        MethodTable {
+            requests: HashMap::new(),
+            notifications: HashMap::new(),
+        }
+    }
+}
+
+impl<P, R, E> MethodTable<P, R, E> {
+    /// No methods.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Serves requests for `method` with `f`, which runs on its own task:
+    /// a slow one holds up nothing else.
+    pub fn request<F, Fut>(mut self, method: &str, f: F) -> Self
+    where
+        F: Fn(P) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, E>> + Send + 'static,
+    {
+        self.requests
+            .insert(method.to_string(), Arc::new(move |p| Box::pin(f(p))));
+        self
+    }
+
+    /// Takes notifications of `method` with `f`, in the order they arrive
+    /// and before any answer that comes after them.
+    pub fn notification<F>(mut self, method: &str, f: F) -> Self
+    where
+        F: Fn(P) + Send + Sync + 'static,
+    {
+        self.notifications.insert(method.to_string(), Arc::new(f));
+        self
+    }
+
+    pub(super) fn request_fn(&self, method: &str) -> Option<RequestFn<P, R, E>> {
+        self.requests.get(method).cloned()
+    }
+
+    pub(super) fn notify(&self, method: &str, params: P) -> bool {
+        match self.notifications.get(method) {
+            Some(f) => {
+                f(params);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The JSON-RPC answer for a method nobody serves.
+pub(super) fn method_not_found(method: &str) -> ErrorObject {
+    ErrorObject::new(
+        code::METHOD_NOT_FOUND,
+        format!("method not found: {method}"),
+    )
+}

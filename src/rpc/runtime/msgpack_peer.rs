@@ -1,0 +1,282 @@
+//! A msgpack-rpc peer: `[0, id, method, params]`, `[1, id, error, result]`
+//! and `[2, method, params]` back to back on a byte stream, no framing.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+
+use super::calls::Calls;
+use super::handlers::MsgpackHandlers;
+use super::{CallError, PeerOptions};
+use crate::rpc::msgpack_rpc::{Message, Raw, StreamDecoder};
+use crate::types::Type;
+use crate::value::Value;
+
+/// A msgpack-rpc peer (Neovim's API, OpenTofu's "Seasonings" plugins):
+/// calls and serves over one reader and one writer, as [`JsonRpcPeer`]
+/// does. Parameters and results are [`Raw`] msgpack values, so cty values
+/// in them keep their unknowns and refinements;
+/// [`call_values`](Self::call_values) writes and reads them by type.
+///
+/// msgpack-rpc has no framing, so bytes that are not a message leave no
+/// way to find the next one: the peer reports them and closes, failing
+/// the calls in flight with what was wrong.
+///
+/// [`JsonRpcPeer`]: super::JsonRpcPeer
+#[derive(Clone)]
+pub struct MsgpackRpcPeer {
+    handle: Arc<Handle>,
+}
+
+struct Handle {
+    shared: Arc<Shared>,
+    tasks: Vec<AbortHandle>,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+        self.shared.calls.close("the peer was dropped".into());
+    }
+}
+
+struct Shared {
+    calls: Calls<Raw>,
+    out: mpsc::Sender<Vec<u8>>,
+    opts: PeerOptions,
+    faults: AtomicU64,
+}
+
+impl Shared {
+    fn fault(&self, message: String) {
+        self.faults.fetch_add(1, Ordering::Relaxed);
+        log::warn!(target: "ctywire::rpc", "msgpack-rpc: {message}");
+    }
+
+    async fn send(&self, m: &Message) -> bool {
+        self.out.send(m.encode()).await.is_ok()
+    }
+}
+
+impl MsgpackRpcPeer {
+    /// Starts a peer on `reader` and `writer`, serving `handlers`. Must be
+    /// called within a tokio runtime.
+    pub fn new<R, W>(reader: R, writer: W, handlers: MsgpackHandlers, opts: PeerOptions) -> Self
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let (out, rx) = mpsc::channel(opts.write_queue.max(1));
+        let shared = Arc::new(Shared {
+            calls: Calls::new(u64::from(u32::MAX)),
+            out,
+            opts,
+            faults: AtomicU64::new(0),
+        });
+        let writing = tokio::spawn(write_messages(writer, rx, shared.clone()));
+        let reading = tokio::spawn(read_messages(reader, Arc::new(handlers), shared.clone()));
+        MsgpackRpcPeer {
+            handle: Arc::new(Handle {
+                shared,
+                tasks: vec![writing.abort_handle(), reading.abort_handle()],
+            }),
+        }
+    }
+
+    fn shared(&self) -> &Shared {
+        &self.handle.shared
+    }
+
+    /// Calls `method` and waits for its result, within the call timeout.
+    /// An error answer is [`CallError::RemoteValue`].
+    pub async fn call(&self, method: &str, params: Vec<Raw>) -> Result<Raw, CallError> {
+        self.call_with_timeout(method, params, self.shared().opts.call_timeout)
+            .await
+    }
+
+    /// [`call`](Self::call) with a timeout of its own.
+    pub async fn call_with_timeout(
+        &self,
+        method: &str,
+        params: Vec<Raw>,
+        timeout: Duration,
+    ) -> Result<Raw, CallError> {
+        let shared = self.shared();
+        let pending = shared.calls.begin()?;
+        // The table keeps ids within 32 bits.
+        let id = u32::try_from(pending.id).unwrap_or(u32::MAX);
+        let request = Message::Request {
+            id,
+            method: method.to_string(),
+            params,
+        };
+        match tokio::time::timeout(timeout, shared.send(&request)).await {
+            Ok(true) => {}
+            Ok(false) => return Err(self.closed_error()),
+            Err(_) => {
+                return Err(CallError::Timeout {
+                    method: method.into(),
+                    after: timeout,
+                })
+            }
+        }
+        pending.answer(method, timeout).await
+    }
+
+    /// Calls `method` with cty values written at their types, and reads
+    /// the result as `result_type`: unknowns and refinements survive both
+    /// ways.
+    pub async fn call_values(
+        &self,
+        method: &str,
+        params: &[(&Value, &Type)],
+        result_type: &Type,
+    ) -> Result<Value, CallError> {
+        let params = params
+            .iter()
+            .map(|(v, t)| Raw::encode(v, t))
+            .collect::<crate::Result<Vec<_>>>()?;
+        let result = self.call(method, params).await?;
+        Ok(result.decode(result_type)?)
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&self, method: &str, params: Vec<Raw>) -> Result<(), CallError> {
+        if let Some(why) = self.shared().calls.closed() {
+            return Err(CallError::Closed(why));
+        }
+        let m = Message::Notification {
+            method: method.to_string(),
+            params,
+        };
+        if self.shared().send(&m).await {
+            Ok(())
+        } else {
+            Err(self.closed_error())
+        }
+    }
+
+    /// How many messages from the other side did not fit the protocol.
+    pub fn faults(&self) -> u64 {
+        self.shared().faults.load(Ordering::Relaxed)
+    }
+
+    /// Why the connection closed, once it has.
+    pub fn closed(&self) -> Option<String> {
+        self.shared().calls.closed()
+    }
+
+    fn closed_error(&self) -> CallError {
+        CallError::Closed(
+            self.closed()
+                .unwrap_or_else(|| "the connection is closed".into()),
+        )
+    }
+}
+
+async fn write_messages<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut rx: mpsc::Receiver<Vec<u8>>,
+    shared: Arc<Shared>,
+) {
+    while let Some(bytes) = rx.recv().await {
+        let written = async {
+            writer.write_all(&bytes).await?;
+            writer.flush().await
+        };
+        if let Err(e) = written.await {
+            shared
+                .calls
+                .close(format!("writing to the other side failed: {e}"));
+            return;
+        }
+    }
+}
+
+async fn read_messages<R: AsyncRead + Unpin>(
+    mut reader: R,
+    handlers: Arc<MsgpackHandlers>,
+    shared: Arc<Shared>,
+) {
+    let mut decoder = StreamDecoder::new(shared.opts.max_message);
+    let mut chunk = vec![0u8; 64 << 10];
+    let why = 'read: loop {
+        let n = match reader.read(&mut chunk).await {
+            Ok(0) => break "the other side closed its output".to_string(),
+            Ok(n) => n,
+            Err(e) => break format!("reading from the other side failed: {e}"),
+        };
+        if let Err(e) = decoder.feed(&chunk[..n]) {
+            shared.fault(e.to_string());
+            break format!("the stream is not msgpack-rpc: {e}");
+        }
+        loop {
+            match decoder.next() {
+                Ok(Some(m)) => handle(m, &handlers, &shared).await,
+                Ok(None) => break,
+                Err(e) => {
+                    shared.fault(e.to_string());
+                    break 'read format!("the stream is not msgpack-rpc: {e}");
+                }
+            }
+        }
+    };
+    shared.calls.close(why);
+}
+
+async fn handle(m: Message, handlers: &Arc<MsgpackHandlers>, shared: &Arc<Shared>) {
+    match m {
+        Message::Response { id, error, result } => {
+            let outcome = if error.is_nil() {
+                Ok(result)
+            } else {
+                Err(CallError::RemoteValue(error))
+            };
+            if !shared.calls.answer(u64::from(id), outcome) {
+                shared.fault(format!("an answer to no call in flight (id {id})"));
+            }
+        }
+        Message::Notification { method, params } => {
+            if !handlers.notify(&method, params) {
+                log::debug!(target: "ctywire::rpc", "msgpack-rpc: notification {method:?} has no handler");
+            }
+        }
+        Message::Request { id, method, params } => {
+            let reply = move |outcome: Result<Raw, Raw>| match outcome {
+                Ok(result) => Message::Response {
+                    id,
+                    error: Raw::nil(),
+                    result,
+                },
+                Err(error) => Message::Response {
+                    id,
+                    error,
+                    result: Raw::nil(),
+                },
+            };
+            match handlers.request_fn(&method) {
+                Some(f) => {
+                    let shared = shared.clone();
+                    tokio::spawn(async move {
+                        let outcome = f(params).await;
+                        shared.send(&reply(outcome)).await;
+                    });
+                }
+                None => {
+                    let mut error = Vec::new();
+                    // Writing to a Vec cannot fail.
+                    let _ =
+                        rmp::encode::write_str(&mut error, &format!("method not found: {method}"));
+                    let error = Raw(error);
+                    shared.send(&reply(Err(error))).await;
+                }
+            }
+        }
+    }
+}
