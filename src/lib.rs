@@ -45,7 +45,7 @@
 //!   protocol's `DynamicValue`.
 //! * `bridge` and `rpc` (features of the same names): plain JSON props for
 //!   child processes, and the JSON-RPC / msgpack-rpc framing to talk to
-//!   them.
+//!   them; `runtime` runs those peers on tokio.
 //!
 //! ## Cargo features
 //! The core needs none and depends on neither serde nor serde_json; the
@@ -56,6 +56,7 @@
 //! | *(default: none)* | [`Type`], [`Value`], [`Number`], [`msgpack`], [`json`], [`schema`] (without its JSON document reader), [`protocol`] |
 //! | `bridge` | `bridge`: the exact-number `Json` document, `to_json`/`from_json` for serde types, props, `propPath`s, sensitive split/merge |
 //! | `rpc` | `rpc`: JSON-RPC 2.0, msgpack-rpc framing, denobridge messages (implies `bridge`) |
+//! | `runtime` | `rpc::runtime`: JSON-RPC and msgpack-rpc peers on tokio, and child processes that speak them (implies `rpc`; pulls in tokio) |
 //! | `schema-json` | `schema::ProviderSchemas::from_json` and `Schema::from_json` for `terraform providers schema -json` (implies `bridge`) |
 //! | `cli` | the `ctywire` command-line tool (implies `bridge` and `schema-json`) |
 //!

@@ -167,6 +167,11 @@ impl MsgpackRpcPeer {
         self.shared().faults.load(Ordering::Relaxed)
     }
 
+    /// How many calls are waiting for their answers.
+    pub fn in_flight(&self) -> usize {
+        self.shared().calls.in_flight()
+    }
+
     /// Why the connection closed, once it has.
     pub fn closed(&self) -> Option<String> {
         self.shared().calls.closed()

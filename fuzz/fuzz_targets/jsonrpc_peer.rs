@@ -1,0 +1,26 @@
+//! Arbitrary bytes into a running JSON-RPC peer with a call in flight and
+//! a method served: never a panic, the call ends when the stream does, and
+//! nothing is left pending.
+#![no_main]
+
+#[path = "common/peer.rs"]
+mod peer;
+
+use ctywire::bridge::Json;
+use ctywire::rpc::runtime::{Handlers, JsonRpcPeer};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    peer::feed(
+        data,
+        |r, w| {
+            let echo = Handlers::new().request("echo", |p| async move { Ok(p.unwrap_or(Json::Null)) });
+            JsonRpcPeer::new(r, w, echo, peer::options())
+        },
+        |p| async move {
+            // Id 1: the bytes may answer it, fail it, or close first.
+            let _ = p.call("first", None).await;
+            assert_eq!(p.in_flight(), 0);
+        },
+    );
+});

@@ -1,0 +1,27 @@
+//! Arbitrary bytes into a running msgpack-rpc peer with a call in flight
+//! and a method served: never a panic, the call ends when the stream
+//! does.
+#![no_main]
+
+#[path = "common/peer.rs"]
+mod peer;
+
+use ctywire::rpc::msgpack_rpc::Raw;
+use ctywire::rpc::runtime::{MsgpackHandlers, MsgpackRpcPeer};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    peer::feed(
+        data,
+        |r, w| {
+            let echo = MsgpackHandlers::new().request("echo", |mut p: Vec<Raw>| async move {
+                Ok(p.pop().unwrap_or_else(Raw::nil))
+            });
+            MsgpackRpcPeer::new(r, w, echo, peer::options())
+        },
+        |p| async move {
+            let _ = p.call("first", vec![]).await;
+            assert_eq!(p.in_flight(), 0);
+        },
+    );
+});
