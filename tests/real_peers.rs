@@ -86,6 +86,44 @@ fn deno_child(handlers: Handlers) -> Option<Child> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_is_started_with_a_health_check() {
+    let Some(opts) = deno_options(PeerOptions::default()) else {
+        return;
+    };
+    let child = Child::start(opts, Handlers::new()).await.unwrap();
+    assert_eq!(child.peer().in_flight(), 0);
+    // Something that is not a JSON-RPC child at all fails to start, saying why.
+    let err = Child::start(
+        ChildOptions::new("sh", ["-c", "echo not a child >&2; exit 4"]),
+        Handlers::new(),
+    )
+    .await
+    .err()
+    .expect("sh is no child");
+    let text = err.to_string();
+    assert!(text.contains("exit status: 4"), "{text}");
+    assert!(text.contains("not a child"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_killed_mid_call_fails_the_call_and_is_gone() {
+    let Some(child) = deno_child(Handlers::new()) else {
+        return;
+    };
+    let peer = child.peer().clone();
+    let waiting = tokio::spawn(async move { peer.call("never", None).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let pid = child.id().await.expect("running");
+    child.kill().await.unwrap();
+    let err = waiting.await.unwrap().unwrap_err();
+    let CallError::Closed(why) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(why.contains("signal: 9"), "{why}");
+    assert!(!Path::new(&format!("/proc/{pid}")).exists() || is_zombie(pid));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deno_resource_goes_through_create_read_update_delete() {
     let Some(child) = deno_child(Handlers::new()) else {
         return;
@@ -586,6 +624,30 @@ fn exact_numbers_survive_typed_calls_in_memory() {
             .await
             .unwrap();
         assert_eq!(back[0], Json::Number(big));
+    });
+}
+
+#[test]
+fn a_call_given_up_is_forgotten_and_its_late_answer_reported() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let (a, b) = tokio::io::duplex(1 << 16);
+        let (ar, aw) = tokio::io::split(a);
+        let (br, bw) = tokio::io::split(b);
+        let slow = Handlers::new().request("slow", |_| async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            Ok(Json::Null)
+        });
+        let _server = JsonRpcPeer::new(br, bw, slow, PeerOptions::default());
+        let client = JsonRpcPeer::new(ar, aw, Handlers::new(), PeerOptions::default());
+        let call = client.call("slow", None);
+        // Give up on it after 50 ms: dropping the future cancels the call.
+        assert!(tokio::time::timeout(Duration::from_millis(50), call)
+            .await
+            .is_err());
+        assert_eq!(client.in_flight(), 0);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(client.faults(), 1, "the late answer matched no call");
     });
 }
 

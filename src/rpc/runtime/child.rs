@@ -65,8 +65,8 @@ impl ChildOptions {
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use ctywire::rpc::runtime::{Child, ChildOptions, Handlers};
-/// let child = Child::spawn(ChildOptions::new("deno", ["run", "main.ts"]), Handlers::new())?;
-/// child.health().await?;
+/// // Started, and asked `health` first.
+/// let child = Child::start(ChildOptions::new("deno", ["run", "main.ts"]), Handlers::new()).await?;
 /// let answer = child.peer().call("read", None).await?;
 /// let status = child.shutdown().await;
 /// # Ok(()) }
@@ -154,6 +154,28 @@ impl Child {
             grace: opts.grace,
             name,
         })
+    }
+
+    /// [`spawn`](Self::spawn), then `health`: a child that does not
+    /// answer it as healthy (`{"ok": true}`, or any answer without `ok`)
+    /// is shut down and the reason returned.
+    pub async fn start(opts: ChildOptions, handlers: Handlers) -> Result<Child, CallError> {
+        let child = Child::spawn(opts, handlers).map_err(|e| CallError::Closed(e.to_string()))?;
+        let health = child.health().await;
+        match health {
+            Ok(answer) if answer["ok"] != Json::Bool(false) => Ok(child),
+            Ok(answer) => {
+                child.shutdown().await;
+                Err(CallError::Closed(format!(
+                    "{} reported itself unhealthy: {answer}",
+                    child.name
+                )))
+            }
+            Err(e) => {
+                child.shutdown().await;
+                Err(e)
+            }
+        }
     }
 
     /// The peer on the child's stdio.
