@@ -2,19 +2,16 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
-use super::calls::Calls;
 use super::handlers::{method_not_found, Handlers};
 use super::lines::{read_line, Line};
+use super::link::{write_queued, Handle, Link};
 use super::{CallError, PeerOptions};
 use crate::bridge::{from_json, to_json, Json};
 use crate::rpc::jsonrpc::{code, ErrorObject, Id, Message};
@@ -37,42 +34,16 @@ pub(super) type CloseReason =
 /// `log` (target `ctywire::rpc`) and counted in [`faults`](Self::faults).
 #[derive(Clone)]
 pub struct JsonRpcPeer {
-    handle: Arc<Handle>,
+    handle: Arc<Handle<Json>>,
 }
 
-struct Handle {
-    shared: Arc<Shared>,
-    tasks: Vec<AbortHandle>,
-}
+type Shared = Link<Json>;
 
-impl Drop for Handle {
-    fn drop(&mut self) {
-        for t in &self.tasks {
-            t.abort();
-        }
-        self.shared.calls.close("the peer was dropped".into());
-    }
-}
-
-struct Shared {
-    calls: Calls<Json>,
-    out: mpsc::Sender<Vec<u8>>,
-    opts: PeerOptions,
-    faults: AtomicU64,
-}
-
-impl Shared {
-    fn fault(&self, message: String) {
-        self.faults.fetch_add(1, Ordering::Relaxed);
-        log::warn!(target: "ctywire::rpc", "JSON-RPC: {message}");
-    }
-
-    /// Queues a message for the writer; `false` once the writer is gone.
-    async fn send(&self, m: &Message) -> bool {
-        let mut line = m.to_json().to_vec();
-        line.push(b'\n');
-        self.out.send(line).await.is_ok()
-    }
+/// A message's line.
+fn line_of(m: &Message) -> Vec<u8> {
+    let mut line = m.to_json().to_vec();
+    line.push(b'\n');
+    line
 }
 
 impl JsonRpcPeer {
@@ -97,38 +68,29 @@ impl JsonRpcPeer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let (out, rx) = mpsc::channel(opts.write_queue.max(1));
-        let shared = Arc::new(Shared {
-            // Ids are JSON numbers; keep them within what every JSON
-            // implementation reads exactly.
-            calls: Calls::new((1 << 53) - 1),
-            out,
-            opts,
-            faults: AtomicU64::new(0),
-        });
-        let writing = tokio::spawn(write_lines(writer, rx, shared.clone()));
+        // Ids are JSON numbers; keep them within what every JSON
+        // implementation reads exactly.
+        let (link, rx) = Link::new(opts, (1 << 53) - 1, "JSON-RPC");
+        let writing = tokio::spawn(write_queued(writer, rx, link.clone()));
         let reading = tokio::spawn(read_messages(
             reader,
             Arc::new(handlers),
-            shared.clone(),
+            link.clone(),
             close_reason,
         ));
         JsonRpcPeer {
-            handle: Arc::new(Handle {
-                shared,
-                tasks: vec![writing.abort_handle(), reading.abort_handle()],
-            }),
+            handle: Handle::new(link, vec![writing.abort_handle(), reading.abort_handle()]),
         }
     }
 
-    fn shared(&self) -> &Shared {
-        &self.handle.shared
+    fn link(&self) -> &Shared {
+        &self.handle.link
     }
 
     /// Calls `method` and waits for its answer, within the peer's call
     /// timeout.
     pub async fn call(&self, method: &str, params: Option<Json>) -> Result<Json, CallError> {
-        self.call_with_timeout(method, params, self.shared().opts.call_timeout)
+        self.call_with_timeout(method, params, self.link().opts.call_timeout)
             .await
     }
 
@@ -139,22 +101,11 @@ impl JsonRpcPeer {
         params: Option<Json>,
         timeout: Duration,
     ) -> Result<Json, CallError> {
-        let shared = self.shared();
-        let pending = shared.calls.begin()?;
-        let id = Id::Number(pending.id.into());
-        let request = Message::request(id, method, params);
-        let sent = tokio::time::timeout(timeout, shared.send(&request)).await;
-        match sent {
-            Ok(true) => {}
-            Ok(false) => return Err(self.closed_error()),
-            Err(_) => {
-                return Err(CallError::Timeout {
-                    method: method.into(),
-                    after: timeout,
-                })
-            }
-        }
-        pending.answer(method, timeout).await
+        self.link()
+            .call(method, timeout, |id| {
+                line_of(&Message::request(Id::Number(id.into()), method, params))
+            })
+            .await
     }
 
     /// Calls `method` with parameters and a result of Rust types, through
@@ -171,59 +122,24 @@ impl JsonRpcPeer {
 
     /// Sends a notification (no answer comes).
     pub async fn notify(&self, method: &str, params: Option<Json>) -> Result<(), CallError> {
-        if let Some(why) = self.shared().calls.closed() {
-            return Err(CallError::Closed(why));
-        }
-        if self
-            .shared()
-            .send(&Message::notification(method, params))
+        self.link()
+            .notify(line_of(&Message::notification(method, params)))
             .await
-        {
-            Ok(())
-        } else {
-            Err(self.closed_error())
-        }
     }
 
     /// How many messages from the other side did not fit the protocol.
     pub fn faults(&self) -> u64 {
-        self.shared().faults.load(Ordering::Relaxed)
+        self.link().faults()
     }
 
     /// How many calls are waiting for their answers.
     pub fn in_flight(&self) -> usize {
-        self.shared().calls.in_flight()
+        self.link().calls.in_flight()
     }
 
     /// Why the connection closed, once it has.
     pub fn closed(&self) -> Option<String> {
-        self.shared().calls.closed()
-    }
-
-    fn closed_error(&self) -> CallError {
-        CallError::Closed(
-            self.closed()
-                .unwrap_or_else(|| "the connection is closed".into()),
-        )
-    }
-}
-
-async fn write_lines<W: AsyncWrite + Unpin>(
-    mut writer: W,
-    mut rx: mpsc::Receiver<Vec<u8>>,
-    shared: Arc<Shared>,
-) {
-    while let Some(line) = rx.recv().await {
-        let written = async {
-            writer.write_all(&line).await?;
-            writer.flush().await
-        };
-        if let Err(e) = written.await {
-            shared
-                .calls
-                .close(format!("writing to the other side failed: {e}"));
-            return;
-        }
+        self.link().calls.closed()
     }
 }
 
@@ -247,7 +163,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
                         format!("a line of {n} bytes exceeds the limit of {max} bytes"),
                     ),
                 );
-                shared.send(&reply).await;
+                shared.send(line_of(&reply)).await;
             }
             Ok(None) => break "the other side closed its output".to_string(),
             Err(e) => break format!("reading from the other side failed: {e}"),
@@ -285,7 +201,7 @@ async fn handle_line(line: &[u8], handlers: &Arc<Handlers>, shared: &Arc<Shared>
                 "{what}: {}",
                 String::from_utf8_lossy(&line[..line.len().min(200)])
             ));
-            shared.send(&reply).await;
+            shared.send(line_of(&reply)).await;
             return;
         }
     };
@@ -316,12 +232,15 @@ async fn handle_line(line: &[u8], handlers: &Arc<Handlers>, shared: &Arc<Shared>
                             Ok(result) => Message::success(reply_to, result),
                             Err(e) => Message::failure(reply_to, e),
                         };
-                        shared.send(&reply).await;
+                        shared.send(line_of(&reply)).await;
                     });
                 }
                 None => {
                     shared
-                        .send(&Message::failure(reply_to, method_not_found(&method)))
+                        .send(line_of(&Message::failure(
+                            reply_to,
+                            method_not_found(&method),
+                        )))
                         .await;
                 }
             }

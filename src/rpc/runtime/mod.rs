@@ -41,6 +41,7 @@ mod child;
 mod handlers;
 mod json_peer;
 mod lines;
+mod link;
 mod msgpack_peer;
 
 use std::fmt;

@@ -1,16 +1,13 @@
 //! A msgpack-rpc peer: `[0, id, method, params]`, `[1, id, error, result]`
 //! and `[2, method, params]` back to back on a byte stream, no framing.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
-use tokio::task::AbortHandle;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 
-use super::calls::Calls;
 use super::handlers::MsgpackHandlers;
+use super::link::{write_queued, Handle, Link};
 use super::{CallError, PeerOptions};
 use crate::rpc::msgpack_rpc::{Message, Raw, StreamDecoder};
 use crate::types::Type;
@@ -29,40 +26,10 @@ use crate::value::Value;
 /// [`JsonRpcPeer`]: super::JsonRpcPeer
 #[derive(Clone)]
 pub struct MsgpackRpcPeer {
-    handle: Arc<Handle>,
+    handle: Arc<Handle<Raw>>,
 }
 
-struct Handle {
-    shared: Arc<Shared>,
-    tasks: Vec<AbortHandle>,
-}
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        for t in &self.tasks {
-            t.abort();
-        }
-        self.shared.calls.close("the peer was dropped".into());
-    }
-}
-
-struct Shared {
-    calls: Calls<Raw>,
-    out: mpsc::Sender<Vec<u8>>,
-    opts: PeerOptions,
-    faults: AtomicU64,
-}
-
-impl Shared {
-    fn fault(&self, message: String) {
-        self.faults.fetch_add(1, Ordering::Relaxed);
-        log::warn!(target: "ctywire::rpc", "msgpack-rpc: {message}");
-    }
-
-    async fn send(&self, m: &Message) -> bool {
-        self.out.send(m.encode()).await.is_ok()
-    }
-}
+type Shared = Link<Raw>;
 
 impl MsgpackRpcPeer {
     /// Starts a peer on `reader` and `writer`, serving `handlers`. Must be
@@ -72,31 +39,22 @@ impl MsgpackRpcPeer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let (out, rx) = mpsc::channel(opts.write_queue.max(1));
-        let shared = Arc::new(Shared {
-            calls: Calls::new(u64::from(u32::MAX)),
-            out,
-            opts,
-            faults: AtomicU64::new(0),
-        });
-        let writing = tokio::spawn(write_messages(writer, rx, shared.clone()));
-        let reading = tokio::spawn(read_messages(reader, Arc::new(handlers), shared.clone()));
+        let (link, rx) = Link::new(opts, u64::from(u32::MAX), "msgpack-rpc");
+        let writing = tokio::spawn(write_queued(writer, rx, link.clone()));
+        let reading = tokio::spawn(read_messages(reader, Arc::new(handlers), link.clone()));
         MsgpackRpcPeer {
-            handle: Arc::new(Handle {
-                shared,
-                tasks: vec![writing.abort_handle(), reading.abort_handle()],
-            }),
+            handle: Handle::new(link, vec![writing.abort_handle(), reading.abort_handle()]),
         }
     }
 
-    fn shared(&self) -> &Shared {
-        &self.handle.shared
+    fn link(&self) -> &Shared {
+        &self.handle.link
     }
 
     /// Calls `method` and waits for its result, within the call timeout.
     /// An error answer is [`CallError::RemoteValue`].
     pub async fn call(&self, method: &str, params: Vec<Raw>) -> Result<Raw, CallError> {
-        self.call_with_timeout(method, params, self.shared().opts.call_timeout)
+        self.call_with_timeout(method, params, self.link().opts.call_timeout)
             .await
     }
 
@@ -107,26 +65,17 @@ impl MsgpackRpcPeer {
         params: Vec<Raw>,
         timeout: Duration,
     ) -> Result<Raw, CallError> {
-        let shared = self.shared();
-        let pending = shared.calls.begin()?;
-        // The table keeps ids within 32 bits.
-        let id = u32::try_from(pending.id).unwrap_or(u32::MAX);
-        let request = Message::Request {
-            id,
-            method: method.to_string(),
-            params,
-        };
-        match tokio::time::timeout(timeout, shared.send(&request)).await {
-            Ok(true) => {}
-            Ok(false) => return Err(self.closed_error()),
-            Err(_) => {
-                return Err(CallError::Timeout {
-                    method: method.into(),
-                    after: timeout,
-                })
-            }
-        }
-        pending.answer(method, timeout).await
+        self.link()
+            .call(method, timeout, |id| {
+                Message::Request {
+                    // The link keeps ids within 32 bits.
+                    id: u32::try_from(id).unwrap_or(u32::MAX),
+                    method: method.to_string(),
+                    params,
+                }
+                .encode()
+            })
+            .await
     }
 
     /// Calls `method` with cty values written at their types, and reads
@@ -148,59 +97,26 @@ impl MsgpackRpcPeer {
 
     /// Sends a notification.
     pub async fn notify(&self, method: &str, params: Vec<Raw>) -> Result<(), CallError> {
-        if let Some(why) = self.shared().calls.closed() {
-            return Err(CallError::Closed(why));
-        }
         let m = Message::Notification {
             method: method.to_string(),
             params,
         };
-        if self.shared().send(&m).await {
-            Ok(())
-        } else {
-            Err(self.closed_error())
-        }
+        self.link().notify(m.encode()).await
     }
 
     /// How many messages from the other side did not fit the protocol.
     pub fn faults(&self) -> u64 {
-        self.shared().faults.load(Ordering::Relaxed)
+        self.link().faults()
     }
 
     /// How many calls are waiting for their answers.
     pub fn in_flight(&self) -> usize {
-        self.shared().calls.in_flight()
+        self.link().calls.in_flight()
     }
 
     /// Why the connection closed, once it has.
     pub fn closed(&self) -> Option<String> {
-        self.shared().calls.closed()
-    }
-
-    fn closed_error(&self) -> CallError {
-        CallError::Closed(
-            self.closed()
-                .unwrap_or_else(|| "the connection is closed".into()),
-        )
-    }
-}
-
-async fn write_messages<W: AsyncWrite + Unpin>(
-    mut writer: W,
-    mut rx: mpsc::Receiver<Vec<u8>>,
-    shared: Arc<Shared>,
-) {
-    while let Some(bytes) = rx.recv().await {
-        let written = async {
-            writer.write_all(&bytes).await?;
-            writer.flush().await
-        };
-        if let Err(e) = written.await {
-            shared
-                .calls
-                .close(format!("writing to the other side failed: {e}"));
-            return;
-        }
+        self.link().calls.closed()
     }
 }
 
@@ -270,7 +186,7 @@ async fn handle(m: Message, handlers: &Arc<MsgpackHandlers>, shared: &Arc<Shared
                     let shared = shared.clone();
                     tokio::spawn(async move {
                         let outcome = f(params).await;
-                        shared.send(&reply(outcome)).await;
+                        shared.send(reply(outcome).encode()).await;
                     });
                 }
                 None => {
@@ -279,7 +195,7 @@ async fn handle(m: Message, handlers: &Arc<MsgpackHandlers>, shared: &Arc<Shared
                     let _ =
                         rmp::encode::write_str(&mut error, &format!("method not found: {method}"));
                     let error = Raw(error);
-                    shared.send(&reply(Err(error))).await;
+                    shared.send(reply(Err(error)).encode()).await;
                 }
             }
         }
