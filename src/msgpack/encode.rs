@@ -149,6 +149,9 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
 mod tests {
     use super::*;
 
+    /// rmp's writer of one header form.
+    type RmpHeader = fn(&mut Vec<u8>, u32);
+
     #[test]
     fn headers_are_rmps() {
         for n in [
@@ -165,7 +168,7 @@ mod tests {
             1 << 24,
             u32::MAX,
         ] {
-            let kinds: [(HeaderKind, fn(&mut Vec<u8>, u32)); 4] = [
+            let kinds: [(HeaderKind, RmpHeader); 4] = [
                 (HeaderKind::Str, |o, n| drop(mp::write_str_len(o, n))),
                 (HeaderKind::Bin, |o, n| drop(mp::write_bin_len(o, n))),
                 (HeaderKind::Array, |o, n| drop(mp::write_array_len(o, n))),
