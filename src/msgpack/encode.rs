@@ -23,7 +23,9 @@ pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()>
 fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     // A concrete value in a dynamic position carries its type in band; a
     // wholly unknown value and a null of unknown type are written bare.
-    if *ty == Type::Dynamic && *v.ty() != Type::Dynamic {
+    // (`matches!`, not `==`: `Type`'s `PartialEq` is a call, made for
+    // every value written; 3% of encoding the dynamic payload.)
+    if matches!(ty, Type::Dynamic) && !matches!(v.ty(), Type::Dynamic) {
         out.push(0x92);
         let mut type_json = Vec::with_capacity(16);
         v.ty().write_json(&mut type_json);
@@ -114,7 +116,7 @@ enum HeaderKind {
 /// did not (after an unrelated module split) msgpack encoding of the
 /// fleet went from 81M to 100M instructions. `#[inline]` here keeps the
 /// header a few stores into the vector whatever the partitioning.
-#[inline]
+#[inline(always)]
 fn header(out: &mut Vec<u8>, kind: HeaderKind, len: u32) {
     // (fix marker and its largest length, 8-, 16- and 32-bit markers)
     let (fix, fix_max, m8, m16, m32) = match kind {
@@ -139,7 +141,11 @@ fn header(out: &mut Vec<u8>, kind: HeaderKind, len: u32) {
 }
 
 /// A str: its header, then its bytes.
-#[inline]
+///
+/// Always inlined: with three callers the compiler kept it a call, whose
+/// prologue and epilogue were 7.7M of its 27.8M instructions (callgrind,
+/// dynamic payload, 5 encodes).
+#[inline(always)]
 fn write_str(out: &mut Vec<u8>, s: &str) {
     header(out, HeaderKind::Str, s.len() as u32);
     out.extend_from_slice(s.as_bytes());
