@@ -152,9 +152,9 @@ fn plain_word(x: u64) -> bool {
     let backslash = has_zero(x ^ (b'\\' as u64 * ONES));
     // `"` (0x22) and `&` (0x26) differ only in bit 2; `<` (0x3c) and `>`
     // (0x3e) only in bit 1: one comparison for each pair.
-    let quote_amp = has_zero((x | 0x04 * ONES) ^ (0x26 * ONES));
-    let angle = has_zero((x | 0x02 * ONES) ^ (0x3e * ONES));
-    high_bit | control | backslash | quote_amp | angle == 0
+    let quote_amp = has_zero((x | (0x04 * ONES)) ^ (0x26 * ONES));
+    let angle = has_zero((x | (0x02 * ONES)) ^ (0x3e * ONES));
+    (high_bit | control | backslash | quote_amp | angle) == 0
 }
 
 #[cfg(test)]
