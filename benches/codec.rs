@@ -1,7 +1,10 @@
 //! Criterion benchmarks: msgpack and JSON, decode and encode, of
 //! (a) one realistic instance state, (b) a fleet of 2,000 (and 200, to see
 //! how decoding scales), (c) a dynamic attribute holding a large document,
-//! (d) sets of 10,000 strings and of 10,000 objects (and 1,000 of each).
+//! (d) sets of 10,000 strings and of 10,000 objects (and 1,000 of each,
+//! and 100,000 objects), (e) a map of 100,000 short strings (and 10,000),
+//! (f) a Kubernetes-style List of 1,000 Deployments nested ten deep under
+//! a dynamic attribute (and 100).
 //! An untyped rmpv parse of the same bytes is the baseline typed decoding
 //! must beat.
 //!
@@ -30,15 +33,18 @@ fn cases() -> Vec<Case> {
         payloads::string_set(10_000),
         payloads::object_set(1_000),
         payloads::object_set(10_000),
+        payloads::object_set(100_000),
+        payloads::string_map(10_000),
+        payloads::string_map(100_000),
+        payloads::manifest(100),
+        payloads::manifest(1_000),
     ]
 }
 
 fn label(case: &Case) -> String {
-    match case.value.len() {
-        Some(n) if case.name != "instance" && case.name != "dynamic" => {
-            format!("{}-{n}", case.name)
-        }
-        _ => case.name.to_string(),
+    match case.name {
+        "instance" | "dynamic" => case.name.to_string(),
+        _ => format!("{}-{}", case.name, payloads::elements(case)),
     }
 }
 

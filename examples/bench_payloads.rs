@@ -25,11 +25,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         payloads::string_set(1_000),
         payloads::object_set(10_000),
         payloads::object_set(1_000),
+        payloads::object_set(100_000),
+        payloads::string_map(100_000),
+        payloads::string_map(10_000),
+        payloads::manifest(1_000),
+        payloads::manifest(100),
     ];
     for case in cases {
         let bytes = ctywire::msgpack::encode(&case.value, &case.ty)?;
-        let n = case.value.len().unwrap_or(1);
-        let name = if matches!(case.name, "fleet" | "set-of-strings" | "set-of-objects") {
+        let n = payloads::elements(&case);
+        let name = if case.name != "instance" && case.name != "dynamic" {
             format!("{}-{n}", case.name)
         } else {
             case.name.to_string()

@@ -3,8 +3,11 @@
 //! values, and an untyped rmpv parse of the msgpack bytes for reference.
 //!
 //! ```sh
-//! cargo run --release --example scaling                # fleet 200 → 2,000, sets 1k → 10k
+//! cargo run --release --example scaling                # fleet 200 → 2,000, sets 1k → 10k,
+//!                                                      # sets of objects and maps of strings
+//!                                                      # 10k → 100k, manifest 100 → 1,000
 //! cargo run --release --example scaling -- --all       # also fleet 20 and 20,000
+//! cargo run --release --example scaling -- --only map  # the steps whose label has "map"
 //! ```
 //!
 //! The sizes are measured in turns, round after round, and each reported
@@ -22,7 +25,7 @@ mod timing;
 
 use std::time::Duration;
 
-use ctywire::{json, msgpack, Type};
+use ctywire::{json, msgpack, Type, Value};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -34,6 +37,7 @@ struct Payload {
     label: String,
     elements: usize,
     ty: Type,
+    value: Value,
     bytes: Vec<u8>,
     json: Vec<u8>,
 }
@@ -41,11 +45,12 @@ struct Payload {
 fn payload(case: payloads::Case) -> Payload {
     let bytes = msgpack::encode(&case.value, &case.ty).expect("benchmark payloads encode");
     let json = json::encode(&case.value, &case.ty).expect("benchmark payloads encode");
-    let elements = case.value.len().expect("a collection");
+    let elements = payloads::elements(&case);
     Payload {
         label: format!("{}-{elements}", case.name),
         elements,
         ty: case.ty,
+        value: case.value,
         bytes,
         json,
     }
@@ -67,6 +72,22 @@ fn decode(p: &Payload) -> f64 {
 
 fn decode_json(p: &Payload) -> f64 {
     median_ns(|| json::decode(&p.json, &p.ty).expect("decode"))
+}
+
+fn encode(p: &Payload) -> f64 {
+    let mut out = Vec::with_capacity(p.bytes.len());
+    median_ns(|| {
+        out.clear();
+        msgpack::encode_into(&mut out, &p.value, &p.ty).expect("encode")
+    })
+}
+
+fn encode_json(p: &Payload) -> f64 {
+    let mut out = Vec::with_capacity(p.json.len());
+    median_ns(|| {
+        out.clear();
+        json::encode_into(&mut out, &p.value, &p.ty).expect("encode")
+    })
 }
 
 /// Ten decodes of `p` in a row, all ten trees kept until the clock stops:
@@ -106,7 +127,12 @@ fn step_between(
 
 fn main() {
     alloc::hold_freed_memory();
-    let all = std::env::args().any(|a| a == "--all");
+    let args: Vec<String> = std::env::args().collect();
+    let all = args.iter().any(|a| a == "--all");
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1));
     let mut fleets: Vec<usize> = vec![200, 2000];
     if all {
         fleets.insert(0, 20);
@@ -118,31 +144,48 @@ fn main() {
         .collect();
     let objects = [1_000, 10_000].map(|n| payload(payloads::object_set(n)));
     let strings = [1_000, 10_000].map(|n| payload(payloads::string_set(n)));
+    let big_objects = [10_000, 100_000].map(|n| payload(payloads::object_set(n)));
+    let maps = [10_000, 100_000].map(|n| payload(payloads::string_map(n)));
+    let manifests = [100, 1_000].map(|n| payload(payloads::manifest(n)));
     let steps = fleets
         .windows(2)
-        .chain([&objects[..], &strings[..]])
-        .map(|w| (&w[0], &w[1]));
+        .chain([
+            &objects[..],
+            &strings[..],
+            &big_objects[..],
+            &maps[..],
+            &manifests[..],
+        ])
+        .map(|w| (&w[0], &w[1]))
+        .filter(|(small, _)| only.is_none_or(|o| small.label.contains(o.as_str())));
     // For each step: the msgpack decode time of both sizes, how many times
-    // longer the bigger one takes, and the same ratio for JSON decode and
-    // for rmpv's untyped parse.
+    // longer the bigger one takes, and the same ratio for JSON decode, for
+    // msgpack and JSON encode, and for rmpv's untyped parse.
     println!(
-        "{:<42} {:>8} {:>13} {:>13} {:>8} {:>8} {:>8}",
-        "payloads", "elements", "decode", "decode", "time", "json", "rmpv"
+        "{:<42} {:>8} {:>13} {:>13} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "payloads", "elements", "decode", "decode", "time", "json", "enc", "json enc", "rmpv"
     );
     for (small, big) in steps {
         let (ratio, a, b) = step(small, big, decode);
         let (json_ratio, ..) = step(small, big, decode_json);
+        let (enc_ratio, ..) = step(small, big, encode);
+        let (json_enc_ratio, ..) = step(small, big, encode_json);
         let (untyped_ratio, ..) = step(small, big, untyped);
         println!(
-            "{:<42} {:>7.1}× {:>10.0} µs {:>10.0} µs {:>7.2}× {:>7.2}× {:>7.2}×",
+            "{:<42} {:>7.1}× {:>10.0} µs {:>10.0} µs {:>7.2}× {:>7.2}× {:>7.2}× {:>7.2}× {:>7.2}×",
             format!("{} → {}", small.label, big.label),
             big.elements as f64 / small.elements as f64,
             a / 1e3,
             b / 1e3,
             ratio,
             json_ratio,
+            enc_ratio,
+            json_enc_ratio,
             untyped_ratio,
         );
+    }
+    if only.is_some() {
+        return;
     }
     // Where the fleet step comes from: the big fleet against the small one
     // decoded ten times into trees that all stay alive. Both write the same

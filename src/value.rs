@@ -341,7 +341,10 @@ impl Value {
 fn sorted_map_entries(
     mut entries: ThinVec<(CompactString, Value)>,
 ) -> ThinVec<(CompactString, Value)> {
-    if entries.windows(2).all(|w| w[0].0 < w[1].0) {
+    if entries
+        .windows(2)
+        .all(|w| key_lt(w[0].0.as_bytes(), w[1].0.as_bytes()))
+    {
         return entries;
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -353,6 +356,21 @@ fn sorted_map_entries(
         }
     }
     out
+}
+
+/// Whether `a` sorts before `b`, bytewise (as `a < b` on strings). Map
+/// keys are short and mostly differ within their first few bytes, where
+/// this loop ends at once; `CompactString`'s `<` goes through a call to
+/// `memcmp` for every pair, which cost ~54 instructions a pair (10% of
+/// decoding the dynamic payload, whose 56,000 keys are checked in order).
+#[inline]
+fn key_lt(a: &[u8], b: &[u8]) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x < y;
+        }
+    }
+    a.len() < b.len()
 }
 
 /// cty's `ListVal`/`SetVal`/`MapVal` rule for the element type: the first
@@ -729,6 +747,19 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn key_order_check_agrees_with_string_order() {
+        let keys = [
+            "", "a", "b", "ab", "aa", "a\u{0}", "abc", "abd", "abcd", "é", "e", "z", "zz", "tag-1",
+            "tag-10", "tag-2", "\u{7f}", "\u{80}", "日本",
+        ];
+        for a in keys {
+            for b in keys {
+                assert_eq!(key_lt(a.as_bytes(), b.as_bytes()), a < b, "{a:?} < {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn strings_are_normalized_on_construction() {

@@ -225,3 +225,155 @@ pub fn object_set(n: usize) -> Case {
         value: Value::set(ety, items).expect("set"),
     }
 }
+
+/// (e) a map of `n` short strings (keys of 8–13 bytes, values of 4–16),
+/// as tags, labels or a flattened config carry them.
+pub fn string_map(n: usize) -> Case {
+    let mut rng = Rng::new(23);
+    let entries: Vec<(String, Value)> = (0..n)
+        .map(|i| {
+            let len = rng.range(4, 16) as usize;
+            (format!("{}{i}", rng.word(6)), Value::string(rng.word(len)))
+        })
+        .collect();
+    Case {
+        name: "map-of-strings",
+        ty: Type::map(Type::String),
+        value: Value::map(Type::String, entries).expect("map"),
+    }
+}
+
+/// (f) a Kubernetes-style manifest under a dynamic attribute (as
+/// `kubernetes_manifest` carries one): a `List` of `n` Deployments, whose
+/// env entries sit ten levels below the dynamic value (manifest → items →
+/// Deployment → spec → template → spec → containers → container → env →
+/// entry → valueFrom → secretKeyRef → key).
+pub fn manifest(n: usize) -> Case {
+    let mut rng = Rng::new(29);
+    let s = |v: String| Value::string(v);
+    let list = |items: Vec<Value>| {
+        let ety = items[0].ty().clone();
+        Value::list(ety, items).expect("homogeneous list")
+    };
+    let labels = |rng: &mut Rng| {
+        let n = rng.range(2, 6);
+        let entries: Vec<(String, Value)> = (0..n)
+            .map(|_| {
+                let k = format!("app.kubernetes.io/{}", rng.word(6));
+                let len = rng.range(4, 20) as usize;
+                (k, Value::string(rng.word(len)))
+            })
+            .collect();
+        Value::map(Type::String, entries).expect("labels")
+    };
+    let deployment = |rng: &mut Rng, i: usize| {
+        let name = format!("{}-{i}", rng.word(8));
+        let containers = (0..rng.range(1, 3))
+            .map(|_| {
+                let env = (0..rng.range(2, 8))
+                    .map(|_| {
+                        let secret_ref = Value::object([
+                            ("key", s(rng.word(10))),
+                            ("name", s(format!("{}-secret", rng.word(8)))),
+                        ]);
+                        Value::object([
+                            ("name", s(rng.word(12).to_uppercase())),
+                            ("valueFrom", Value::object([("secretKeyRef", secret_ref)])),
+                        ])
+                    })
+                    .collect();
+                let args = (0..rng.range(1, 4))
+                    .map(|_| s(format!("--{}={}", rng.word(8), rng.word(6))))
+                    .collect();
+                let ports = (0..rng.range(1, 2))
+                    .map(|_| {
+                        Value::object([
+                            ("containerPort", Value::number(rng.range(1024, 9000))),
+                            ("protocol", s("TCP".into())),
+                        ])
+                    })
+                    .collect();
+                let resources = |rng: &mut Rng| {
+                    Value::map(
+                        Type::String,
+                        [
+                            ("cpu", s(format!("{}m", rng.range(100, 2000)))),
+                            ("memory", s(format!("{}Mi", rng.range(64, 4096)))),
+                        ],
+                    )
+                    .expect("resources")
+                };
+                Value::object([
+                    ("args", list(args)),
+                    ("env", list(env)),
+                    (
+                        "image",
+                        s(format!(
+                            "registry.example.com/{}:{}",
+                            rng.word(10),
+                            rng.word(7)
+                        )),
+                    ),
+                    ("name", s(rng.word(10))),
+                    ("ports", list(ports)),
+                    (
+                        "resources",
+                        Value::object([("limits", resources(rng)), ("requests", resources(rng))]),
+                    ),
+                ])
+            })
+            .collect();
+        let match_labels = labels(rng);
+        Value::object([
+            ("apiVersion", s("apps/v1".into())),
+            ("kind", s("Deployment".into())),
+            (
+                "metadata",
+                Value::object([
+                    ("annotations", labels(rng)),
+                    ("labels", match_labels.clone()),
+                    ("name", s(name)),
+                    ("namespace", s(rng.word(8))),
+                ]),
+            ),
+            (
+                "spec",
+                Value::object([
+                    ("replicas", Value::number(rng.range(1, 5))),
+                    (
+                        "selector",
+                        Value::object([("matchLabels", match_labels.clone())]),
+                    ),
+                    (
+                        "template",
+                        Value::object([
+                            ("metadata", Value::object([("labels", match_labels)])),
+                            ("spec", Value::object([("containers", list(containers))])),
+                        ]),
+                    ),
+                ]),
+            ),
+        ])
+    };
+    let items = (0..n).map(|i| deployment(&mut rng, i)).collect();
+    let doc = Value::object([
+        ("apiVersion", s("v1".into())),
+        ("items", list(items)),
+        ("kind", s("List".into())),
+    ]);
+    Case {
+        name: "manifest",
+        ty: Type::parse(r#"["object",{"manifest":"dynamic"}]"#).expect("manifest type"),
+        value: Value::object([("manifest", doc)]),
+    }
+}
+
+/// How many elements a case scales by: the collection's length, or for
+/// the manifest the number of items in it.
+pub fn elements(case: &Case) -> usize {
+    if case.name == "manifest" {
+        let doc = case.value.attr("manifest").expect("manifest");
+        return doc.attr("items").and_then(|v| v.len()).unwrap_or(0);
+    }
+    case.value.len().unwrap_or(1)
+}

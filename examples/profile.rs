@@ -1,0 +1,56 @@
+//! A fixed amount of work for instruction counts (valgrind's cachegrind
+//! or callgrind): repeatable where timings on a loaded machine are not.
+//!
+//! ```sh
+//! cargo build --release --example profile
+//! valgrind --tool=cachegrind --cache-sim=no target/release/examples/profile \
+//!     target/bench-cases/dynamic.case msgpack-decode 10
+//! ```
+//!
+//! OP is msgpack-decode, msgpack-encode, json-decode or json-encode; the
+//! case file is one `{"type":T,"msgpack":"<hex>"}` line (`bench_payloads`
+//! writes them). Setup (reading the case, the JSON text) is done once, so
+//! the counts of N and 2N runs differ by N operations' work.
+
+#[path = "../benches/support/alloc.rs"]
+mod alloc;
+
+use ctywire::{json, msgpack, Type};
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    alloc::hold_freed_memory();
+    let args: Vec<String> = std::env::args().collect();
+    let [_, file, op, n] = &args[..] else {
+        return Err("usage: profile CASE OP N".into());
+    };
+    let n: usize = n.parse()?;
+    let line: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file)?)?;
+    let ty = Type::parse(&line["type"].to_string())?;
+    let hex = line["msgpack"].as_str().ok_or("no msgpack")?;
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
+        .collect::<Result<_, _>>()?;
+    let value = msgpack::decode(&bytes, &ty)?;
+    let text = json::encode(&value, &ty)?;
+    let mut out = Vec::with_capacity(bytes.len().max(text.len()));
+    for _ in 0..n {
+        match op.as_str() {
+            "msgpack-decode" => drop(std::hint::black_box(msgpack::decode(&bytes, &ty)?)),
+            "json-decode" => drop(std::hint::black_box(json::decode(&text, &ty)?)),
+            "msgpack-encode" => {
+                out.clear();
+                msgpack::encode_into(&mut out, &value, &ty)?;
+            }
+            "json-encode" => {
+                out.clear();
+                json::encode_into(&mut out, &value, &ty)?;
+            }
+            _ => return Err(format!("unknown op {op}").into()),
+        }
+        std::hint::black_box(&out);
+    }
+    Ok(())
+}
