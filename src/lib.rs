@@ -91,6 +91,8 @@ pub mod rpc;
 pub mod schema;
 mod set;
 mod strings;
+#[cfg(feature = "serde")]
+mod typed;
 mod types;
 mod value;
 
@@ -100,6 +102,8 @@ pub use path::{Path, PathStep};
 pub use refinements::{Bound, Refinements};
 pub use types::{ObjectType, Type};
 pub use value::Value;
+#[cfg(feature = "serde")]
+pub use typed::{from_value, to_value, IgnoredAttributes, Unknowable};
 
 /// The default nesting limit, in collections and dynamic wrappers.
 pub const DEFAULT_MAX_DEPTH: usize = 256;
