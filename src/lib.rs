@@ -100,10 +100,10 @@ pub use error::{Category, Error, Result};
 pub use number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
 pub use path::{Path, PathStep};
 pub use refinements::{Bound, Refinements};
-pub use types::{ObjectType, Type};
-pub use value::Value;
 #[cfg(feature = "serde")]
 pub use typed::{from_value, to_value, IgnoredAttributes, Unknowable};
+pub use types::{ObjectType, Type};
+pub use value::Value;
 
 /// The default nesting limit, in collections and dynamic wrappers.
 pub const DEFAULT_MAX_DEPTH: usize = 256;

@@ -396,7 +396,9 @@ impl<'de, I: Iterator<Item = (&'de str, &'de Value)>> de::MapAccess<'de> for Ent
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         let Some((k, v)) = self.pending.take() else {
-            return Err(Error::data("internal error: a map value asked for before its key"));
+            return Err(Error::data(
+                "internal error: a map value asked for before its key",
+            ));
         };
         let d = ValueDeserializer {
             v,

@@ -223,7 +223,11 @@ impl Serialize for Type {
 }
 
 /// `[kind, inner]`: a collection or tuple type's JSON form.
-fn pair<S: Serializer, T: Serialize + ?Sized>(s: S, kind: &str, inner: &T) -> Result<S::Ok, S::Error> {
+fn pair<S: Serializer, T: Serialize + ?Sized>(
+    s: S,
+    kind: &str,
+    inner: &T,
+) -> Result<S::Ok, S::Error> {
     let mut q = s.serialize_seq(Some(2))?;
     q.serialize_element(kind)?;
     q.serialize_element(inner)?;
@@ -323,7 +327,9 @@ impl<'de> Visitor<'de> for TypeSeed {
             other => return Err(de::Error::custom(format!("unknown type kind {other:?}"))),
         };
         if seq.next_element::<de::IgnoredAny>()?.is_some() {
-            return Err(de::Error::custom(format!("too many parts in a {kind} type")));
+            return Err(de::Error::custom(format!(
+                "too many parts in a {kind} type"
+            )));
         }
         Ok(ty)
     }

@@ -123,7 +123,12 @@ impl<'t> ser::Serializer for TypedSerializer<'t> {
     fn serialize_unit_struct(self, _: &'static str) -> Result<Value> {
         Ok(Value::null(self.ty.clone()))
     }
-    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> Result<Value> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<Value> {
         self.primitive(Value::string(variant))
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -222,6 +227,7 @@ impl<'t> SeqSerializer<'t> {
                     "a tuple of {} elements is required (more given)",
                     ts.len()
                 ))
+                .under(PathStep::Index(i as u64))
             })?,
             SeqKind::Dynamic => &Type::Dynamic,
         };
