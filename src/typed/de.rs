@@ -250,8 +250,15 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
                 r
             }
             NUMBER_TOKEN => match self.known()? {
-                // The exact text; a string holding a number converts.
-                Repr::Number(n) => visitor.visit_string(n.to_string()),
+                // The number itself: its text would lose whether it came
+                // as a float64, which decides how it is written back.
+                Repr::Number(n) => {
+                    stash(Stashed::Number(n.clone()));
+                    let r = visitor.visit_unit();
+                    take_stash();
+                    r
+                }
+                // A string holding a number converts.
                 Repr::String(s) => visitor.visit_borrowed_str(s),
                 _ => Err(self.mismatch("a number")),
             },

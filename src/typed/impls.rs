@@ -159,8 +159,8 @@ impl<'de> Deserialize<'de> for Number {
     }
 }
 
-/// A number from any serde number, or exactly from decimal text (which
-/// ctywire's deserializer sends).
+/// A number from any serde number or from decimal text, or (from
+/// ctywire's deserializer) the number itself.
 struct NumberVisitor;
 
 impl<'de> Visitor<'de> for NumberVisitor {
@@ -171,6 +171,13 @@ impl<'de> Visitor<'de> for NumberVisitor {
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Number, D::Error> {
         d.deserialize_any(NumberVisitor)
+    }
+    // ctywire's deserializer answers with a unit beside the stashed number.
+    fn visit_unit<E: de::Error>(self) -> Result<Number, E> {
+        match take_stash() {
+            Some(Stashed::Number(n)) => Ok(n),
+            _ => Err(E::invalid_type(de::Unexpected::Unit, &self)),
+        }
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
         Ok(Number::from_i64(v))
