@@ -113,4 +113,37 @@ proptest! {
         prop_assert_eq!(msgpack::to_vec(&direct, &ty).unwrap(), bytes);
         prop_assert_eq!(to_value(&direct, &ty).unwrap(), v);
     }
+
+    #[test]
+    fn from_slice_accepts_and_refuses_what_decode_and_from_value_do(
+        v in value(loose_type()),
+        at in any::<prop::sample::Index>(),
+        byte in any::<u8>(),
+        as_json in any::<bool>(),
+    ) {
+        let ty = loose_type();
+        let mut bytes = if as_json {
+            match json::encode(&without_unknowns(&v), &ty) { Ok(t) => t, Err(_) => return Ok(()) }
+        } else {
+            msgpack::encode(&v, &ty).unwrap()
+        };
+        let i = at.index(bytes.len());
+        bytes[i] = byte;
+        let (direct, plain) = if as_json {
+            (
+                json::from_slice::<Any<Loose>>(&bytes, &ty).map(|t| json::to_vec(&t, &ty)),
+                json::decode(&bytes, &ty).and_then(|v| from_value::<Any<Loose>>(&v)).map(|t| json::to_vec(&t, &ty)),
+            )
+        } else {
+            (
+                msgpack::from_slice::<Any<Loose>>(&bytes, &ty).map(|t| msgpack::to_vec(&t, &ty)),
+                msgpack::decode(&bytes, &ty).and_then(|v| from_value::<Any<Loose>>(&v)).map(|t| msgpack::to_vec(&t, &ty)),
+            )
+        };
+        match (direct, plain) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(a), Err(b)) => prop_assert_eq!(a.category(), b.category(), "{} vs {}", a, b),
+            (a, b) => prop_assert!(false, "direct {:?}, via decode {:?}", a.map(|_| ()), b.map(|_| ())),
+        }
+    }
 }

@@ -104,5 +104,5 @@ pub fn from_slice_with<T: serde::de::DeserializeOwned>(
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<T> {
-    crate::typed::from_owned_value(decode::decode(text, ty, opts)?)
+    crate::typed::from_wire(decode::wire(text), text.len(), ty, opts)
 }

@@ -115,5 +115,5 @@ pub fn from_slice_with<T: serde::de::DeserializeOwned>(
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<T> {
-    crate::typed::from_owned_value(decode::decode(bytes, ty, opts)?)
+    crate::typed::from_wire(decode::Reader::new(bytes), bytes.len(), ty, opts)
 }

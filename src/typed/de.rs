@@ -5,7 +5,7 @@
 //! [`Value`]; anywhere else they are errors that say which wrapper takes
 //! them. Integers must be exact; `f64`/`f32` take the nearest value.
 
-use serde::de::value::BorrowedStrDeserializer;
+use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::{
@@ -21,19 +21,24 @@ use crate::value::{Repr, Value};
 /// Reads one value. `fields` is set for an attribute of an object read
 /// into a struct: the struct's fields, named when the struct has no field
 /// for the attribute.
-pub(crate) struct ValueDeserializer<'de> {
-    v: &'de Value,
+pub(crate) struct ValueDeserializer<'v> {
+    v: &'v Value,
     fields: Option<&'static [&'static str]>,
 }
 
-impl<'de> ValueDeserializer<'de> {
-    pub(crate) fn new(v: &'de Value) -> Self {
+impl<'v> ValueDeserializer<'v> {
+    pub(crate) fn new(v: &'v Value) -> Self {
         ValueDeserializer { v, fields: None }
+    }
+
+    /// An attribute's deserializer, for a struct with these `fields`.
+    pub(crate) fn attribute(v: &'v Value, fields: Option<&'static [&'static str]>) -> Self {
+        ValueDeserializer { v, fields }
     }
 
     /// The known value, or the error a plain field gets for a null or an
     /// unknown.
-    fn known(&self) -> Result<&'de Repr> {
+    fn known(&self) -> Result<&'v Repr> {
         match self.v.repr() {
             Repr::Null(_) => Err(null_error()),
             Repr::Unknown(..) => Err(unknown_error()),
@@ -48,7 +53,7 @@ impl<'de> ValueDeserializer<'de> {
         ))
     }
 
-    fn number(&self, want: &str) -> Result<&'de Number> {
+    fn number(&self, want: &str) -> Result<&'v Number> {
         match self.known()? {
             Repr::Number(n) => Ok(n),
             _ => Err(self.mismatch(want)),
@@ -86,14 +91,14 @@ impl<'de> ValueDeserializer<'de> {
     }
 
     /// The elements of a known list, set or tuple.
-    fn elements(&self, want: &str) -> Result<&'de [Value]> {
+    fn elements(&self, want: &str) -> Result<&'v [Value]> {
         match self.known()? {
             Repr::Seq(ty, elems) if !matches!(ty, Type::Object(_)) => Ok(elems),
             _ => Err(self.mismatch(want)),
         }
     }
 
-    fn entries<V: Visitor<'de>>(
+    fn entries<'de, V: Visitor<'de>>(
         &self,
         visitor: V,
         fields: Option<&'static [&'static str]>,
@@ -125,14 +130,14 @@ macro_rules! integers {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
+impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.v.repr() {
             Repr::Null(_) => visitor.visit_unit(),
             Repr::Unknown(..) => Err(unknown_error()),
-            Repr::String(s) => visitor.visit_borrowed_str(s),
+            Repr::String(s) => visitor.visit_str(s),
             Repr::Number(n) => {
                 if let Some(i) = n.to_i64() {
                     visitor.visit_i64(i)
@@ -193,9 +198,9 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // A number or bool stands for its text, as go-cty converts them.
         match self.known()? {
-            Repr::String(s) => visitor.visit_borrowed_str(s),
+            Repr::String(s) => visitor.visit_str(s),
             Repr::Number(n) => visitor.visit_string(n.to_string()),
-            Repr::Bool(b) => visitor.visit_borrowed_str(if *b { "true" } else { "false" }),
+            Repr::Bool(b) => visitor.visit_str(if *b { "true" } else { "false" }),
             _ => Err(self.mismatch("a string")),
         }
     }
@@ -204,7 +209,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
     }
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.known()? {
-            Repr::String(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
+            Repr::String(s) => visitor.visit_bytes(s.as_bytes()),
             _ => Err(self.mismatch("a string")),
         }
     }
@@ -259,7 +264,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
                     r
                 }
                 // A string holding a number converts.
-                Repr::String(s) => visitor.visit_borrowed_str(s),
+                Repr::String(s) => visitor.visit_str(s),
                 _ => Err(self.mismatch("a number")),
             },
             UNKNOWABLE_TOKEN => match self.v.repr() {
@@ -314,7 +319,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.known()? {
-            Repr::String(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
+            Repr::String(s) => visitor.visit_enum(StrDeserializer::new(s)),
             _ => Err(self.mismatch("a string (a unit variant's name)")),
         }
     }
@@ -338,7 +343,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
 
 /// Serde's "missing field `x`" for a struct read from an object, reworded
 /// to name the object's attributes when the field is not one of them.
-fn missing_field_named(e: Error, ty: &Type) -> Error {
+pub(super) fn missing_field_named(e: Error, ty: &Type) -> Error {
     let Type::Object(o) = ty else { return e };
     if !e.path().is_root() {
         return e;
@@ -362,12 +367,12 @@ fn missing_field_named(e: Error, ty: &Type) -> Error {
 }
 
 /// The elements of a list, set or tuple, each at its index.
-struct ElementsAccess<'de> {
-    elems: &'de [Value],
+struct ElementsAccess<'v> {
+    elems: &'v [Value],
     next: usize,
 }
 
-impl<'de> de::SeqAccess<'de> for ElementsAccess<'de> {
+impl<'de> de::SeqAccess<'de> for ElementsAccess<'_> {
     type Error = Error;
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let Some(v) = self.elems.get(self.next) else {
@@ -385,21 +390,23 @@ impl<'de> de::SeqAccess<'de> for ElementsAccess<'de> {
 }
 
 /// The attributes of an object or the entries of a map.
-struct EntriesAccess<'de, I> {
+struct EntriesAccess<'v, I> {
     entries: I,
-    pending: Option<(&'de str, &'de Value)>,
+    pending: Option<(&'v str, &'v Value)>,
     attributes: bool,
     fields: Option<&'static [&'static str]>,
 }
 
-impl<'de, I: Iterator<Item = (&'de str, &'de Value)>> de::MapAccess<'de> for EntriesAccess<'de, I> {
+impl<'de, 'v, I: Iterator<Item = (&'v str, &'v Value)>> de::MapAccess<'de>
+    for EntriesAccess<'v, I>
+{
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         let Some((k, v)) = self.entries.next() else {
             return Ok(None);
         };
         self.pending = Some((k, v));
-        seed.deserialize(BorrowedStrDeserializer::new(k)).map(Some)
+        seed.deserialize(StrDeserializer::new(k)).map(Some)
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         let Some((k, v)) = self.pending.take() else {

@@ -47,11 +47,12 @@ mod de;
 mod impls;
 mod ser;
 mod unknowable;
+mod wire;
 
 use std::cell::RefCell;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::number::Number;
@@ -61,6 +62,7 @@ use crate::value::Value;
 
 pub use impls::IgnoredAttributes;
 pub use unknowable::Unknowable;
+pub(crate) use wire::from_wire;
 
 /// A `Serialize` type as a [`Value`] of type `ty`.
 ///
@@ -80,7 +82,7 @@ pub fn to_value<T: Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Value> {
 }
 
 /// A `Deserialize` type read out of a [`Value`]; the value's own type
-/// drives it. Strings may be borrowed from the value.
+/// drives it.
 ///
 /// ```
 /// use ctywire::{from_value, Type, Value};
@@ -94,13 +96,8 @@ pub fn to_value<T: Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Value> {
 /// assert_eq!(err.to_string(), "[1].port: an integer in the range of u16 is required (got 70000)");
 /// # Ok::<(), ctywire::Error>(())
 /// ```
-pub fn from_value<'de, T: Deserialize<'de>>(value: &'de Value) -> Result<T> {
+pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T> {
     T::deserialize(de::ValueDeserializer::new(value))
-}
-
-/// [`from_value`] for a value that is dropped afterwards.
-pub(crate) fn from_owned_value<T: DeserializeOwned>(value: Value) -> Result<T> {
-    from_value(&value)
 }
 
 impl serde::ser::Error for Error {
