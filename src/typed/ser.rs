@@ -6,6 +6,7 @@
 //! written where a string belongs becomes its text, as go-cty's encoders
 //! do. Every error carries the path of the element it is about.
 
+use compact_str::CompactString;
 use serde::ser::{self, Impossible, Serialize};
 
 use super::{required_form, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
@@ -13,8 +14,9 @@ use crate::convert::conformed;
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::path::PathStep;
+use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
-use crate::value::Value;
+use crate::value::{self, Value};
 
 /// Serializes one Rust value as a cty value of type `ty`.
 pub(crate) struct TypedSerializer<'t> {
@@ -199,6 +201,7 @@ enum SeqKind<'t> {
 }
 
 pub(crate) struct SeqSerializer<'t> {
+    ty: &'t Type,
     kind: SeqKind<'t>,
     elems: Vec<Value>,
 }
@@ -215,7 +218,7 @@ impl<'t> SeqSerializer<'t> {
         // The hint comes from data already in memory, but is still only a
         // hint: bounded.
         let elems = Vec::with_capacity(len.unwrap_or(0).min(1024));
-        Ok(SeqSerializer { kind, elems })
+        Ok(SeqSerializer { ty, kind, elems })
     }
 
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -239,15 +242,19 @@ impl<'t> SeqSerializer<'t> {
     }
 
     fn finish(self) -> Result<Value> {
+        // Every element was written at its declared type, so the values
+        // are built as the decoders build them: a static type is shared,
+        // not compared element by element.
         match self.kind {
-            SeqKind::List(e) => Value::list(e.clone(), self.elems),
-            SeqKind::Set(e) => Value::set(e.clone(), self.elems),
+            SeqKind::List(e) => value::decoded_list_or_set(self.ty, e, self.elems, false),
+            SeqKind::Set(e) => value::decoded_list_or_set(self.ty, e, self.elems, true),
             SeqKind::Tuple(ts) if ts.len() != self.elems.len() => Err(Error::data(format!(
                 "a tuple of {} elements is required ({} given)",
                 ts.len(),
                 self.elems.len()
             ))),
-            SeqKind::Tuple(_) | SeqKind::Dynamic => Ok(Value::tuple(self.elems)),
+            SeqKind::Tuple(_) => Ok(value::decoded_tuple(self.ty, self.elems)),
+            SeqKind::Dynamic => Ok(Value::tuple(self.elems)),
         }
     }
 }
@@ -301,7 +308,10 @@ pub(crate) struct MapSerializer<'t> {
     /// The struct's name, or "a map", for messages.
     source: &'static str,
     key: Option<String>,
+    /// A map's or a dynamic object's entries, as written.
     entries: Vec<(String, Value)>,
+    /// An object's attribute values, by position in its type.
+    slots: Vec<Option<Value>>,
 }
 
 impl<'t> MapSerializer<'t> {
@@ -319,30 +329,42 @@ impl<'t> MapSerializer<'t> {
                 return Err(mismatch(ty, &got));
             }
         };
+        let slots = match &kind {
+            MapKind::Object(o) => vec![None; o.len()],
+            _ => Vec::new(),
+        };
         Ok(MapSerializer {
             kind,
             ty,
             source,
             key: None,
             entries: Vec::new(),
+            slots,
         })
     }
 
-    fn entry<T: Serialize + ?Sized>(&mut self, key: String, value: &T) -> Result<()> {
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<()> {
+        if let MapKind::Object(o) = &self.kind {
+            let Some(i) = o.index_of(key) else {
+                return Err(self.not_an_attribute(o, key));
+            };
+            let v = value
+                .serialize(TypedSerializer {
+                    ty: o.attribute_type_at(i),
+                })
+                .map_err(|e| e.under(PathStep::Attr(key.to_string())))?;
+            // A repeated key: the last wins, as in `Value::object`.
+            self.slots[i] = Some(v);
+            return Ok(());
+        }
         let (ty, step) = match &self.kind {
-            MapKind::Map(e) => (*e, PathStep::Key(key.clone())),
-            MapKind::Object(o) => {
-                let Some(i) = o.index_of(&key) else {
-                    return Err(self.not_an_attribute(o, &key));
-                };
-                (o.attribute_type_at(i), PathStep::Attr(key.clone()))
-            }
-            MapKind::Dynamic => (&Type::Dynamic, PathStep::Attr(key.clone())),
+            MapKind::Map(e) => (*e, PathStep::Key(key.to_string())),
+            _ => (&Type::Dynamic, PathStep::Attr(key.to_string())),
         };
         let v = value
             .serialize(TypedSerializer { ty })
             .map_err(|e| e.under(step))?;
-        self.entries.push((key, v));
+        self.entries.push((key.to_string(), v));
         Ok(())
     }
 
@@ -362,22 +384,26 @@ impl<'t> MapSerializer<'t> {
 
     fn finish(self) -> Result<Value> {
         match self.kind {
-            MapKind::Map(e) => Value::map(e.clone(), self.entries),
+            MapKind::Map(e) => {
+                let entries = self
+                    .entries
+                    .into_iter()
+                    .map(|(k, v)| (CompactString::from(nfc(&k)), v))
+                    .collect();
+                value::decoded_map(self.ty, e, entries)
+            }
             MapKind::Dynamic => Ok(Value::object(self.entries)),
             MapKind::Object(o) => {
                 // An attribute nothing was written for (a field skipped by
                 // `skip_serializing_if`, a key the map lacks) is null, as
                 // the JSON decoder reads a missing attribute.
-                let mut attrs: Vec<(String, Value)> = o
-                    .attributes()
-                    .map(|(n, t)| (n.to_string(), Value::null(t.clone())))
+                let values = self
+                    .slots
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| v.unwrap_or_else(|| Value::null(o.attribute_type_at(i).clone())))
                     .collect();
-                for (k, v) in self.entries {
-                    if let Some(i) = o.index_of(&k) {
-                        attrs[i].1 = v;
-                    }
-                }
-                Ok(Value::object(attrs))
+                Ok(value::decoded_object(self.ty, o, values))
             }
         }
     }
@@ -400,7 +426,7 @@ impl ser::SerializeMap for MapSerializer<'_> {
         let Some(key) = self.key.take() else {
             return Err(Error::data("internal error: a map value without its key"));
         };
-        self.entry(key, value)
+        self.entry(&key, value)
     }
     fn end(self) -> Result<Value> {
         self.finish()
@@ -415,7 +441,7 @@ impl ser::SerializeStruct for MapSerializer<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.entry(key.to_string(), value)
+        self.entry(key, value)
     }
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
         // A skipped field must still be one the type has: a typo'd field
