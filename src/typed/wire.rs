@@ -263,12 +263,40 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
     type Error = Error;
 
     via_value! {
-        deserialize_any deserialize_bool
+        deserialize_any
         deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string
+        deserialize_f32 deserialize_f64 deserialize_char
         deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_identifier
         deserialize_ignored_any
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        // The most common request, read without building a value.
+        if *self.ty == Type::String {
+            if let Some(at) = self.direct()? {
+                return match self.d.w.string()? {
+                    Some(s) => visitor.visit_str(&s),
+                    None => Err(required(at, "a string")),
+                };
+            }
+        }
+        self.via_value(|v| de::Deserializer::deserialize_str(v, visitor))
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        if *self.ty == Type::Bool {
+            if let Some(at) = self.direct()? {
+                return match self.d.w.bool()? {
+                    Some(b) => visitor.visit_bool(b),
+                    None => Err(required(at, "a bool")),
+                };
+            }
+        }
+        self.via_value(|v| de::Deserializer::deserialize_bool(v, visitor))
     }
 
     fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
