@@ -101,7 +101,7 @@ pub use number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
 pub use path::{Path, PathStep};
 pub use refinements::{Bound, Refinements};
 #[cfg(feature = "serde")]
-pub use typed::{from_value, to_value, IgnoredAttributes, Unknowable};
+pub use typed::{from_value, to_value, with, IgnoredAttributes, Unknowable};
 pub use types::{ObjectType, Type};
 pub use value::Value;
 

@@ -639,3 +639,26 @@ fn a_value_serializes_as_plain_data_elsewhere_and_refuses_unknowns() {
     );
     assert!(serde_json::to_string(&thing_value()).is_err());
 }
+
+#[cfg(feature = "indexmap")]
+#[test]
+fn an_indexmap_is_a_map_or_an_object_per_the_type() {
+    use indexmap::IndexMap;
+    let m: IndexMap<String, u8> = [("b".to_string(), 2), ("a".to_string(), 1)]
+        .into_iter()
+        .collect();
+    let v = to_value(&m, &Type::map(Type::Number)).unwrap();
+    assert_eq!(v.to_string(), r#"{"a" = 1, "b" = 2}"#);
+    let oty = ty(r#"["object",{"a":"number","b":"number"}]"#);
+    assert_eq!(
+        msgpack::to_vec(&m, &oty).unwrap(),
+        msgpack::encode(&v.convert(&oty).unwrap(), &oty).unwrap()
+    );
+    let back: IndexMap<String, u8> = from_value(&v).unwrap();
+    assert_eq!(back.get_index(0), Some((&"a".to_string(), &1)));
+    let err = from_value::<IndexMap<String, u8>>(
+        &Value::map(Type::Number, [("k", Value::number(300))]).unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(err.path().to_string(), r#"["k"]"#);
+}

@@ -48,6 +48,7 @@ mod impls;
 mod ser;
 mod unknowable;
 mod wire;
+pub mod with;
 
 use std::cell::RefCell;
 
