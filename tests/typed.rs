@@ -662,3 +662,23 @@ fn an_indexmap_is_a_map_or_an_object_per_the_type() {
     .unwrap_err();
     assert_eq!(err.path().to_string(), r#"["k"]"#);
 }
+
+#[test]
+fn a_repeated_json_attribute_is_refused_straight_into_a_struct() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Named {
+        name: String,
+    }
+    let ty = ty(r#"["object",{"name":"string"}]"#);
+    let text = br#"{"name":"a","name":"b"}"#;
+    // decode lets the last win, as go-cty does ...
+    assert_eq!(
+        json::decode(text, &ty).unwrap().attr("name"),
+        Some(&Value::string("b"))
+    );
+    // ... but a struct field cannot take a second value.
+    let err = json::from_slice::<Named>(text, &ty).unwrap_err();
+    assert_eq!(err.message(), r#"duplicate attribute "name""#);
+    assert_eq!(err.offset(), Some(12));
+}

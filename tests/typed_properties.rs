@@ -143,6 +143,9 @@ proptest! {
         match (direct, plain) {
             (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
             (Err(a), Err(b)) => prop_assert_eq!(a.category(), b.category(), "{} vs {}", a, b),
+            // The one deliberate difference: JSON may repeat an attribute
+            // (decode lets the last win); straight into a struct it is refused.
+            (Err(a), Ok(_)) if as_json && a.message().starts_with("duplicate attribute") => {}
             (a, b) => prop_assert!(false, "direct {:?}, via decode {:?}", a.map(|_| ()), b.map(|_| ())),
         }
     }

@@ -216,7 +216,6 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
                             seq,
                             oty,
                             fields,
-                            repeat_wins: len.is_none(),
                             seen: Seen::default(),
                             wire_done: false,
                             missing_from: 0,
@@ -477,7 +476,10 @@ impl Seen {
         (self.flags.is_none() && self.in_order < oty.len()).then(|| oty.name(self.in_order))
     }
 
-    fn place(&mut self, idx: usize, oty: &ObjectType, repeat_wins: bool) -> Result<()> {
+    /// Records attribute `idx`. A repeated one is refused even in JSON,
+    /// where `decode` lets the last win: a struct field cannot take a
+    /// second value once the first is in it.
+    fn place(&mut self, idx: usize, oty: &ObjectType) -> Result<()> {
         if self.flags.is_none() && idx == self.in_order {
             self.in_order += 1;
             return Ok(());
@@ -488,7 +490,7 @@ impl Seen {
             f[..in_order].fill(true);
             f
         });
-        if flags[idx] && !repeat_wins {
+        if flags[idx] {
             return Err(Error::data(format!(
                 "duplicate attribute {:?}",
                 oty.name(idx)
@@ -513,7 +515,6 @@ struct AttributesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
     seq: W::Seq,
     oty: &'t ObjectType,
     fields: Option<&'static [&'static str]>,
-    repeat_wins: bool,
     seen: Seen,
     wire_done: bool,
     /// Where to look next for an attribute the input left out.
@@ -536,9 +537,7 @@ impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for AttributesWire<'_, 'a, '_, '_,
                             Error::data(format!("unsupported attribute {:?}", &*k)).at_offset(kat)
                         })?,
                     };
-                    self.seen
-                        .place(idx, oty, self.repeat_wins)
-                        .map_err(|e| e.at_offset(kat))?;
+                    self.seen.place(idx, oty).map_err(|e| e.at_offset(kat))?;
                     self.pending = Some((idx, false));
                     return seed
                         .deserialize(StrDeserializer::new(oty.name(idx)))

@@ -12,6 +12,7 @@
 
 /// Both adapters: a value written through its decimal text, read back
 /// from a [`Number`](crate::Number)'s exact text.
+#[cfg(any(feature = "bigint", feature = "bigdecimal"))]
 macro_rules! through_number_text {
     ($t:ty, $what:literal, $accept:expr) => {
         use serde::de::Error as _;
