@@ -1,47 +1,10 @@
 //! Typed values: serde types in and out of cty, driven by a [`Type`].
+//! The rules and tables are in the crate documentation ("Typed values").
 //!
-//! [`to_value`] and [`from_value`] move a `Serialize`/`Deserialize` type
-//! to and from a [`Value`]; `msgpack::to_vec`/`from_slice` and
-//! `json::to_vec`/`from_slice` do the same with the wire bytes. The type
-//! decides the shape on the wire, so one Rust shape can stand for several
-//! cty types:
-//!
-//! | cty | Rust |
-//! |---|---|
-//! | string | `String`, `&str`, `char`, a unit enum variant (its name) |
-//! | number | `i8`…`i128`, `u8`…`u128` (exact only), `f32`/`f64` (nearest), [`Number`](crate::Number) (exact), `String` (decimal text) |
-//! | bool | `bool` |
-//! | list, set, tuple | `Vec<T>`, `BTreeSet<T>`, `[T; N]`, `(A, B)`; a set is written de-duplicated in canonical order |
-//! | map, object | a struct, `BTreeMap<String, T>`, `HashMap<String, T>` |
-//! | dynamic | anything: it keeps the type it is written with; [`Value`] takes whatever is there |
-//! | null | `Option<T>` (`None`) |
-//! | unknown | [`Unknowable<T>`] (`Unknown(refinements)`) |
-//!
-//! Nested blocks map the same way, by the type their nesting mode gives
-//! them:
-//!
-//! | nesting mode | cty type | Rust |
-//! |---|---|---|
-//! | SINGLE | object | a struct (null when absent: `Option<S>`) |
-//! | GROUP | object (never null) | a struct |
-//! | LIST | list(object) | `Vec<S>` |
-//! | SET | set(object) | `BTreeSet<S>` or `Vec<S>` |
-//! | MAP | map(object) | `BTreeMap<String, S>` |
-//! | nested attribute (any mode) | as above | as above |
-//!
-//! Three states: a known value goes into the plain type; a null only into
-//! an `Option`; an unknown only into an [`Unknowable`] (or a [`Value`]).
-//! A plain field that receives a null or an unknown is an error at its
-//! path that names the wrapper to use.
-//!
-//! Structs are strict in both directions: an attribute the struct has no
-//! field for is an error naming it and the struct's fields (opt out with a
-//! `#[serde(flatten)]` field of type [`IgnoredAttributes`]); a struct field
-//! the object type lacks is an error naming it and the type's attributes
-//! (unless it is skipped, or `#[serde(default)]` when reading). A field
-//! skipped by `skip_serializing_if` is written as null.
-//!
-//! *Needs the `serde` feature.*
+//! `ser` writes a Rust value as a [`Value`] of a given type, `de` reads one
+//! out of a [`Value`], `wire` reads one straight from the bytes over the
+//! shared decoder, `impls` has serde for ctywire's own types, `unknowable`
+//! the wrapper for unknowns, `with` adapters for other crates' numbers.
 
 mod de;
 mod impls;
