@@ -439,6 +439,11 @@ fn rename_default_flatten_and_skip_serializing_if_behave_as_in_serde() {
     };
     // The skipped field is written as null.
     assert_eq!(to_value(&out, &ty).unwrap(), v);
+    assert_eq!(
+        msgpack::to_vec(&out, &ty).unwrap(),
+        msgpack::encode(&v, &ty).unwrap()
+    );
+    assert!(msgpack::to_vec(&o, &ty).is_err());
 }
 
 #[test]
@@ -532,6 +537,10 @@ fn nested_blocks_of_every_nesting_mode_map_naturally() {
         map: [("k".to_string(), B { n: 5 })].into(),
     };
     let bytes = msgpack::to_vec(&blocks, &ty).unwrap();
+    assert_eq!(
+        bytes,
+        msgpack::encode(&to_value(&blocks, &ty).unwrap(), &ty).unwrap()
+    );
     assert_eq!(msgpack::from_slice::<Blocks>(&bytes, &ty).unwrap(), blocks);
     let v = msgpack::decode(&bytes, &ty).unwrap();
     assert!(v.attr("single").unwrap().is_null());
@@ -681,4 +690,53 @@ fn a_repeated_json_attribute_is_refused_straight_into_a_struct() {
     let err = json::from_slice::<Named>(text, &ty).unwrap_err();
     assert_eq!(err.message(), r#"duplicate attribute "name""#);
     assert_eq!(err.offset(), Some(12));
+}
+
+#[test]
+fn to_vec_writes_what_encode_writes_for_to_value_whatever_the_field_order() {
+    // Fields out of the type's order, a map out of key order, a skipped
+    // field, a number where a string belongs, NFD text.
+    #[derive(Serialize)]
+    struct Shuffled {
+        zeta: HashMap<String, u8>,
+        alpha: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mid: Option<String>,
+        text: &'static str,
+    }
+    let ty = ty(
+        r#"["object",{"alpha":"string","mid":"string","text":"string","zeta":["map","number"]}]"#,
+    );
+    let s = Shuffled {
+        zeta: [
+            ("b".to_string(), 2),
+            ("a".to_string(), 1),
+            ("e\u{301}".to_string(), 3),
+        ]
+        .into(),
+        alpha: u64::MAX,
+        mid: None,
+        text: "e\u{301}",
+    };
+    let v = to_value(&s, &ty).unwrap();
+    assert_eq!(
+        v.attr("alpha").unwrap().as_str(),
+        Some("18446744073709551615")
+    );
+    assert_eq!(
+        msgpack::to_vec(&s, &ty).unwrap(),
+        msgpack::encode(&v, &ty).unwrap()
+    );
+    let err = msgpack::to_vec(
+        &vec![Rule {
+            port: 1,
+            note: None,
+        }],
+        &Type::list(Type::String),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "[0]: a string is required, not the struct Rule"
+    );
 }

@@ -97,7 +97,7 @@ pub fn decode_with(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Valu
 /// ```
 #[cfg(feature = "serde")]
 pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
-    encode(&crate::to_value(value, ty)?, ty)
+    crate::typed::to_msgpack(value, ty)
 }
 
 /// msgpack bytes of type `ty` read into a serde type, with the default

@@ -8,6 +8,7 @@
 
 mod de;
 mod impls;
+mod msgpack_ser;
 mod ser;
 mod unknowable;
 mod wire;
@@ -111,7 +112,16 @@ pub(crate) fn take_stash() -> Option<Stashed> {
 /// Whether `S` is ctywire's serializer: serde offers no other way to ask
 /// a serializer what it is, and ours has one unambiguous name.
 pub(crate) fn is_typed_serializer<S>() -> bool {
-    std::any::type_name::<S>() == std::any::type_name::<ser::TypedSerializer<'static>>()
+    let name = std::any::type_name::<S>();
+    name == std::any::type_name::<ser::TypedSerializer<'static>>()
+        || name == std::any::type_name::<msgpack_ser::MsgpackSerializer<'static, 'static>>()
+}
+
+/// [`to_value`] and `msgpack::encode`, in one pass where it can.
+pub(crate) fn to_msgpack<T: Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(64);
+    value.serialize(msgpack_ser::MsgpackSerializer { out: &mut out, ty })?;
+    Ok(out)
 }
 
 /// The wrapper hint of a null that reached a plain field.

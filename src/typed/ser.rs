@@ -23,7 +23,7 @@ pub(crate) struct TypedSerializer<'t> {
     pub(crate) ty: &'t Type,
 }
 
-fn mismatch(ty: &Type, got: &str) -> Error {
+pub(super) fn mismatch(ty: &Type, got: &str) -> Error {
     Error::data(format!("{} is required, not {got}", required_form(ty)))
 }
 
@@ -368,18 +368,8 @@ impl<'t> MapSerializer<'t> {
         Ok(())
     }
 
-    fn not_an_attribute(&self, o: &ObjectType, key: &str) -> Error {
-        let what = if self.source == "a map" {
-            format!("the map key {key:?}")
-        } else {
-            format!("the field `{key}` of {}", self.source)
-        };
-        let names: Vec<&str> = o.attributes().map(|(n, _)| n).collect();
-        Error::data(format!(
-            "{what} is not an attribute of {} (its attributes: {})",
-            self.ty.to_json(),
-            names.join(", ")
-        ))
+    fn not_an_attribute(&self, _: &ObjectType, key: &str) -> Error {
+        not_an_attribute(self.ty, self.source, key)
     }
 
     fn finish(self) -> Result<Value> {
@@ -456,4 +446,23 @@ impl ser::SerializeStruct for MapSerializer<'_> {
     fn end(self) -> Result<Value> {
         self.finish()
     }
+}
+
+/// A struct field (or map key, `source` "a map") that object type `ty`
+/// has no attribute for, naming both.
+pub(super) fn not_an_attribute(ty: &Type, source: &str, key: &str) -> Error {
+    let what = if source == "a map" {
+        format!("the map key {key:?}")
+    } else {
+        format!("the field `{key}` of {source}")
+    };
+    let names: Vec<&str> = match ty {
+        Type::Object(o) => o.attributes().map(|(n, _)| n).collect(),
+        _ => Vec::new(),
+    };
+    Error::data(format!(
+        "{what} is not an attribute of {} (its attributes: {})",
+        ty.to_json(),
+        names.join(", ")
+    ))
 }
