@@ -6,6 +6,44 @@
 //! shared decoder, `impls` has serde for ctywire's own types, `unknowable`
 //! the wrapper for unknowns, `with` adapters for other crates' numbers.
 
+/// serde's three sequence traits for a type whose `element` and `finish`
+/// do the work: both serializers take sequences, tuples and tuple structs
+/// alike.
+macro_rules! sequence_traits {
+    ($ty:ty, $ok:ty) => {
+        impl serde::ser::SerializeSeq for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+        impl serde::ser::SerializeTuple for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+        impl serde::ser::SerializeTupleStruct for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+    };
+}
+
 mod de;
 mod impls;
 mod msgpack_ser;

@@ -285,38 +285,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
     }
 }
 
-impl ser::SerializeSeq for SeqWriter<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for SeqWriter<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqWriter<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
+sequence_traits!(SeqWriter<'_, '_>, ());
 
 /// A Rust map: as a map of a static element type, its entries written
 /// aside and put in key order; anything else gathered as a value.

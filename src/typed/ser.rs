@@ -259,38 +259,7 @@ impl<'t> SeqSerializer<'t> {
     }
 }
 
-impl ser::SerializeSeq for SeqSerializer<'_> {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<Value> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTuple for SeqSerializer<'_> {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<Value> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqSerializer<'_> {
-    type Ok = Value;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.element(value)
-    }
-    fn end(self) -> Result<Value> {
-        self.finish()
-    }
-}
+sequence_traits!(SeqSerializer<'_>, Value);
 
 /// What a map or struct becomes.
 enum MapKind<'t> {
