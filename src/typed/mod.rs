@@ -11,37 +11,21 @@
 /// alike.
 macro_rules! sequence_traits {
     ($ty:ty, $ok:ty) => {
-        impl serde::ser::SerializeSeq for $ty {
-            type Ok = $ok;
-            type Error = Error;
-            fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-                self.element(value)
-            }
-            fn end(self) -> Result<$ok> {
-                self.finish()
-            }
-        }
-        impl serde::ser::SerializeTuple for $ty {
-            type Ok = $ok;
-            type Error = Error;
-            fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-                self.element(value)
-            }
-            fn end(self) -> Result<$ok> {
-                self.finish()
-            }
-        }
-        impl serde::ser::SerializeTupleStruct for $ty {
-            type Ok = $ok;
-            type Error = Error;
-            fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-                self.element(value)
-            }
-            fn end(self) -> Result<$ok> {
-                self.finish()
-            }
-        }
+        sequence_traits!($ty, $ok, SerializeSeq serialize_element, SerializeTuple
+            serialize_element, SerializeTupleStruct serialize_field);
     };
+    ($ty:ty, $ok:ty, $($tr:ident $method:ident),*) => {$(
+        impl serde::ser::$tr for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
 mod de;
