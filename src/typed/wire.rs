@@ -340,6 +340,19 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
                 _ => visitor.visit_newtype_struct(self),
             },
             NUMBER_TOKEN => {
+                // The common case read without building a value.
+                if *self.ty == Type::Number {
+                    if let Some(at) = self.direct()? {
+                        let max_exponent = self.d.opts.max_number_exponent;
+                        let Some(n) = self.d.w.number(max_exponent)? else {
+                            return Err(required(at, "a number"));
+                        };
+                        stash(Stashed::Number(n));
+                        let r = visitor.visit_unit();
+                        take_stash();
+                        return r;
+                    }
+                }
                 self.via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor))
             }
             _ => match self.head()? {
