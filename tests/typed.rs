@@ -349,6 +349,23 @@ fn a_struct_may_opt_in_to_ignoring_attributes() {
     let mut v = thing_value();
     v = v.with_attr("id", Value::string("i-1")).unwrap();
     assert_eq!(from_value::<Fewer>(&v).unwrap().name, "web");
+    let ty = thing_type();
+    let bytes = msgpack::encode(&v, &ty).unwrap();
+    assert_eq!(
+        msgpack::from_slice::<Fewer>(&bytes, &ty).unwrap().name,
+        "web"
+    );
+    let text = json::encode(&v, &ty).unwrap();
+    assert_eq!(json::from_slice::<Fewer>(&text, &ty).unwrap().name, "web");
+    // Without the opt-in, straight from the bytes too: the attribute is named.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Strict {
+        name: String,
+    }
+    let err = msgpack::from_slice::<Strict>(&bytes, &ty).unwrap_err();
+    assert_eq!(err.path().to_string(), ".extra");
+    assert!(err.message().contains("its fields: name"), "{err}");
 }
 
 #[test]
