@@ -12,6 +12,9 @@
 
 #[path = "support/alloc.rs"]
 mod alloc;
+#[cfg(feature = "serde")]
+#[path = "support/instance.rs"]
+mod instance;
 #[path = "support/payloads.rs"]
 mod payloads;
 
@@ -83,6 +86,8 @@ fn codec(c: &mut Criterion) {
                 json::encode_into(&mut out, &case.value, &case.ty).expect("encode")
             })
         });
+        #[cfg(feature = "serde")]
+        typed(&mut group, &case, &bytes);
         // Decoding into a fresh tree and dropping it, for the cost of both.
         group.bench_function(BenchmarkId::new("msgpack", "decode-and-drop"), |b| {
             b.iter_batched(
@@ -92,6 +97,39 @@ fn codec(c: &mut Criterion) {
             )
         });
         group.finish();
+    }
+}
+
+/// The fleet and the instance straight into Rust structs and back
+/// (`--features serde`), beside the `Value` rows above.
+#[cfg(feature = "serde")]
+fn typed(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    case: &Case,
+    bytes: &[u8],
+) {
+    use instance::Instance;
+    fn rows<T: serde::Serialize + serde::de::DeserializeOwned>(
+        group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+        case: &Case,
+        bytes: &[u8],
+    ) {
+        let structs: T = msgpack::from_slice(bytes, &case.ty).expect("typed decode");
+        assert_eq!(
+            msgpack::to_vec(&structs, &case.ty).expect("typed encode"),
+            bytes
+        );
+        group.bench_function(BenchmarkId::new("msgpack", "decode-into-structs"), |b| {
+            b.iter_with_large_drop(|| msgpack::from_slice::<T>(bytes, &case.ty).expect("decode"))
+        });
+        group.bench_function(BenchmarkId::new("msgpack", "encode-from-structs"), |b| {
+            b.iter(|| msgpack::to_vec(&structs, &case.ty).expect("encode"))
+        });
+    }
+    match case.name {
+        "fleet" => rows::<Vec<Instance>>(group, case, bytes),
+        "instance" => rows::<Instance>(group, case, bytes),
+        _ => {}
     }
 }
 

@@ -115,6 +115,18 @@ pub(crate) fn decode<'a, W: Wire<'a>>(
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<Value> {
+    decode_whole(wire, input_len, opts, |d| d.value(ty))
+}
+
+/// Runs `read` over one whole input with `wire`: the input limit before,
+/// the refusal of trailing bytes after. What [`decode`] and the typed
+/// deserializer (`crate::typed`) share.
+pub(crate) fn decode_whole<'a, 'o, W: Wire<'a>, T>(
+    wire: W,
+    input_len: usize,
+    opts: &'o DecodeOptions,
+    read: impl FnOnce(&mut Decoder<'a, 'o, W>) -> Result<T>,
+) -> Result<T> {
     opts.check_input_len(input_len)?;
     let mut d = Decoder {
         w: wire,
@@ -124,7 +136,7 @@ pub(crate) fn decode<'a, W: Wire<'a>>(
         elements: Vec::new(),
         entries: Vec::new(),
     };
-    let v = d.value(ty)?;
+    let v = read(&mut d)?;
     if let Some((at, n)) = d.w.trailing() {
         let plural = if n == 1 { "" } else { "s" };
         return Err(
@@ -134,10 +146,10 @@ pub(crate) fn decode<'a, W: Wire<'a>>(
     Ok(v)
 }
 
-struct Decoder<'a, 'o, W> {
-    w: W,
+pub(crate) struct Decoder<'a, 'o, W> {
+    pub(crate) w: W,
     depth: usize,
-    opts: &'o DecodeOptions,
+    pub(crate) opts: &'o DecodeOptions,
     /// Types already parsed from type JSON in this input: dynamic
     /// collections repeat the same text for every element.
     types: HashMap<&'a [u8], Type>,
@@ -149,14 +161,18 @@ struct Decoder<'a, 'o, W> {
     entries: Vec<(CompactString, Value)>,
 }
 
-fn required(at: usize, what: &str) -> Error {
+pub(crate) fn required(at: usize, what: &str) -> Error {
     Error::data(format!("{what} is required")).at_offset(at)
 }
 
 impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
     /// Runs `f` one level deeper: the one place nesting is counted.
     #[inline]
-    fn nested<T>(&mut self, at: usize, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+    pub(crate) fn nested<T>(
+        &mut self,
+        at: usize,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
         self.depth += 1;
         self.opts
             .check_depth(self.depth)
@@ -166,7 +182,7 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
         r
     }
 
-    fn value(&mut self, ty: &Type) -> Result<Value> {
+    pub(crate) fn value(&mut self, ty: &Type) -> Result<Value> {
         let at = self.w.start()?;
         // An unknown first, for every type: that is how go-cty dispatches.
         if self.w.at_unknown() {

@@ -7,7 +7,73 @@
 //! Terraform sends configuration, state and plans to providers as
 //! `DynamicValue`s: a cty value encoded as msgpack (or JSON) according to
 //! the type the provider's schema implies. This crate decodes those bytes
-//! into a [`Value`] and writes values back, byte-identical with go-cty 1.16.
+//! into your own structs (feature `serde`) or into a [`Value`], and writes
+//! them back, byte-identical with go-cty 1.16.
+//!
+//! ```
+//! # #[cfg(feature = "serde")]
+//! # fn main() -> ctywire::Result<()> {
+//! use std::collections::{BTreeMap, BTreeSet};
+//! use ctywire::{json, msgpack, Refinements, Type, Unknowable, Value};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Rule { port: u16, note: Option<String> }
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Thing {
+//!     name: String,
+//!     size: Option<i64>,                // null <-> None
+//!     tags: BTreeMap<String, String>,
+//!     ports: BTreeSet<u16>,             // a set, in canonical order on the wire
+//!     id: Unknowable<String>,           // may be unknown during plan, refinements kept
+//!     rule: Vec<Rule>,                  // a LIST nested block
+//!     extra: Value,                     // a dynamic attribute, as it is
+//! }
+//!
+//! // The type the resource schema implies (`schema::Block::implied_type`).
+//! let ty = Type::parse(r#"["object",{"name":"string","size":"number",
+//!     "tags":["map","string"],"ports":["set","number"],"id":"string",
+//!     "rule":["list",["object",{"port":"number","note":"string"}]],"extra":"dynamic"}]"#)?;
+//! let thing = Thing {
+//!     name: "web".into(),
+//!     size: None,
+//!     tags: [("env".to_string(), "prod".to_string())].into(),
+//!     ports: [443, 80].into(),
+//!     id: Unknowable::Unknown(Refinements { not_null: true, ..Default::default() }),
+//!     rule: vec![Rule { port: 22, note: None }],
+//!     extra: Value::string("anything"),
+//! };
+//!
+//! let bytes = msgpack::to_vec(&thing, &ty)?;                 // go-cty's bytes
+//! let back: Thing = msgpack::from_slice(&bytes, &ty)?;       // straight from the bytes
+//! assert_eq!(back, thing);
+//!
+//! let value = ctywire::to_value(&thing, &ty)?;               // a cty Value
+//! assert_eq!(msgpack::encode(&value, &ty)?, bytes);
+//! let again: Thing = ctywire::from_value(&value)?;
+//! assert_eq!(again, thing);
+//!
+//! // JSON has no unknowns: plan the id, then write it.
+//! let planned = Thing { id: Unknowable::Known("i-123".into()), ..again };
+//! let text = json::to_vec(&planned, &ty)?;
+//! assert!(text.starts_with(br#"{"extra":{"value":"anything","type":"string"},"id":"i-123""#));
+//! assert_eq!(json::from_slice::<Thing>(&text, &ty)?, planned);
+//!
+//! // Every error says where: a plain field cannot take an unknown.
+//! #[derive(Deserialize, Debug)]
+//! struct Plain { id: String, #[serde(flatten)] _rest: ctywire::IgnoredAttributes }
+//! let err = ctywire::from_value::<Plain>(&value).unwrap_err();
+//! assert!(err.to_string().starts_with(".id: the value is unknown"));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(feature = "serde"))]
+//! # fn main() {}
+//! ```
+//!
+//! How Rust shapes map to cty types, nested blocks of every nesting mode,
+//! nulls, unknowns and numbers: "Typed values" below. The [`Value`] layer
+//! works without serde:
 //!
 //! ```
 //! use ctywire::{msgpack, json, Type, Value};
@@ -39,6 +105,9 @@
 //!   encoders convert a value to the type it is written as first.
 //! * [`msgpack`] and [`json`]: one module per wire format, each with its
 //!   encoder and decoder side by side and its rules documented at the top.
+//! * [`to_value`], [`from_value`], `msgpack::{to_vec, from_slice}`,
+//!   `json::{to_vec, from_slice}`, [`Unknowable`] (feature `serde`): your
+//!   own serde types in and out of cty, driven by the [`Type`].
 //! * [`Error`] and [`Path`]: every failure says where (`.tags["k"][0]`).
 //! * [`DecodeOptions`]: the limits that keep hostile input harmless.
 //! * [`schema`] and [`protocol`]: provider schemas and the plugin
@@ -47,6 +116,61 @@
 //!   child processes, and the JSON-RPC / msgpack-rpc framing to talk to
 //!   them; `runtime` runs those peers on tokio.
 //!
+//! ## Typed values
+//! *Feature `serde`.* [`to_value`] and [`from_value`] move a
+//! `Serialize`/`Deserialize` type to and from a [`Value`];
+//! `msgpack::to_vec`/`from_slice` and `json::to_vec`/`from_slice` do the
+//! same with the wire bytes (`from_slice` straight from them, with the
+//! decoder's [`DecodeOptions`] limits and refusals; `to_vec` writes exactly
+//! what `encode(&to_value(..)?, ..)` writes). The type decides the shape on
+//! the wire, so one Rust shape can stand for several cty types:
+//!
+//! | cty | Rust |
+//! |---|---|
+//! | string | `String` (`&str` when writing), `char`, a unit enum variant (its name) |
+//! | number | `i8`…`i128`, `u8`…`u128` (exact only), `f32`/`f64` (nearest), [`Number`] (exact), `String` (decimal text) |
+//! | bool | `bool` |
+//! | list, set, tuple | `Vec<T>`, `BTreeSet<T>`, `[T; N]`, `(A, B)`; a set is written de-duplicated in canonical order |
+//! | map, object | a struct, `BTreeMap<String, T>`, `HashMap<String, T>` |
+//! | dynamic | anything: it keeps the type it is written with; [`Value`] takes whatever is there |
+//! | null | `Option<T>` (`None`) |
+//! | unknown | [`Unknowable<T>`] (`Unknown(refinements)`) |
+//!
+//! Nested blocks map the same way, by the type their nesting mode gives
+//! them:
+//!
+//! | nesting mode | cty type | Rust |
+//! |---|---|---|
+//! | SINGLE | object | a struct (null when absent: `Option<S>`) |
+//! | GROUP | object (never null) | a struct |
+//! | LIST | list(object) | `Vec<S>` |
+//! | SET | set(object) | `BTreeSet<S>` or `Vec<S>` |
+//! | MAP | map(object) | `BTreeMap<String, S>` |
+//! | nested attribute (any mode) | as above | as above |
+//!
+//! Three states: a known value goes into the plain type; a null only into
+//! an `Option`; an unknown only into an [`Unknowable`] (or a [`Value`]).
+//! A plain field that receives a null or an unknown is an error at its
+//! path that names the wrapper to use.
+//!
+//! Structs are strict in both directions: an attribute the struct has no
+//! field for is an error naming it and the struct's fields (opt out with a
+//! `#[serde(flatten)]` field of type [`IgnoredAttributes`]); a struct field
+//! the object type lacks is an error naming it and the type's attributes
+//! (unless it is `#[serde(skip)]`, or `#[serde(default)]` when reading). A
+//! field skipped by `skip_serializing_if` is written as null.
+//!
+//! Numbers: an integer type takes a number only when it holds it exactly
+//! (2^64 into `u64`, or 1.5 into `i64`, is an error at its path); `f64` and
+//! `f32` take the nearest value (so they may round), and an `f64` is
+//! written as go-cty writes a number that came from a float64. [`Number`],
+//! `String`, and with features `with::bigint` / `with::bigdecimal`, carry
+//! any number exactly.
+//!
+//! Straight from JSON bytes, an attribute repeated in one object is
+//! refused (`decode` lets the last one win, as go-cty does): a struct field
+//! cannot take a second value.
+//!
 //! ## Cargo features
 //! The core needs none and depends on neither serde nor serde_json; the
 //! rest is opt-in:
@@ -54,7 +178,11 @@
 //! | feature | turns on |
 //! |---|---|
 //! | *(default: none)* | [`Type`], [`Value`], [`Number`], [`msgpack`], [`json`], [`schema`] (without its JSON document reader), [`protocol`] |
-//! | `bridge` | `bridge`: the exact-number `Json` document, `to_json`/`from_json` for serde types, props, `propPath`s, sensitive split/merge |
+//! | `serde` | typed values: [`to_value`]/[`from_value`], `msgpack::to_vec`/`from_slice`, `json::to_vec`/`from_slice`, [`Unknowable`], [`IgnoredAttributes`], `Serialize`/`Deserialize` for [`Value`], [`Number`], [`Type`] (its JSON form) and [`Path`] |
+//! | `bigint` | `with::bigint`: exact `num_bigint::BigInt` fields (implies `serde`) |
+//! | `bigdecimal` | `with::bigdecimal`: exact `bigdecimal::BigDecimal` fields (implies `serde`) |
+//! | `indexmap` | `indexmap::IndexMap` fields as maps or objects (implies `serde`) |
+//! | `bridge` | `bridge`: the exact-number `Json` document, `to_json`/`from_json` for serde types, props, `propPath`s, sensitive split/merge (implies `serde`) |
 //! | `rpc` | `rpc`: JSON-RPC 2.0, msgpack-rpc framing, denobridge messages (implies `bridge`) |
 //! | `runtime` | `rpc::runtime`: JSON-RPC and msgpack-rpc peers on tokio, and child processes that speak them (implies `rpc`; pulls in tokio) |
 //! | `schema-json` | `schema::ProviderSchemas::from_json` and `Schema::from_json` for `terraform providers schema -json` (implies `bridge`) |
@@ -94,6 +222,8 @@ pub mod rpc;
 pub mod schema;
 mod set;
 mod strings;
+#[cfg(feature = "serde")]
+mod typed;
 mod types;
 mod value;
 mod walk;
@@ -102,6 +232,8 @@ pub use error::{Category, Error, Result};
 pub use number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
 pub use path::{Path, PathStep};
 pub use refinements::{Bound, Refinements};
+#[cfg(feature = "serde")]
+pub use typed::{from_value, to_value, with, IgnoredAttributes, Unknowable};
 pub use types::{ObjectType, Type};
 pub use value::Value;
 

@@ -10,6 +10,11 @@ use crate::gostr;
 /// (`attribute_name`, `element_key_string`, `element_key_int`), so a path
 /// found by ctywire can be sent back to Terraform in a diagnostic as-is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum PathStep {
     /// An object attribute: renders as `.name`.
     Attr(String),
@@ -30,6 +35,11 @@ pub enum PathStep {
 /// assert_eq!(path.steps()[1], PathStep::Key("Name".into()));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(transparent)
+)]
 pub struct Path {
     steps: Vec<PathStep>,
 }

@@ -18,6 +18,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // `bench` tells mimalloc to keep freed memory, as the criterion benches do.
 #[path = "../../benches/support/alloc.rs"]
 mod alloc;
+#[path = "../../benches/support/instance.rs"]
+mod instance;
+#[path = "../../benches/support/payloads.rs"]
+mod payloads;
 #[path = "../../benches/support/timing.rs"]
 mod timing;
 
@@ -486,6 +490,7 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
         msgpack::encode_into(&mut out, &value, &ty)
     });
     line += &format!(",\"msgpack_decode\":{decode_ns},\"msgpack_encode\":{encode_ns}");
+    line += &typed_bench(&bytes, &ty, seconds)?;
     if value.is_wholly_known() {
         let text = json::encode(&value, &ty).map_err(describe)?;
         let jd = time_per_op(seconds, || json::decode(&text, &ty));
@@ -497,6 +502,36 @@ fn bench(file: &str, seconds: f64) -> Result<(), String> {
         line += &format!(",\"json_decode\":{jd},\"json_encode\":{je}");
     }
     print_line(&format!("{line}}}"))
+}
+
+/// For the benchmark instance type (one instance, or a fleet): decoding
+/// straight into Rust structs and encoding from them, as extra fields.
+fn typed_bench(bytes: &[u8], ty: &Type, seconds: f64) -> Result<String, String> {
+    use instance::Instance;
+    use serde::{de::DeserializeOwned, Serialize};
+    fn rows<T: Serialize + DeserializeOwned>(
+        bytes: &[u8],
+        ty: &Type,
+        seconds: f64,
+    ) -> Result<String, String> {
+        let structs: T = msgpack::from_slice(bytes, ty).map_err(describe)?;
+        if msgpack::to_vec(&structs, ty).map_err(describe)? != bytes {
+            return Err("the structs do not write back the same bytes".into());
+        }
+        let d = time_per_op(seconds, || msgpack::from_slice::<T>(bytes, ty));
+        let e = time_per_op(seconds, || msgpack::to_vec(&structs, ty));
+        Ok(format!(
+            ",\"msgpack_decode_structs\":{d},\"msgpack_encode_structs\":{e}"
+        ))
+    }
+    let instance = payloads::instance_type();
+    if *ty == instance {
+        rows::<Instance>(bytes, ty, seconds)
+    } else if *ty == Type::list(instance) {
+        rows::<Vec<Instance>>(bytes, ty, seconds)
+    } else {
+        Ok(String::new())
+    }
 }
 
 fn implied_type(

@@ -26,12 +26,6 @@ const JSON_TOKEN: &str = "$ctywire::private::Json";
 // The variant name that carries a number's text to them.
 use super::ser::NUMBER_TOKEN;
 
-impl de::Error for Error {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error::data(msg.to_string())
-    }
-}
-
 /// A `Deserialize` type read out of a [`Json`] document, as
 /// `serde_json::from_value` does; [`Json`] and [`JsonNumber`] fields get
 /// their numbers exactly. An error names the path of the offending part.

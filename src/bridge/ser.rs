@@ -17,12 +17,6 @@ use crate::path::PathStep;
 /// [`JsonSerializer`]. Private: nothing else sends it.
 pub(super) const NUMBER_TOKEN: &str = "$ctywire::private::JsonNumber";
 
-impl ser::Error for Error {
-    fn custom<T: std::fmt::Display>(msg: T) -> Self {
-        Error::data(msg.to_string())
-    }
-}
-
 /// Any `Serialize` value as a [`Json`] document, as `serde_json::to_value`
 /// does, but with [`Json`]'s exact numbers passed through untouched and
 /// members in the order they are serialized. A map key must serialize as a

@@ -21,16 +21,20 @@ use crate::value::Value;
 use crate::DecodeOptions;
 
 pub(super) fn decode(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
-    let wire = JsonWire {
+    decode::decode(wire(text), text.len(), ty, opts)
+}
+
+/// The reader the shared decoder runs over `text`.
+pub(super) fn wire(text: &[u8]) -> JsonWire<'_> {
+    JsonWire {
         r: Reader::new(text),
         next: Peek::Null,
-    };
-    decode::decode(wire, text.len(), ty, opts)
+    }
 }
 
 /// The reader, and the kind of the value at hand: [`Wire::start`] looks
 /// once, and every question about that value is answered from it.
-struct JsonWire<'a> {
+pub(super) struct JsonWire<'a> {
     r: Reader<'a>,
     next: Peek,
 }

@@ -66,3 +66,43 @@ pub fn decode(text: &[u8], ty: &Type) -> Result<Value> {
 pub fn decode_with(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
     decode::decode(text, ty, opts)
 }
+
+/// A serde type written as the JSON form of type `ty`: exactly what
+/// [`encode`] writes for [`to_value`](crate::to_value)`(value, ty)`.
+/// *Needs the `serde` feature.*
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use ctywire::{json, Type};
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Fw { ports: BTreeSet<u16>, size: Option<i64> }
+/// let ty = Type::parse(r#"["object",{"ports":["set","number"],"size":"number"}]"#)?;
+/// let text = json::to_vec(&Fw { ports: [443, 80].into(), size: None }, &ty)?;
+/// assert_eq!(text, br#"{"ports":[80,443],"size":null}"#);
+/// let back: Fw = json::from_slice(br#"{"ports":[443,80,80]}"#, &ty)?;
+/// assert_eq!(back, Fw { ports: [80, 443].into(), size: None });
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
+    encode(&crate::to_value(value, ty)?, ty)
+}
+
+/// JSON text of type `ty` read into a serde type, with the default
+/// [`DecodeOptions`]: the same limits, leniencies and refusals as
+/// [`decode`], and errors at the path of the offending element.
+/// *Needs the `serde` feature.*
+#[cfg(feature = "serde")]
+pub fn from_slice<T: serde::de::DeserializeOwned>(text: &[u8], ty: &Type) -> Result<T> {
+    from_slice_with(text, ty, &DecodeOptions::default())
+}
+
+/// [`from_slice`] with explicit limits. *Needs the `serde` feature.*
+#[cfg(feature = "serde")]
+pub fn from_slice_with<T: serde::de::DeserializeOwned>(
+    text: &[u8],
+    ty: &Type,
+    opts: &DecodeOptions,
+) -> Result<T> {
+    crate::typed::from_wire(decode::wire(text), text.len(), ty, opts)
+}

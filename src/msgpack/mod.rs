@@ -79,3 +79,41 @@ pub fn decode(bytes: &[u8], ty: &Type) -> Result<Value> {
 pub fn decode_with(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value> {
     decode::decode(bytes, ty, opts)
 }
+
+/// A serde type written as the msgpack form of type `ty`: exactly what
+/// [`encode`] writes for [`to_value`](crate::to_value)`(value, ty)`.
+/// *Needs the `serde` feature.*
+///
+/// ```
+/// use ctywire::{msgpack, Type};
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Rule { port: u16, note: Option<String> }
+/// let ty = Type::parse(r#"["list",["object",{"port":"number","note":"string"}]]"#)?;
+/// let rules = vec![Rule { port: 443, note: None }];
+/// let bytes = msgpack::to_vec(&rules, &ty)?;
+/// assert_eq!(bytes, [0x91, 0x82, 0xa4, b'n', b'o', b't', b'e', 0xc0, 0xa4, b'p', b'o', b'r', b't', 0xcd, 0x01, 0xbb]);
+/// assert_eq!(msgpack::from_slice::<Vec<Rule>>(&bytes, &ty)?, rules);
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
+    crate::typed::to_msgpack(value, ty)
+}
+
+/// msgpack bytes of type `ty` read into a serde type, with the default
+/// [`DecodeOptions`]: the same limits and refusals as [`decode`], and
+/// errors at the path of the offending element. *Needs the `serde` feature.*
+#[cfg(feature = "serde")]
+pub fn from_slice<T: serde::de::DeserializeOwned>(bytes: &[u8], ty: &Type) -> Result<T> {
+    from_slice_with(bytes, ty, &DecodeOptions::default())
+}
+
+/// [`from_slice`] with explicit limits. *Needs the `serde` feature.*
+#[cfg(feature = "serde")]
+pub fn from_slice_with<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    ty: &Type,
+    opts: &DecodeOptions,
+) -> Result<T> {
+    crate::typed::from_wire(decode::Reader::new(bytes), bytes.len(), ty, opts)
+}

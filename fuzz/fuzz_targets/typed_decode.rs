@@ -1,0 +1,81 @@
+//! Arbitrary bytes, as msgpack or JSON, into a fixed provider-like struct
+//! holding every wrapper (Option, Unknowable, Value, sets, maps, nested
+//! blocks): never a panic; straight from the bytes accepts exactly what
+//! `decode` + `from_value` accept; what is read writes back.
+#![no_main]
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use ctywire::{from_value, json, msgpack, Number, Type, Unknowable, Value};
+use libfuzzer_sys::fuzz_target;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize)]
+struct Rule {
+    port: u16,
+    note: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Thing {
+    name: String,
+    size: Option<i64>,
+    ratio: Unknowable<Option<f64>>,
+    exact: Option<Number>,
+    tags: BTreeMap<String, String>,
+    ports: BTreeSet<u16>,
+    id: Unknowable<String>,
+    rule: Vec<Rule>,
+    pair: Option<(String, bool)>,
+    extra: Value,
+}
+
+fn thing_type() -> &'static Type {
+    static TY: OnceLock<Type> = OnceLock::new();
+    TY.get_or_init(|| {
+        Type::parse(
+            r#"["object",{"name":"string","size":"number","ratio":"number","exact":"number",
+            "tags":["map","string"],"ports":["set","number"],"id":"string",
+            "rule":["list",["object",{"port":"number","note":"string"}]],
+            "pair":["tuple",["string","bool"]],"extra":"dynamic"}]"#,
+        )
+        .expect("the fuzz type")
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&format, payload)) = data.split_first() else {
+        return;
+    };
+    let ty = thing_type();
+    let opts = common::options();
+    if format & 1 == 0 {
+        let direct = msgpack::from_slice_with::<Thing>(payload, ty, &opts);
+        let plain = msgpack::decode_with(payload, ty, &opts).and_then(|v| from_value::<Thing>(&v));
+        assert_eq!(direct.is_ok(), plain.is_ok(), "from_slice and decode + from_value disagree");
+        if let Ok(t) = direct {
+            // An f64 may be written back differently (nearest value); the
+            // write must still succeed.
+            msgpack::to_vec(&t, ty).expect("what was read writes back");
+        }
+    } else {
+        let direct = json::from_slice_with::<Thing>(payload, ty, &opts);
+        let plain = json::decode_with(payload, ty, &opts).and_then(|v| from_value::<Thing>(&v));
+        // The one deliberate difference: a repeated attribute, which
+        // decode lets the last win, is refused straight into a struct.
+        let repeated = matches!(&direct, Err(e) if e.message().starts_with("duplicate attribute"));
+        if !repeated {
+            assert_eq!(direct.is_ok(), plain.is_ok(), "from_slice and decode + from_value disagree");
+        }
+        if let Ok(t) = direct {
+            // Only an f64 grown to infinity (1e400 is a number) has no
+            // JSON form; anything else read writes back.
+            if let Err(e) = json::to_vec(&t, ty) {
+                assert!(e.message().contains("infinity"), "{e}");
+            }
+        }
+    }
+});

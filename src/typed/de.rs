@@ -1,0 +1,429 @@
+//! Serde deserialization out of a [`Value`]: [`from_value`](super::from_value).
+//!
+//! The value's own type drives it. A null reaches only `deserialize_option`
+//! (and `()`), an unknown only [`Unknowable`](super::Unknowable) and
+//! [`Value`]; anywhere else they are errors that say which wrapper takes
+//! them. Integers must be exact; `f64`/`f32` take the nearest value.
+
+use serde::de::value::StrDeserializer;
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::{
+    null_error, required_form, stash, take_stash, unknown_error, Stashed, NUMBER_TOKEN,
+    UNKNOWABLE_TOKEN, VALUE_TOKEN,
+};
+use crate::error::{Error, Result};
+use crate::number::Number;
+use crate::path::PathStep;
+use crate::types::Type;
+use crate::value::{Repr, Value};
+
+/// Reads one value. `fields` is set for an attribute of an object read
+/// into a struct: the struct's fields, named when the struct has no field
+/// for the attribute.
+pub(crate) struct ValueDeserializer<'v> {
+    v: &'v Value,
+    fields: Option<&'static [&'static str]>,
+}
+
+impl<'v> ValueDeserializer<'v> {
+    pub(crate) fn new(v: &'v Value) -> Self {
+        ValueDeserializer { v, fields: None }
+    }
+
+    /// An attribute's deserializer, for a struct with these `fields`.
+    pub(crate) fn attribute(v: &'v Value, fields: Option<&'static [&'static str]>) -> Self {
+        ValueDeserializer { v, fields }
+    }
+
+    /// The known value, or the error a plain field gets for a null or an
+    /// unknown.
+    fn known(&self) -> Result<&'v Repr> {
+        match self.v.repr() {
+            Repr::Null(_) => Err(null_error()),
+            Repr::Unknown(..) => Err(unknown_error()),
+            r => Ok(r),
+        }
+    }
+
+    fn mismatch(&self, want: &str) -> Error {
+        Error::data(format!(
+            "{want} is required, not {}",
+            required_form(self.v.ty())
+        ))
+    }
+
+    fn number(&self, want: &str) -> Result<&'v Number> {
+        match self.known()? {
+            Repr::Number(n) => Ok(n),
+            _ => Err(self.mismatch(want)),
+        }
+    }
+
+    /// An exact integer of type `T`, named `name` in messages.
+    fn integer<T: TryFrom<i128> + TryFrom<u128>>(&self, name: &str) -> Result<T> {
+        let n = self.number("a number")?;
+        let out_of_range = || {
+            Error::data(format!(
+                "an integer in the range of {name} is required (got {n})"
+            ))
+        };
+        if let Some(i) = n.to_i64() {
+            return T::try_from(i128::from(i)).map_err(|_| out_of_range());
+        }
+        if !n.is_integer() {
+            return Err(Error::data(format!("an integer is required (got {n})")));
+        }
+        // Beyond i64: canonical text is plain digits for an integer. Too
+        // many digits for 128 bits is out of range for every T.
+        let text = n.to_string();
+        if let Ok(i) = text.parse::<i128>() {
+            return T::try_from(i).map_err(|_| out_of_range());
+        }
+        match text.parse::<u128>() {
+            Ok(u) => T::try_from(u).map_err(|_| out_of_range()),
+            Err(_) => Err(out_of_range()),
+        }
+    }
+
+    fn float(&self) -> Result<f64> {
+        Ok(self.number("a number")?.to_f64())
+    }
+
+    /// The elements of a known list, set or tuple.
+    fn elements(&self, want: &str) -> Result<&'v [Value]> {
+        match self.known()? {
+            Repr::Seq(ty, elems) if !matches!(ty, Type::Object(_)) => Ok(elems),
+            _ => Err(self.mismatch(want)),
+        }
+    }
+
+    fn entries<'de, V: Visitor<'de>>(
+        &self,
+        visitor: V,
+        fields: Option<&'static [&'static str]>,
+        want: &str,
+    ) -> Result<V::Value> {
+        match self.known()? {
+            Repr::Seq(Type::Object(o), values) => visitor.visit_map(EntriesAccess {
+                entries: o.attributes().map(|(n, _)| n).zip(values.iter()),
+                pending: None,
+                attributes: true,
+                fields,
+            }),
+            Repr::Map(_, m) => visitor.visit_map(EntriesAccess {
+                entries: m.iter().map(|(k, v)| (k.as_str(), v)),
+                pending: None,
+                attributes: false,
+                fields,
+            }),
+            _ => Err(self.mismatch(want)),
+        }
+    }
+}
+
+macro_rules! integers {
+    ($($method:ident $visit:ident $t:ty;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.integer::<$t>(stringify!($t))?)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.v.repr() {
+            Repr::Null(_) => visitor.visit_unit(),
+            Repr::Unknown(..) => Err(unknown_error()),
+            Repr::String(s) => visitor.visit_str(s),
+            Repr::Number(n) => {
+                if let Some(i) = n.to_i64() {
+                    visitor.visit_i64(i)
+                } else if let Some(u) = n.to_u64() {
+                    visitor.visit_u64(u)
+                } else {
+                    visitor.visit_f64(n.to_f64())
+                }
+            }
+            Repr::Bool(b) => visitor.visit_bool(*b),
+            Repr::Seq(Type::Object(_), _) | Repr::Map(..) => self.entries(visitor, None, ""),
+            Repr::Seq(_, elems) => visitor.visit_seq(ElementsAccess { elems, next: 0 }),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.known()? {
+            Repr::Bool(b) => visitor.visit_bool(*b),
+            _ => Err(self.mismatch("a bool")),
+        }
+    }
+
+    integers! {
+        deserialize_i8 visit_i8 i8;
+        deserialize_i16 visit_i16 i16;
+        deserialize_i32 visit_i32 i32;
+        deserialize_i64 visit_i64 i64;
+        deserialize_i128 visit_i128 i128;
+        deserialize_u8 visit_u8 u8;
+        deserialize_u16 visit_u16 u16;
+        deserialize_u32 visit_u32 u32;
+        deserialize_u64 visit_u64 u64;
+        deserialize_u128 visit_u128 u128;
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f32(self.float()? as f32)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f64(self.float()?)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.known()? {
+            Repr::String(s) => {
+                let mut chars = s.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => visitor.visit_char(c),
+                    _ => Err(Error::data(format!(
+                        "a string of one character is required (got {s:?})"
+                    ))),
+                }
+            }
+            _ => Err(self.mismatch("a string")),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // A number or bool stands for its text, as go-cty converts them.
+        match self.known()? {
+            Repr::String(s) => visitor.visit_str(s),
+            Repr::Number(n) => visitor.visit_string(n.to_string()),
+            Repr::Bool(b) => visitor.visit_str(if *b { "true" } else { "false" }),
+            _ => Err(self.mismatch("a string")),
+        }
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.known()? {
+            Repr::String(s) => visitor.visit_bytes(s.as_bytes()),
+            _ => Err(self.mismatch("a string")),
+        }
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.v.repr() {
+            Repr::Null(_) => visitor.visit_none(),
+            Repr::Unknown(..) => Err(Error::data(
+                "the value is unknown (known after apply); read it into a ctywire::Unknowable<Option<T>> to accept unknowns",
+            )),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.v.repr() {
+            Repr::Null(_) => visitor.visit_unit(),
+            Repr::Unknown(..) => Err(unknown_error()),
+            _ => Err(self.mismatch("null")),
+        }
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match name {
+            VALUE_TOKEN => {
+                stash(Stashed::Value(self.v.clone()));
+                let r = visitor.visit_unit();
+                take_stash();
+                r
+            }
+            NUMBER_TOKEN => match self.known()? {
+                // The number itself: its text would lose whether it came
+                // as a float64, which decides how it is written back.
+                Repr::Number(n) => {
+                    stash(Stashed::Number(n.clone()));
+                    let r = visitor.visit_unit();
+                    take_stash();
+                    r
+                }
+                // A string holding a number converts.
+                Repr::String(s) => visitor.visit_str(s),
+                _ => Err(self.mismatch("a number")),
+            },
+            UNKNOWABLE_TOKEN => match self.v.repr() {
+                Repr::Unknown(..) => {
+                    let r = self.v.refinements().cloned().unwrap_or_default();
+                    stash(Stashed::Unknown(r));
+                    let r = visitor.visit_unit();
+                    take_stash();
+                    r
+                }
+                _ => visitor.visit_newtype_struct(self),
+            },
+            _ => visitor.visit_newtype_struct(self),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let elems = self.elements("a list, set or tuple")?;
+        visitor.visit_seq(ElementsAccess { elems, next: 0 })
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.entries(visitor, None, "a map or object")
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let ty = self.v.ty().clone();
+        self.entries(visitor, Some(fields), "an object")
+            .map_err(|e| missing_field_named(e, &ty))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.known()? {
+            Repr::String(s) => visitor.visit_enum(StrDeserializer::new(s)),
+            _ => Err(self.mismatch("a string (a unit variant's name)")),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Serde's derived struct visitors ignore, through this call, an
+        // attribute they have no field for: that is the strictness check.
+        if let Some(fields) = self.fields {
+            return Err(Error::data(format!(
+                "the struct has no field for this attribute (its fields: {}); add one, or a #[serde(flatten)] ctywire::IgnoredAttributes field to ignore such attributes",
+                fields.join(", ")
+            )));
+        }
+        visitor.visit_unit()
+    }
+}
+
+/// Serde's "missing field `x`" for a struct read from an object, reworded
+/// to name the object's attributes when the field is not one of them.
+pub(super) fn missing_field_named(e: Error, ty: &Type) -> Error {
+    let Type::Object(o) = ty else { return e };
+    if !e.path().is_root() {
+        return e;
+    }
+    let Some(field) = e
+        .message()
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    else {
+        return e;
+    };
+    if o.index_of(field).is_some() {
+        return e;
+    }
+    let names: Vec<&str> = o.attributes().map(|(n, _)| n).collect();
+    Error::data(format!(
+        "the struct field `{field}` is not an attribute of {} (its attributes: {}); give the field #[serde(default)] to leave it out",
+        ty.to_json(),
+        names.join(", ")
+    ))
+}
+
+/// The elements of a list, set or tuple, each at its index.
+struct ElementsAccess<'v> {
+    elems: &'v [Value],
+    next: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for ElementsAccess<'_> {
+    type Error = Error;
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some(v) = self.elems.get(self.next) else {
+            return Ok(None);
+        };
+        let i = self.next;
+        self.next += 1;
+        seed.deserialize(ValueDeserializer::new(v))
+            .map(Some)
+            .map_err(|e| e.under(PathStep::Index(i as u64)))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.elems.len() - self.next)
+    }
+}
+
+/// The attributes of an object or the entries of a map.
+struct EntriesAccess<'v, I> {
+    entries: I,
+    pending: Option<(&'v str, &'v Value)>,
+    attributes: bool,
+    fields: Option<&'static [&'static str]>,
+}
+
+impl<'de, 'v, I: Iterator<Item = (&'v str, &'v Value)>> de::MapAccess<'de>
+    for EntriesAccess<'v, I>
+{
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some((k, v)) = self.entries.next() else {
+            return Ok(None);
+        };
+        self.pending = Some((k, v));
+        seed.deserialize(StrDeserializer::new(k)).map(Some)
+    }
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+        let Some((k, v)) = self.pending.take() else {
+            return Err(Error::data(
+                "internal error: a map value asked for before its key",
+            ));
+        };
+        let d = ValueDeserializer {
+            v,
+            fields: self.fields,
+        };
+        seed.deserialize(d).map_err(|e| {
+            e.under(if self.attributes {
+                PathStep::Attr(k.to_string())
+            } else {
+                PathStep::Key(k.to_string())
+            })
+        })
+    }
+}

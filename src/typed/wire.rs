@@ -1,0 +1,646 @@
+//! Serde deserialization straight from msgpack or JSON bytes:
+//! `msgpack::from_slice` and `json::from_slice`.
+//!
+//! It runs over the shared decoder ([`crate::decode`]) and its format
+//! readers, so the limits, the order of checks and the refusals are the
+//! decoder's. Lists, tuples, maps and objects go straight into the Rust
+//! shape, with no [`Value`] tree between. Everything else is read as the
+//! decoder reads it, as one small value, and handed to the same rules as
+//! [`from_value`](super::from_value) ([`ValueDeserializer`]): primitives
+//! (so both paths convert alike), dynamic positions (whose type is on the
+//! wire), sets (canonical order and de-duplication are cty's, not the
+//! Rust collection's), collections whose element type has dynamic parts
+//! (their elements must agree on one type), unknowns that refinements
+//! collapsed into known values, and whatever a `Value` field takes.
+
+use compact_str::CompactString;
+use serde::de::value::StrDeserializer;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+
+use super::de::{missing_field_named, ValueDeserializer};
+use super::{stash, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
+use crate::decode::{decode_whole, required, Decoder, Key, Wire};
+use crate::error::{Error, Result};
+use crate::path::PathStep;
+use crate::strings::compact_nfc;
+use crate::types::{ObjectType, Type};
+use crate::value::Value;
+use crate::DecodeOptions;
+
+/// Reads one whole input with `wire` into `T`, as type `ty`.
+pub(crate) fn from_wire<'a, W: Wire<'a>, T: DeserializeOwned>(
+    wire: W,
+    input_len: usize,
+    ty: &Type,
+    opts: &DecodeOptions,
+) -> Result<T> {
+    decode_whole(wire, input_len, opts, |d| {
+        T::deserialize(WireValue {
+            d,
+            ty,
+            head: None,
+            fields: None,
+        })
+    })
+}
+
+/// What starts the value at hand, once looked at.
+enum Head {
+    /// A null, consumed (or an attribute the input left out).
+    Null,
+    /// An unknown, consumed (possibly collapsed by its refinements into a
+    /// known value).
+    Unknown(Value),
+    /// Something known, not yet consumed; at its offset.
+    Known(usize),
+}
+
+/// Deserializes the value at hand, of type `ty`. `fields`: as in
+/// [`ValueDeserializer`], the fields of the struct this is an attribute of.
+struct WireValue<'x, 'a, 'o, 't, W> {
+    d: &'x mut Decoder<'a, 'o, W>,
+    ty: &'t Type,
+    head: Option<Head>,
+    fields: Option<&'static [&'static str]>,
+}
+
+impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
+    /// Looks at the start of the value, in the decoder's order: an
+    /// unknown first, then null.
+    fn head(&mut self) -> Result<&Head> {
+        if self.head.is_none() {
+            let at = self.d.w.start()?;
+            self.head = Some(if self.d.w.at_unknown() {
+                Head::Unknown(self.d.w.unknown(self.ty, self.d.opts)?)
+            } else if self.d.w.null()? {
+                Head::Null
+            } else {
+                Head::Known(at)
+            });
+        }
+        match &self.head {
+            Some(h) => Ok(h),
+            None => Err(Error::data("internal error: no head after reading it")),
+        }
+    }
+
+    /// The whole value, as the decoder reads it.
+    fn decoded(mut self) -> Result<Value> {
+        match self.head.take() {
+            None | Some(Head::Known(_)) => self.d.value(self.ty),
+            Some(Head::Null) => Ok(Value::null(self.ty.clone())),
+            Some(Head::Unknown(v)) => Ok(v),
+        }
+    }
+
+    /// Reads the whole value and applies [`from_value`](super::from_value)'s
+    /// rules to it.
+    fn via_value<T>(self, f: impl FnOnce(ValueDeserializer<'_>) -> Result<T>) -> Result<T> {
+        let fields = self.fields;
+        let v = self.decoded()?;
+        f(ValueDeserializer::attribute(&v, fields))
+    }
+
+    /// Where the known value at hand starts, if it can go straight into a
+    /// Rust shape: known, and not collapsed from an unknown.
+    fn direct(&mut self) -> Result<Option<usize>> {
+        Ok(match self.head()? {
+            Head::Known(at) => Some(*at),
+            Head::Null | Head::Unknown(_) => None,
+        })
+    }
+
+    fn seq<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        let direct = match self.ty {
+            Type::List(e) if e.is_static() => self.direct()?,
+            Type::Tuple(_) => self.direct()?,
+            _ => None,
+        };
+        let Some(at) = direct else {
+            return self.via_value(|v| de::Deserializer::deserialize_seq(v, visitor));
+        };
+        let (etys, list_of): (&[Type], Option<&Type>) = match self.ty {
+            Type::List(e) => (&[], Some(e)),
+            Type::Tuple(ts) => (ts, None),
+            _ => return Err(Error::data("internal error: not a list or tuple")),
+        };
+        let Some((seq, len)) = self.d.w.begin_array()? else {
+            return Err(required(
+                at,
+                if list_of.is_some() {
+                    "a list"
+                } else {
+                    "a tuple"
+                },
+            ));
+        };
+        let wrong_length = |given: usize| {
+            Error::data(format!(
+                "a tuple of {} elements is required ({given} given)",
+                etys.len()
+            ))
+            .at_offset(at)
+        };
+        match len {
+            Some(n) if list_of.is_none() && n != etys.len() => return Err(wrong_length(n)),
+            Some(n) => self
+                .d
+                .opts
+                .check_collection_len(n as u64)
+                .map_err(|e| e.at_offset(at))?,
+            None => {}
+        }
+        self.d.nested(at, |d| {
+            let mut access = ElementsWire {
+                d,
+                seq,
+                len,
+                list_of,
+                etys,
+                next: 0,
+                at,
+                done: false,
+            };
+            let out = visitor.visit_seq(&mut access)?;
+            // A Rust tuple reads as many elements as it has; the rest are
+            // read (and dropped) so that the input stays in step, as
+            // `from_value` leaves them unread.
+            access.drain()?;
+            if list_of.is_none() && access.next != etys.len() {
+                return Err(wrong_length(access.next));
+            }
+            Ok(out)
+        })
+    }
+
+    fn map<'de, V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+        fields: Option<&'static [&'static str]>,
+    ) -> Result<V::Value> {
+        let direct = match self.ty {
+            Type::Map(e) if e.is_static() => self.direct()?,
+            Type::Object(_) => self.direct()?,
+            _ => None,
+        };
+        let Some(at) = direct else {
+            return self.via_value(|v| match fields {
+                Some(f) => de::Deserializer::deserialize_struct(v, "", f, visitor),
+                None => de::Deserializer::deserialize_map(v, visitor),
+            });
+        };
+        let ty = self.ty;
+        let Some((seq, len)) = self.d.w.begin_map()? else {
+            return Err(required(
+                at,
+                if matches!(ty, Type::Map(_)) {
+                    "a map"
+                } else {
+                    "an object"
+                },
+            ));
+        };
+        match ty {
+            Type::Object(oty) => {
+                if let Some(n) = len.filter(|&n| n != oty.len()) {
+                    return Err(Error::data(format!(
+                        "an object with {} attributes is required ({n} given)",
+                        oty.len()
+                    ))
+                    .at_offset(at));
+                }
+                self.d
+                    .nested(at, |d| {
+                        visitor.visit_map(AttributesWire {
+                            d,
+                            seq,
+                            oty,
+                            fields,
+                            seen: Seen::default(),
+                            wire_done: false,
+                            missing_from: 0,
+                            pending: None,
+                        })
+                    })
+                    .map_err(|e| missing_field_named(e, ty))
+            }
+            Type::Map(ety) => {
+                if let Some(n) = len {
+                    self.d
+                        .opts
+                        .check_collection_len(n as u64)
+                        .map_err(|e| e.at_offset(at))?;
+                }
+                self.d.nested(at, |d| {
+                    visitor.visit_map(EntriesWire {
+                        d,
+                        seq,
+                        ety,
+                        fields,
+                        counted: len.is_some(),
+                        count: 0,
+                        at,
+                        pending: None,
+                    })
+                })
+            }
+            _ => Err(Error::data("internal error: not a map or object")),
+        }
+    }
+}
+
+/// The many requests that read the whole value first.
+macro_rules! via_value {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            self.via_value(|v| de::Deserializer::$method(v, visitor))
+        }
+    )*};
+}
+
+impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W> {
+    type Error = Error;
+
+    via_value! {
+        deserialize_any
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_identifier
+        deserialize_ignored_any
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        // The most common request, read without building a value.
+        if *self.ty == Type::String {
+            if let Some(at) = self.direct()? {
+                return match self.d.w.string()? {
+                    Some(s) => visitor.visit_str(&s),
+                    None => Err(required(at, "a string")),
+                };
+            }
+        }
+        self.via_value(|v| de::Deserializer::deserialize_str(v, visitor))
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        if *self.ty == Type::Bool {
+            if let Some(at) = self.direct()? {
+                return match self.d.w.bool()? {
+                    Some(b) => visitor.visit_bool(b),
+                    None => Err(required(at, "a bool")),
+                };
+            }
+        }
+        self.via_value(|v| de::Deserializer::deserialize_bool(v, visitor))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        match self.head()? {
+            Head::Null => visitor.visit_none(),
+            Head::Known(_) => visitor.visit_some(self),
+            Head::Unknown(_) => {
+                self.via_value(|v| de::Deserializer::deserialize_option(v, visitor))
+            }
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.via_value(|v| de::Deserializer::deserialize_unit_struct(v, name, visitor))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        mut self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match name {
+            VALUE_TOKEN => {
+                stash(Stashed::Value(self.decoded()?));
+                let r = visitor.visit_unit();
+                take_stash();
+                r
+            }
+            UNKNOWABLE_TOKEN => match self.head()? {
+                Head::Unknown(v) if !v.is_known() => {
+                    stash(Stashed::Unknown(
+                        v.refinements().cloned().unwrap_or_default(),
+                    ));
+                    let r = visitor.visit_unit();
+                    take_stash();
+                    r
+                }
+                _ => visitor.visit_newtype_struct(self),
+            },
+            NUMBER_TOKEN => {
+                // The common case read without building a value.
+                if *self.ty == Type::Number {
+                    if let Some(at) = self.direct()? {
+                        let max_exponent = self.d.opts.max_number_exponent;
+                        let Some(n) = self.d.w.number(max_exponent)? else {
+                            return Err(required(at, "a number"));
+                        };
+                        stash(Stashed::Number(n));
+                        let r = visitor.visit_unit();
+                        take_stash();
+                        return r;
+                    }
+                }
+                self.via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor))
+            }
+            _ => match self.head()? {
+                Head::Known(_) => visitor.visit_newtype_struct(self),
+                _ => self
+                    .via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor)),
+            },
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.seq(visitor)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+        self.seq(visitor)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.map(visitor, None)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.map(visitor, Some(fields))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.via_value(|v| de::Deserializer::deserialize_enum(v, name, variants, visitor))
+    }
+}
+
+/// The elements of a list or tuple, straight from the wire.
+struct ElementsWire<'x, 'a, 'o, 't, W: Wire<'a>> {
+    d: &'x mut Decoder<'a, 'o, W>,
+    seq: W::Seq,
+    len: Option<usize>,
+    /// A list's element type; `None` for a tuple.
+    list_of: Option<&'t Type>,
+    etys: &'t [Type],
+    next: usize,
+    at: usize,
+    done: bool,
+}
+
+impl<'a, 't, W: Wire<'a>> ElementsWire<'_, 'a, '_, 't, W> {
+    /// The type of the next element, after moving to it; `None` after the
+    /// last.
+    fn advance(&mut self) -> Result<Option<&'t Type>> {
+        if self.done || !self.d.w.next_element(&mut self.seq)? {
+            self.done = true;
+            return Ok(None);
+        }
+        let i = self.next;
+        if self.len.is_none() {
+            self.d
+                .opts
+                .check_collection_len(i as u64 + 1)
+                .map_err(|e| e.at_offset(self.at))?;
+        }
+        let ty = match self.list_of {
+            Some(e) => e,
+            None => self.etys.get(i).ok_or_else(|| {
+                Error::data(format!("a tuple of {i} elements is required (more given)"))
+                    .at_offset(self.at)
+            })?,
+        };
+        self.next += 1;
+        Ok(Some(ty))
+    }
+
+    /// Reads the elements the Rust shape left.
+    fn drain(&mut self) -> Result<()> {
+        while let Some(ty) = self.advance()? {
+            let i = self.next - 1;
+            self.d
+                .value(ty)
+                .map_err(|e| e.under(PathStep::Index(i as u64)))?;
+        }
+        Ok(())
+    }
+}
+
+impl<'de, 'a, W: Wire<'a>> de::SeqAccess<'de> for &mut ElementsWire<'_, 'a, '_, '_, W> {
+    type Error = Error;
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let Some(ty) = self.advance()? else {
+            return Ok(None);
+        };
+        let i = self.next - 1;
+        seed.deserialize(WireValue {
+            d: self.d,
+            ty,
+            head: None,
+            fields: None,
+        })
+        .map(Some)
+        .map_err(|e| e.under(PathStep::Index(i as u64)))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        // Every element takes at least one byte: a length header cannot
+        // reserve more than the input holds.
+        self.len
+            .map(|n| n.saturating_sub(self.next).min(self.d.w.remaining()))
+    }
+}
+
+/// Which attributes of an object have arrived: while they come in the
+/// type's order (go-cty writes them sorted) a count says it; a set of
+/// flags is made only once one does not.
+#[derive(Default)]
+struct Seen {
+    in_order: usize,
+    flags: Option<Vec<bool>>,
+}
+
+impl Seen {
+    fn expected<'t>(&self, oty: &'t ObjectType) -> Option<&'t str> {
+        (self.flags.is_none() && self.in_order < oty.len()).then(|| oty.name(self.in_order))
+    }
+
+    /// Records attribute `idx`. A repeated one is refused even in JSON,
+    /// where `decode` lets the last win: a struct field cannot take a
+    /// second value once the first is in it.
+    fn place(&mut self, idx: usize, oty: &ObjectType) -> Result<()> {
+        if self.flags.is_none() && idx == self.in_order {
+            self.in_order += 1;
+            return Ok(());
+        }
+        let in_order = self.in_order;
+        let flags = self.flags.get_or_insert_with(|| {
+            let mut f = vec![false; oty.len()];
+            f[..in_order].fill(true);
+            f
+        });
+        if flags[idx] {
+            return Err(Error::data(format!(
+                "duplicate attribute {:?}",
+                oty.name(idx)
+            )));
+        }
+        flags[idx] = true;
+        Ok(())
+    }
+
+    fn has(&self, idx: usize) -> bool {
+        match &self.flags {
+            None => idx < self.in_order,
+            Some(f) => f[idx],
+        }
+    }
+}
+
+/// An object's attributes, straight from the wire; then, as nulls, the
+/// attributes the input left out (JSON may), as the decoder fills them in.
+struct AttributesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
+    d: &'x mut Decoder<'a, 'o, W>,
+    seq: W::Seq,
+    oty: &'t ObjectType,
+    fields: Option<&'static [&'static str]>,
+    seen: Seen,
+    wire_done: bool,
+    /// Where to look next for an attribute the input left out.
+    missing_from: usize,
+    /// The attribute whose value comes next, and whether the input left
+    /// it out.
+    pending: Option<(usize, bool)>,
+}
+
+impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for AttributesWire<'_, 'a, '_, '_, W> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let oty = self.oty;
+        if !self.wire_done {
+            match self.d.w.next_key(&mut self.seq, self.seen.expected(oty))? {
+                Some((kat, key)) => {
+                    let idx = match key {
+                        Key::Expected => self.seen.in_order,
+                        Key::Text(k, _) => oty.index_of(&k).ok_or_else(|| {
+                            Error::data(format!("unsupported attribute {:?}", &*k)).at_offset(kat)
+                        })?,
+                    };
+                    self.seen.place(idx, oty).map_err(|e| e.at_offset(kat))?;
+                    self.pending = Some((idx, false));
+                    return seed
+                        .deserialize(StrDeserializer::new(oty.name(idx)))
+                        .map(Some);
+                }
+                None => self.wire_done = true,
+            }
+        }
+        while self.missing_from < oty.len() {
+            let idx = self.missing_from;
+            self.missing_from += 1;
+            if !self.seen.has(idx) {
+                self.pending = Some((idx, true));
+                return seed
+                    .deserialize(StrDeserializer::new(oty.name(idx)))
+                    .map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+        let Some((idx, missing)) = self.pending.take() else {
+            return Err(Error::data(
+                "internal error: a value asked for before its key",
+            ));
+        };
+        seed.deserialize(WireValue {
+            d: self.d,
+            ty: self.oty.attribute_type_at(idx),
+            head: missing.then_some(Head::Null),
+            fields: self.fields,
+        })
+        .map_err(|e| e.under(PathStep::Attr(self.oty.name(idx).to_string())))
+    }
+}
+
+/// A map's entries, straight from the wire.
+struct EntriesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
+    d: &'x mut Decoder<'a, 'o, W>,
+    seq: W::Seq,
+    ety: &'t Type,
+    fields: Option<&'static [&'static str]>,
+    /// Whether the count came up front (and was checked).
+    counted: bool,
+    count: usize,
+    at: usize,
+    pending: Option<CompactString>,
+}
+
+impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for EntriesWire<'_, 'a, '_, '_, W> {
+    type Error = Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        let Some((_, key)) = self.d.w.next_key(&mut self.seq, None)? else {
+            return Ok(None);
+        };
+        self.count += 1;
+        if !self.counted {
+            self.d
+                .opts
+                .check_collection_len(self.count as u64)
+                .map_err(|e| e.at_offset(self.at))?;
+        }
+        let Key::Text(k, ascii) = key else {
+            return Err(Error::data(
+                "internal error: a map key taken for an attribute",
+            ));
+        };
+        let k = compact_nfc(&k, ascii);
+        let out = seed.deserialize(StrDeserializer::new(&k)).map(Some);
+        self.pending = Some(k);
+        out
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+        let Some(k) = self.pending.take() else {
+            return Err(Error::data(
+                "internal error: a value asked for before its key",
+            ));
+        };
+        seed.deserialize(WireValue {
+            d: self.d,
+            ty: self.ety,
+            head: None,
+            fields: self.fields,
+        })
+        .map_err(|e| e.under(PathStep::Key(k.to_string())))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        None
+    }
+}

@@ -1,0 +1,759 @@
+//! Typed values: serde types in and out of cty, one test per rule of the
+//! typed layer and per refusal, each asserting the path it reports.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use ctywire::{
+    from_value, json, msgpack, to_value, Bound, Category, DecodeOptions, IgnoredAttributes, Number,
+    Path, PathStep, Refinements, Type, Unknowable, Value,
+};
+use serde::{Deserialize, Serialize};
+
+mod support;
+use support::ty;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Rule {
+    port: u16,
+    note: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Thing {
+    name: String,
+    size: Option<i64>,
+    tags: BTreeMap<String, String>,
+    ports: BTreeSet<u16>,
+    id: Unknowable<String>,
+    rule: Vec<Rule>,
+    extra: Value,
+}
+
+fn thing_type() -> Type {
+    ty(
+        r#"["object",{"name":"string","size":"number","tags":["map","string"],
+        "ports":["set","number"],"id":"string",
+        "rule":["list",["object",{"port":"number","note":"string"}]],"extra":"dynamic"}]"#,
+    )
+}
+
+fn thing() -> Thing {
+    Thing {
+        name: "web".into(),
+        size: None,
+        tags: [("env".to_string(), "prod".to_string())].into(),
+        ports: [443, 80].into(),
+        id: Unknowable::Unknown(Refinements {
+            not_null: true,
+            string_prefix: Some("i-".into()),
+            ..Default::default()
+        }),
+        rule: vec![
+            Rule {
+                port: 22,
+                note: Some("ssh".into()),
+            },
+            Rule {
+                port: 80,
+                note: None,
+            },
+        ],
+        extra: Value::tuple(vec![Value::string("x"), Value::number(1)]),
+    }
+}
+
+fn thing_value() -> Value {
+    let rule_ty = ty(r#"["object",{"port":"number","note":"string"}]"#);
+    Value::object([
+        ("name", Value::string("web")),
+        ("size", Value::null(Type::Number)),
+        (
+            "tags",
+            Value::map(Type::String, [("env", Value::string("prod"))]).unwrap(),
+        ),
+        (
+            "ports",
+            Value::set(Type::Number, vec![Value::number(80), Value::number(443)]).unwrap(),
+        ),
+        (
+            "id",
+            Value::unknown(Type::String)
+                .refined(Refinements {
+                    not_null: true,
+                    string_prefix: Some("i-".into()),
+                    ..Default::default()
+                })
+                .unwrap(),
+        ),
+        (
+            "rule",
+            Value::list(
+                rule_ty,
+                vec![
+                    Value::object([("port", Value::number(22)), ("note", Value::string("ssh"))]),
+                    Value::object([
+                        ("port", Value::number(80)),
+                        ("note", Value::null(Type::String)),
+                    ]),
+                ],
+            )
+            .unwrap(),
+        ),
+        (
+            "extra",
+            Value::tuple(vec![Value::string("x"), Value::number(1)]),
+        ),
+    ])
+}
+
+#[test]
+fn the_issue_workflow_goes_through_all_six_entry_points() {
+    let ty = thing_type();
+    let value = to_value(&thing(), &ty).unwrap();
+    assert_eq!(value, thing_value());
+    assert_eq!(from_value::<Thing>(&value).unwrap(), thing());
+
+    let bytes = msgpack::to_vec(&thing(), &ty).unwrap();
+    assert_eq!(bytes, msgpack::encode(&value, &ty).unwrap());
+    assert_eq!(msgpack::from_slice::<Thing>(&bytes, &ty).unwrap(), thing());
+
+    // JSON has no unknowns: a known id.
+    let mut known = thing();
+    known.id = Unknowable::Known("i-1".into());
+    let text = json::to_vec(&known, &ty).unwrap();
+    assert_eq!(
+        text,
+        json::encode(&to_value(&known, &ty).unwrap(), &ty).unwrap()
+    );
+    assert_eq!(json::from_slice::<Thing>(&text, &ty).unwrap(), known);
+}
+
+#[test]
+fn a_plain_field_that_receives_an_unknown_names_the_wrapper() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Plain {
+        id: String,
+    }
+    let v = Value::object([("id", Value::unknown(Type::String))]);
+    let err = from_value::<Plain>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), ".id");
+    assert!(err.message().contains("Unknowable"), "{err}");
+}
+
+#[test]
+fn an_option_field_that_receives_an_unknown_names_unknowable_of_option() {
+    let v = Value::object([("note", Value::unknown(Type::String))]);
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Noted {
+        note: Option<String>,
+    }
+    let err = from_value::<Noted>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), ".note");
+    assert!(err.message().contains("Unknowable<Option<T>>"), "{err}");
+}
+
+#[test]
+fn a_plain_field_that_receives_a_null_names_option() {
+    let mut v = thing_value();
+    v = v.with_attr("name", Value::null(Type::String)).unwrap();
+    let err = from_value::<Thing>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), ".name");
+    assert!(err.message().contains("Option<T>"), "{err}");
+}
+
+#[test]
+fn option_takes_null_in_both_directions() {
+    let ty = ty(r#"["object",{"size":"number"}]"#);
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Sized {
+        size: Option<i64>,
+    }
+    let v = to_value(&Sized { size: None }, &ty).unwrap();
+    assert_eq!(v, Value::object([("size", Value::null(Type::Number))]));
+    assert_eq!(from_value::<Sized>(&v).unwrap(), Sized { size: None });
+}
+
+#[test]
+fn unknowable_of_option_takes_all_three_states() {
+    let ty = Type::list(Type::String);
+    let v = Value::list(
+        Type::String,
+        vec![
+            Value::string("a"),
+            Value::null(Type::String),
+            Value::unknown(Type::String),
+        ],
+    )
+    .unwrap();
+    let got: Vec<Unknowable<Option<String>>> = from_value(&v).unwrap();
+    assert_eq!(
+        got,
+        [
+            Unknowable::Known(Some("a".into())),
+            Unknowable::Known(None),
+            Unknowable::unknown()
+        ]
+    );
+    assert_eq!(to_value(&got, &ty).unwrap(), v);
+}
+
+#[test]
+fn an_unknown_keeps_its_refinements_both_ways() {
+    let bound = |n: i64| {
+        Some(Bound {
+            value: n.into(),
+            inclusive: true,
+        })
+    };
+    let r = Refinements {
+        not_null: true,
+        lower: bound(1),
+        upper: bound(10),
+        ..Default::default()
+    };
+    let v = Value::unknown(Type::Number).refined(r.clone()).unwrap();
+    let got: Unknowable<u8> = from_value(&v).unwrap();
+    assert_eq!(got, Unknowable::Unknown(r));
+    let bytes = msgpack::to_vec(&got, &Type::Number).unwrap();
+    assert_eq!(bytes, msgpack::encode(&v, &Type::Number).unwrap());
+    assert_eq!(msgpack::decode(&bytes, &Type::Number).unwrap(), v);
+}
+
+#[test]
+fn an_unknown_has_no_json_form_and_says_where() {
+    let mut t = thing();
+    t.rule.clear();
+    let err = json::to_vec(&t, &thing_type()).unwrap_err();
+    assert_eq!(err.category(), Category::Unrepresentable);
+    assert_eq!(err.path().to_string(), ".id");
+}
+
+#[test]
+fn integers_are_taken_only_when_exact() {
+    let two_64: Number = "18446744073709551616".parse().unwrap();
+    let err = from_value::<u64>(&Value::number(two_64.clone())).unwrap_err();
+    assert!(err.message().contains("range of u64"), "{err}");
+    assert_eq!(
+        from_value::<u128>(&Value::number(two_64)).unwrap(),
+        1u128 << 64
+    );
+    let half: Number = "1.5".parse().unwrap();
+    let err = from_value::<Vec<i64>>(&Value::tuple(vec![Value::number(1), Value::number(half)]))
+        .unwrap_err();
+    assert_eq!(err.to_string(), "[1]: an integer is required (got 1.5)");
+    let err = from_value::<u8>(&Value::number(-1)).unwrap_err();
+    assert!(err.message().contains("range of u8"), "{err}");
+    assert_eq!(
+        from_value::<i128>(&Value::number(i64::MIN)).unwrap(),
+        i128::from(i64::MIN)
+    );
+}
+
+#[test]
+fn a_number_that_does_not_fit_names_its_nested_path() {
+    let mut v = thing_value();
+    let rules = v.attr("rule").unwrap().elements().unwrap().to_vec();
+    let bad = rules[1].with_attr("port", Value::number(70000)).unwrap();
+    let rule_ty = rules[0].ty().clone();
+    v = v
+        .with_attr(
+            "rule",
+            Value::list(rule_ty, vec![rules[0].clone(), bad]).unwrap(),
+        )
+        .unwrap();
+    let err = from_value::<Thing>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), ".rule[1].port");
+}
+
+#[test]
+fn a_string_where_a_number_belongs_is_an_error_at_its_path_from_bytes() {
+    let ty = thing_type();
+    let mut t = thing();
+    t.rule[1].note = Some("x".into());
+    let mut v = to_value(&t, &ty).unwrap();
+    // Make rule[1].port a string by writing it under a type that says so.
+    let loose = ty
+        .to_json()
+        .replace(r#""port":"number""#, r#""port":"string""#);
+    let loose = Type::parse(&loose).unwrap();
+    v = v.convert(&loose).unwrap();
+    let rules = v.attr("rule").unwrap().elements().unwrap().to_vec();
+    let bad = rules[1].with_attr("port", Value::string("eighty")).unwrap();
+    v = v
+        .with_attr(
+            "rule",
+            Value::list(rules[0].ty().clone(), vec![rules[0].clone(), bad]).unwrap(),
+        )
+        .unwrap();
+    let bytes = msgpack::encode(&v, &loose).unwrap();
+    let err = msgpack::from_slice::<Thing>(&bytes, &ty).unwrap_err();
+    assert_eq!(err.to_string(), ".rule[1].port: a number is required");
+}
+
+#[test]
+fn floats_take_the_nearest_value_and_are_written_as_go_cty_writes_a_float64() {
+    let tenth: Number = "0.1".parse().unwrap();
+    assert_eq!(from_value::<f64>(&Value::number(tenth)).unwrap(), 0.1);
+    let bytes = msgpack::to_vec(&0.1f64, &Type::Number).unwrap();
+    // go-cty writes a float64-sourced 0.1 as a msgpack float64.
+    assert_eq!(bytes[0], 0xcb);
+    assert_eq!(f64::from_be_bytes(bytes[1..].try_into().unwrap()), 0.1);
+    assert_eq!(msgpack::to_vec(&2.0f64, &Type::Number).unwrap(), [0x02]);
+    let err = to_value(&[f64::NAN], &Type::list(Type::Number)).unwrap_err();
+    assert_eq!(err.path().to_string(), "[0]");
+}
+
+#[test]
+fn number_and_string_fields_carry_any_number_exactly() {
+    let text = "123456789012345678901234567890.000000000000000000001";
+    let n: Number = text.parse().unwrap();
+    let v = Value::object([("a", Value::number(n.clone())), ("b", Value::number(n))]);
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Exact {
+        a: Number,
+        b: String,
+    }
+    let e: Exact = from_value(&v).unwrap();
+    assert_eq!(e.a.to_string(), text);
+    assert_eq!(e.b, text);
+    let ty = ty(r#"["object",{"a":"number","b":"number"}]"#);
+    assert_eq!(to_value(&e, &ty).unwrap(), v);
+}
+
+#[test]
+fn an_attribute_the_struct_lacks_names_it_and_the_fields() {
+    let v = thing_value()
+        .with_attr("name", Value::string("web"))
+        .unwrap();
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Fewer {
+        name: String,
+        size: Option<i64>,
+    }
+    let err = from_value::<Fewer>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), ".extra");
+    assert!(err.message().contains("its fields: name, size"), "{err}");
+}
+
+#[test]
+fn a_struct_may_opt_in_to_ignoring_attributes() {
+    #[derive(Deserialize, Debug)]
+    struct Fewer {
+        name: String,
+        #[serde(flatten)]
+        _rest: IgnoredAttributes,
+    }
+    let mut v = thing_value();
+    v = v.with_attr("id", Value::string("i-1")).unwrap();
+    assert_eq!(from_value::<Fewer>(&v).unwrap().name, "web");
+    let ty = thing_type();
+    let bytes = msgpack::encode(&v, &ty).unwrap();
+    assert_eq!(
+        msgpack::from_slice::<Fewer>(&bytes, &ty).unwrap().name,
+        "web"
+    );
+    let text = json::encode(&v, &ty).unwrap();
+    assert_eq!(json::from_slice::<Fewer>(&text, &ty).unwrap().name, "web");
+    // Without the opt-in, straight from the bytes too: the attribute is named.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Strict {
+        name: String,
+    }
+    let err = msgpack::from_slice::<Strict>(&bytes, &ty).unwrap_err();
+    assert_eq!(err.path().to_string(), ".extra");
+    assert!(err.message().contains("its fields: name"), "{err}");
+}
+
+#[test]
+fn a_struct_field_the_type_lacks_is_an_error_naming_both() {
+    #[derive(Serialize)]
+    struct Extra {
+        name: String,
+        colour: String,
+    }
+    let ty = ty(r#"["list",["object",{"name":"string"}]]"#);
+    let err = to_value(
+        &vec![Extra {
+            name: "a".into(),
+            colour: "red".into(),
+        }],
+        &ty,
+    )
+    .unwrap_err();
+    assert_eq!(err.path().to_string(), "[0]");
+    assert!(err.message().contains("`colour` of Extra"), "{err}");
+    assert!(err.message().contains("its attributes: name"), "{err}");
+
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Wants {
+        name: String,
+        colour: String,
+    }
+    let v = Value::list(
+        Type::Dynamic,
+        vec![Value::object([("name", Value::string("a"))])],
+    )
+    .unwrap();
+    let err = from_value::<Vec<Wants>>(&v).unwrap_err();
+    assert_eq!(err.path().to_string(), "[0]");
+    assert!(err.message().contains("`colour`"), "{err}");
+    assert!(err.message().contains("its attributes: name"), "{err}");
+}
+
+#[test]
+fn rename_default_flatten_and_skip_serializing_if_behave_as_in_serde() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Inner {
+        zone: String,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Outer {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        count: u32,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    let ty = ty(r#"["object",{"type":"string","note":"string","zone":"string"}]"#);
+    let o = Outer {
+        kind: "vm".into(),
+        count: 0,
+        note: None,
+        inner: Inner { zone: "a".into() },
+    };
+    // `count` is not in the type: skipped on the way out would be needed,
+    // so it is an error naming both.
+    assert!(to_value(&o, &ty).is_err());
+    let v = Value::object([
+        ("type", Value::string("vm")),
+        ("note", Value::null(Type::String)),
+        ("zone", Value::string("a")),
+    ]);
+    // `count` defaults; `note` null; `zone` reaches the flattened struct.
+    assert_eq!(from_value::<Outer>(&v).unwrap(), o);
+
+    #[derive(Serialize, Debug, PartialEq)]
+    struct Out {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        #[serde(flatten)]
+        inner: Inner,
+    }
+    let out = Out {
+        kind: "vm".into(),
+        note: None,
+        inner: Inner { zone: "a".into() },
+    };
+    // The skipped field is written as null.
+    assert_eq!(to_value(&out, &ty).unwrap(), v);
+    assert_eq!(
+        msgpack::to_vec(&out, &ty).unwrap(),
+        msgpack::encode(&v, &ty).unwrap()
+    );
+    assert!(msgpack::to_vec(&o, &ty).is_err());
+}
+
+#[test]
+fn a_rust_map_is_a_map_or_an_object_per_the_type() {
+    let m: BTreeMap<String, String> = [("a".to_string(), "1".to_string())].into();
+    let as_map = to_value(&m, &Type::map(Type::String)).unwrap();
+    assert_eq!(*as_map.ty(), Type::map(Type::String));
+    let oty = ty(r#"["object",{"a":"number","b":"string"}]"#);
+    let as_object = to_value(&m, &oty).unwrap();
+    // "1" converts to the number the attribute needs; "b" is missing: null.
+    assert_eq!(
+        as_object,
+        Value::object([("a", Value::number(1)), ("b", Value::null(Type::String))])
+    );
+    let h: HashMap<String, String> = from_value(&as_map).unwrap();
+    assert_eq!(h["a"], "1");
+    let back: BTreeMap<String, Option<String>> = from_value(&as_object).unwrap();
+    assert_eq!(back["a"].as_deref(), Some("1"));
+
+    let extra: BTreeMap<String, String> = [("z".to_string(), "1".to_string())].into();
+    let err = to_value(&extra, &oty).unwrap_err();
+    assert!(err.message().contains(r#"the map key "z""#), "{err}");
+}
+
+#[test]
+fn a_vec_is_a_list_a_set_or_a_tuple_per_the_type() {
+    let v = vec![3u8, 1, 3];
+    let list = to_value(&v, &Type::list(Type::Number)).unwrap();
+    assert_eq!(list.len(), Some(3));
+    let set = to_value(&v, &Type::set(Type::Number)).unwrap();
+    assert_eq!(set.to_string(), "[1, 3]");
+    assert_eq!(
+        msgpack::to_vec(&v, &Type::set(Type::Number)).unwrap(),
+        msgpack::encode(&set, &Type::set(Type::Number)).unwrap()
+    );
+    let tty = Type::tuple([Type::Number, Type::String, Type::Number]);
+    let tuple = to_value(&v, &tty).unwrap();
+    assert_eq!(tuple.to_string(), r#"[3, "1", 3]"#);
+    let err = to_value(&v, &Type::tuple([Type::Number])).unwrap_err();
+    assert_eq!(err.path().to_string(), "[1]");
+    assert!(err.message().contains("a tuple of 1 elements"), "{err}");
+    let back: (u8, String, u8) = from_value(&tuple).unwrap();
+    assert_eq!(back, (3, "1".into(), 3));
+}
+
+#[test]
+fn a_value_field_takes_whatever_is_at_its_position() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Holder {
+        extra: Vec<Value>,
+    }
+    let ty = ty(r#"["object",{"extra":["list","dynamic"]}]"#);
+    let v = Value::object([(
+        "extra",
+        Value::list(
+            Type::Dynamic,
+            vec![Value::unknown(Type::Dynamic), Value::string("s")],
+        )
+        .unwrap(),
+    )]);
+    let bytes = msgpack::encode(&v, &ty).unwrap();
+    let h: Holder = msgpack::from_slice(&bytes, &ty).unwrap();
+    assert!(!h.extra[0].is_known());
+    assert_eq!(h.extra[1], Value::string("s"));
+    assert_eq!(msgpack::to_vec(&h, &ty).unwrap(), bytes);
+}
+
+#[test]
+fn nested_blocks_of_every_nesting_mode_map_naturally() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq, PartialOrd, Ord, Eq, Clone)]
+    struct B {
+        n: i64,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Blocks {
+        single: Option<B>,
+        group: B,
+        list: Vec<B>,
+        set: BTreeSet<B>,
+        map: BTreeMap<String, B>,
+    }
+    let b = r#"["object",{"n":"number"}]"#;
+    let ty = ty(&format!(
+        r#"["object",{{"single":{b},"group":{b},"list":["list",{b}],"set":["set",{b}],"map":["map",{b}]}}]"#
+    ));
+    let blocks = Blocks {
+        single: None,
+        group: B { n: 1 },
+        list: vec![B { n: 2 }, B { n: 2 }],
+        set: [B { n: 3 }, B { n: 4 }].into(),
+        map: [("k".to_string(), B { n: 5 })].into(),
+    };
+    let bytes = msgpack::to_vec(&blocks, &ty).unwrap();
+    assert_eq!(
+        bytes,
+        msgpack::encode(&to_value(&blocks, &ty).unwrap(), &ty).unwrap()
+    );
+    assert_eq!(msgpack::from_slice::<Blocks>(&bytes, &ty).unwrap(), blocks);
+    let v = msgpack::decode(&bytes, &ty).unwrap();
+    assert!(v.attr("single").unwrap().is_null());
+    assert_eq!(v.attr("list").unwrap().len(), Some(2));
+}
+
+#[test]
+fn from_slice_has_the_limits_and_refusals_of_decode() {
+    let ty = Type::list(Type::Number);
+    let opts = DecodeOptions::new().max_collection_len(2);
+    let err = msgpack::from_slice_with::<Vec<u8>>(&[0x93, 1, 2, 3], &ty, &opts).unwrap_err();
+    assert_eq!(err.category(), Category::Limit);
+    let err = msgpack::from_slice::<Vec<u8>>(&[0x91, 1, 0xc0], &ty).unwrap_err();
+    assert_eq!(err.category(), Category::Syntax);
+    let err = json::from_slice::<Vec<u8>>(b"[1] x", &ty).unwrap_err();
+    assert_eq!(err.category(), Category::Syntax);
+    let err = json::from_slice_with::<Vec<u8>>(b"[1,2,3]", &ty, &opts).unwrap_err();
+    assert_eq!(err.category(), Category::Limit);
+}
+
+#[test]
+fn a_unit_enum_is_its_variant_name() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename_all = "lowercase")]
+    enum Mode {
+        Fast,
+        Safe,
+    }
+    let v = to_value(&Mode::Safe, &Type::String).unwrap();
+    assert_eq!(v, Value::string("safe"));
+    assert_eq!(from_value::<Mode>(&v).unwrap(), Mode::Safe);
+    let err = from_value::<Vec<Mode>>(&Value::tuple(vec![Value::string("slow")])).unwrap_err();
+    assert_eq!(err.path().to_string(), "[0]");
+    let _ = Mode::Fast;
+}
+
+#[test]
+fn a_rust_shape_that_does_not_fit_the_type_is_an_error_at_its_path() {
+    let err = to_value(&vec![vec![1u8]], &Type::list(Type::String)).unwrap_err();
+    assert_eq!(err.to_string(), "[0]: a string is required, not a sequence");
+    let err = from_value::<BTreeMap<String, u8>>(&Value::string("x")).unwrap_err();
+    assert!(
+        err.message().contains("a map or object is required"),
+        "{err}"
+    );
+}
+
+#[test]
+fn types_serialize_as_their_json_form() {
+    let t = ty(r#"["object",{"a":["list","string"],"b":["tuple",["bool"]]},["b"]]"#);
+    let text = serde_json::to_string(&t).unwrap();
+    assert_eq!(text, t.to_json());
+    assert_eq!(serde_json::from_str::<Type>(&text).unwrap(), t);
+    // Inside cty a type is the text of its JSON form, in a string.
+    let v = to_value(&t, &Type::String).unwrap();
+    assert_eq!(v.as_str(), Some(t.to_json().as_str()));
+    assert_eq!(from_value::<Type>(&v).unwrap(), t);
+    // Nesting is bounded, whatever the input's own limits.
+    let mut deep = Value::string("string");
+    for _ in 0..300 {
+        deep = Value::tuple(vec![Value::string("list"), deep]);
+    }
+    let err = from_value::<Type>(&deep).unwrap_err();
+    assert!(err.message().contains("type nests deeper"), "{err}");
+}
+
+#[test]
+fn numbers_and_paths_serialize_meaningfully_elsewhere() {
+    let n: Number = "0.5".parse().unwrap();
+    assert_eq!(serde_json::to_string(&n).unwrap(), "0.5");
+    let big: Number = "123456789012345678901234567890".parse().unwrap();
+    assert_eq!(
+        serde_json::to_string(&big).unwrap(),
+        r#""123456789012345678901234567890""#
+    );
+    assert_eq!(
+        serde_json::from_str::<Number>(r#""1e3""#).unwrap().to_i64(),
+        Some(1000)
+    );
+    let p = Path::root().attr("rule").index(1).key("k");
+    let text = serde_json::to_string(&p).unwrap();
+    assert_eq!(text, r#"[{"attr":"rule"},{"index":1},{"key":"k"}]"#);
+    assert_eq!(serde_json::from_str::<Path>(&text).unwrap(), p);
+    assert_eq!(p.steps()[0], PathStep::Attr("rule".into()));
+}
+
+#[test]
+fn a_value_serializes_as_plain_data_elsewhere_and_refuses_unknowns() {
+    let v = thing_value().with_attr("id", Value::string("i")).unwrap();
+    let text = serde_json::to_string(&v).unwrap();
+    assert!(
+        text.starts_with(r#"{"extra":["x",1],"id":"i","name":"web""#),
+        "{text}"
+    );
+    let back: Value = serde_json::from_str(r#"{"a":[1,"x"],"b":null}"#).unwrap();
+    assert_eq!(
+        back,
+        Value::object([
+            (
+                "a",
+                Value::tuple(vec![Value::number(1), Value::string("x")])
+            ),
+            ("b", Value::null(Type::Dynamic)),
+        ])
+    );
+    assert!(serde_json::to_string(&thing_value()).is_err());
+}
+
+#[cfg(feature = "indexmap")]
+#[test]
+fn an_indexmap_is_a_map_or_an_object_per_the_type() {
+    use indexmap::IndexMap;
+    let m: IndexMap<String, u8> = [("b".to_string(), 2), ("a".to_string(), 1)]
+        .into_iter()
+        .collect();
+    let v = to_value(&m, &Type::map(Type::Number)).unwrap();
+    assert_eq!(v.to_string(), r#"{"a" = 1, "b" = 2}"#);
+    let oty = ty(r#"["object",{"a":"number","b":"number"}]"#);
+    assert_eq!(
+        msgpack::to_vec(&m, &oty).unwrap(),
+        msgpack::encode(&v.convert(&oty).unwrap(), &oty).unwrap()
+    );
+    let back: IndexMap<String, u8> = from_value(&v).unwrap();
+    assert_eq!(back.get_index(0), Some((&"a".to_string(), &1)));
+    let err = from_value::<IndexMap<String, u8>>(
+        &Value::map(Type::Number, [("k", Value::number(300))]).unwrap(),
+    )
+    .unwrap_err();
+    assert_eq!(err.path().to_string(), r#"["k"]"#);
+}
+
+#[test]
+fn a_repeated_json_attribute_is_refused_straight_into_a_struct() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Named {
+        name: String,
+    }
+    let ty = ty(r#"["object",{"name":"string"}]"#);
+    let text = br#"{"name":"a","name":"b"}"#;
+    // decode lets the last win, as go-cty does ...
+    assert_eq!(
+        json::decode(text, &ty).unwrap().attr("name"),
+        Some(&Value::string("b"))
+    );
+    // ... but a struct field cannot take a second value.
+    let err = json::from_slice::<Named>(text, &ty).unwrap_err();
+    assert_eq!(err.message(), r#"duplicate attribute "name""#);
+    assert_eq!(err.offset(), Some(12));
+}
+
+#[test]
+fn to_vec_writes_what_encode_writes_for_to_value_whatever_the_field_order() {
+    // Fields out of the type's order, a map out of key order, a skipped
+    // field, a number where a string belongs, NFD text.
+    #[derive(Serialize)]
+    struct Shuffled {
+        zeta: HashMap<String, u8>,
+        alpha: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mid: Option<String>,
+        text: &'static str,
+    }
+    let ty = ty(
+        r#"["object",{"alpha":"string","mid":"string","text":"string","zeta":["map","number"]}]"#,
+    );
+    let s = Shuffled {
+        zeta: [
+            ("b".to_string(), 2),
+            ("a".to_string(), 1),
+            ("e\u{301}".to_string(), 3),
+        ]
+        .into(),
+        alpha: u64::MAX,
+        mid: None,
+        text: "e\u{301}",
+    };
+    let v = to_value(&s, &ty).unwrap();
+    assert_eq!(
+        v.attr("alpha").unwrap().as_str(),
+        Some("18446744073709551615")
+    );
+    assert_eq!(
+        msgpack::to_vec(&s, &ty).unwrap(),
+        msgpack::encode(&v, &ty).unwrap()
+    );
+    let err = msgpack::to_vec(
+        &vec![Rule {
+            port: 1,
+            note: None,
+        }],
+        &Type::list(Type::String),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "[0]: a string is required, not the struct Rule"
+    );
+}
