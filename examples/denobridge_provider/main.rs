@@ -18,7 +18,8 @@ use ctywire::protocol::DynamicValue;
 use ctywire::rpc::denobridge::{method, CreateParams, CreateResult, HealthResult, Severity};
 use ctywire::rpc::runtime::{Child, ChildOptions, Handlers};
 use ctywire::schema::{Attribute, Block, Purpose, Schema};
-use ctywire::{Path, Type, Value};
+use ctywire::{Path, Type, Unknowable, Value};
+use serde::{Deserialize, Serialize};
 
 /// The schema of denobridge's `denobridge_resource`, reduced to what this
 /// example uses.
@@ -42,6 +43,19 @@ pub fn resource_schema() -> Schema {
 pub struct Created {
     pub new_state: DynamicValue,
     pub warnings: Vec<(Path, String)>,
+}
+
+/// `denobridge_resource` as a Rust struct: the typed layer reads the
+/// planned state into it and writes the new state from it. `id` may be
+/// unknown at plan; `props`, `state` and `sensitive_state` are dynamic, so
+/// they stay cty values, whatever the script put there.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ResourceModel {
+    pub id: Unknowable<String>,
+    pub path: String,
+    pub props: Value,
+    pub state: Value,
+    pub sensitive_state: Value,
 }
 
 /// `ApplyResourceChange` for a create: planned state in, new state out.
@@ -80,11 +94,14 @@ pub async fn create(planned_state: &DynamicValue, child: ChildOptions) -> Result
     let state = from_props(&result.state, &Type::Dynamic).map_err(|e| format!("state{e}"))?;
     let sensitive = from_props(&result.sensitive_state, &Type::Dynamic)
         .map_err(|e| format!("sensitiveState{e}"))?;
-    let new_state = planned
-        .with_attr("id", Value::string(result.id))
-        .and_then(|v| v.with_attr("state", state))
-        .and_then(|v| v.with_attr("sensitive_state", sensitive))
-        .map_err(|e| e.to_string())?;
+    let model: ResourceModel = ctywire::from_value(&planned).map_err(|e| e.to_string())?;
+    let model = ResourceModel {
+        id: Unknowable::Known(result.id),
+        state,
+        sensitive_state: sensitive,
+        ..model
+    };
+    let new_state = ctywire::to_value(&model, &ty).map_err(|e| e.to_string())?;
     let problems = schema.block.validate_value(&new_state, Purpose::State);
     if let Some(p) = problems.first() {
         return Err(p.to_string());
