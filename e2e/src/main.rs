@@ -15,7 +15,8 @@ use std::sync::Mutex;
 
 use ctywire::protocol::AttributePathStep;
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema};
-use ctywire::{json, msgpack, Refinements, Type, Value};
+use ctywire::{json, msgpack, Refinements, Type, Unknowable, Value};
+use serde::{Deserialize, Serialize};
 use tokio::net::UnixListener;
 use tokio_stream::wrappers::UnixListenerStream;
 use tonic::{Request, Response, Status};
@@ -88,6 +89,41 @@ fn thing_schema() -> Schema {
                 Block::new().attribute(attr("create", "\"string\"")),
             )),
     )
+}
+
+/// `ctywire_thing` as a provider author holds it (the typed layer reads
+/// it out of the plan and writes it back): the attributes the provider
+/// reads or sets are typed, the rest are cty values it passes through as
+/// they are. `name` may be unknown at plan (it can refer to another
+/// resource's id); `id` and `computed_label` are computed.
+#[derive(Serialize, Deserialize)]
+struct Thing {
+    id: Unknowable<Option<String>>,
+    computed_label: Unknowable<Option<String>>,
+    name: Unknowable<String>,
+    note: Value,
+    size: Value,
+    big: Value,
+    enabled: Value,
+    tags: Value,
+    ports: Value,
+    names: Value,
+    shape: Value,
+    pair: Value,
+    anything: Value,
+    endpoints: Value,
+    settings: Value,
+    rule: Value,
+    ingress: Value,
+    listener: Value,
+    timeouts: Value,
+}
+
+/// `ctywire_echo`: whatever `input` holds, dynamic.
+#[derive(Serialize, Deserialize)]
+struct Echo {
+    input: Value,
+    output: Value,
 }
 
 /// `ctywire_echo`: `output` is `input`, whatever its type.
@@ -459,17 +495,14 @@ impl pb::provider_server::Provider for Provider {
             }
             // Create: the id is unknown until apply; the label is known to
             // start with "label-" and not to be null.
-            let label = Value::unknown(Type::String)
-                .refined(Refinements {
-                    not_null: true,
-                    string_prefix: Some("label-".into()),
-                    ..Default::default()
-                })
-                .map_err(|e| error_at(&e))?;
-            let planned = proposed
-                .with_attr("id", Value::unknown(Type::String))
-                .and_then(|v| v.with_attr("computed_label", label))
-                .map_err(|e| error_at(&e))?;
+            let mut thing: Thing = ctywire::from_value(&proposed).map_err(|e| error_at(&e))?;
+            thing.id = Unknowable::unknown();
+            thing.computed_label = Unknowable::Unknown(Refinements {
+                not_null: true,
+                string_prefix: Some("label-".into()),
+                ..Default::default()
+            });
+            let planned = ctywire::to_value(&thing, &ty).map_err(|e| error_at(&e))?;
             Provider::encode(&planned, &ty)
         })();
         Ok(Response::new(match result {
@@ -498,22 +531,20 @@ impl pb::provider_server::Provider for Provider {
             if planned.is_null() {
                 return Provider::encode(&planned, &ty);
             }
-            let name = planned
-                .attr("name")
-                .and_then(Value::as_str)
-                .unwrap_or("unnamed")
-                .to_string();
-            let mut state = planned.clone();
-            if !state.attr("id").is_some_and(Value::is_known) {
-                state = state
-                    .with_attr("id", Value::string(format!("thing-{name}")))
-                    .map_err(|e| error_at(&e))?;
+            let mut thing: Thing = ctywire::from_value(&planned).map_err(|e| error_at(&e))?;
+            // At apply everything in the config is known.
+            let name = thing
+                .name
+                .known()
+                .cloned()
+                .unwrap_or_else(|| "unnamed".into());
+            if !thing.id.is_known() {
+                thing.id = Unknowable::Known(Some(format!("thing-{name}")));
             }
-            if !state.attr("computed_label").is_some_and(Value::is_known) {
-                state = state
-                    .with_attr("computed_label", Value::string(format!("label-{name}")))
-                    .map_err(|e| error_at(&e))?;
+            if !thing.computed_label.is_known() {
+                thing.computed_label = Unknowable::Known(Some(format!("label-{name}")));
             }
+            let state = ctywire::to_value(&thing, &ty).map_err(|e| error_at(&e))?;
             Provider::encode(&state, &ty)
         })();
         Ok(Response::new(match result {
@@ -536,13 +567,9 @@ impl pb::provider_server::Provider for Provider {
         let result = (|| {
             let ty = self.type_for(&r.type_name)?;
             let config = self.decode("ReadDataSource.config", &r.config, &ty)?;
-            let input = config
-                .attr("input")
-                .cloned()
-                .unwrap_or(Value::null(Type::Dynamic));
-            let state = config
-                .with_attr("output", input)
-                .map_err(|e| error_at(&e))?;
+            let mut echo: Echo = ctywire::from_value(&config).map_err(|e| error_at(&e))?;
+            echo.output = echo.input.clone();
+            let state = ctywire::to_value(&echo, &ty).map_err(|e| error_at(&e))?;
             Provider::encode(&state, &ty)
         })();
         Ok(Response::new(match result {
