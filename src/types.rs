@@ -630,14 +630,8 @@ impl Type {
     pub fn type_at(&self, path: &Path) -> Result<Type> {
         let mut t = self;
         for (n, step) in path.steps().iter().enumerate() {
-            let here = || Path::from(path.steps()[..n].to_vec());
-            let fail = |msg: String| {
-                let mut e = Error::data(msg);
-                for s in here().steps().iter().rev() {
-                    e = e.under(s.clone());
-                }
-                e
-            };
+            let fail =
+                |msg: String| Error::data(msg).within(&Path::from(path.steps()[..n].to_vec()));
             t = match (t, step) {
                 (Type::Dynamic, _) => return Ok(Type::Dynamic),
                 (Type::Object(o), PathStep::Attr(a)) => match o.index_of(a) {

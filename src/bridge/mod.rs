@@ -84,10 +84,6 @@ pub fn to_props(v: &Value, unknowns: Unknowns) -> Result<Props> {
     Ok(Props { json, unknown })
 }
 
-fn at(path: &Path, e: Error) -> Error {
-    path.steps().iter().rev().fold(e, |e, s| e.under(s.clone()))
-}
-
 fn props_of(
     v: &Value,
     unknowns: Unknowns,
@@ -96,7 +92,7 @@ fn props_of(
 ) -> Result<Json> {
     if !v.is_known() {
         return match unknowns {
-            Unknowns::Refuse => Err(at(path, Error::unrepresentable("value is not known yet"))),
+            Unknowns::Refuse => Err(Error::unrepresentable("value is not known yet").within(path)),
             Unknowns::NullAndReport => {
                 unknown.push(path.clone());
                 Ok(Json::Null)
@@ -115,7 +111,7 @@ fn props_of(
     if let Some(n) = v.as_number() {
         return JsonNumber::try_from(n)
             .map(Json::Number)
-            .map_err(|e| at(path, e));
+            .map_err(|e| e.within(path));
     }
     let mut child = |step: PathStep, e: &Value, path: &mut Path| -> Result<Json> {
         path.push(step);
@@ -147,7 +143,7 @@ fn props_of(
         }
         return Ok(Json::Object(out));
     }
-    Err(at(path, Error::data("value has no JSON form")))
+    Err(Error::data("value has no JSON form").within(path))
 }
 
 /// Plain JSON as a value of type `ty`.

@@ -40,12 +40,7 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
     let mut ty: Type = value.ty().clone();
     let mut here: Option<&Value> = Some(value);
     for seg in segments {
-        let fail = |path: &Path, msg: String| {
-            path.steps()
-                .iter()
-                .rev()
-                .fold(Error::data(msg), |e, s| e.under(s.clone()))
-        };
+        let fail = |path: &Path, msg: String| Error::data(msg).within(path);
         // In a dynamic position the value knows its type.
         if ty == Type::Dynamic {
             match here {

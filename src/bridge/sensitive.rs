@@ -28,10 +28,7 @@ pub fn split_sensitive(v: &Value, paths: &[Path]) -> Result<(Value, Value)> {
 }
 
 fn fail(path: &Path, msg: String) -> Error {
-    path.steps()
-        .iter()
-        .rev()
-        .fold(Error::data(msg), |e, s| e.under(s.clone()))
+    Error::data(msg).within(path)
 }
 
 fn split(v: &Value, suffixes: &[&[PathStep]], path: &mut Path) -> Result<(Value, Value)> {

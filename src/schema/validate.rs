@@ -20,11 +20,7 @@ pub enum Purpose {
 }
 
 fn problem(path: &Path, message: String) -> Error {
-    let mut e = Error::data(message);
-    for step in path.steps().iter().rev() {
-        e = e.under(step.clone());
-    }
-    e
+    Error::data(message).within(path)
 }
 
 pub(super) fn block(
