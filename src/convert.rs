@@ -273,14 +273,8 @@ impl Converter {
                 None => return Err(unexpected_attribute(name, to)),
             }
         }
-        let missing: Vec<&str> = to
-            .attributes()
-            .enumerate()
-            .filter(|&(i, _)| found[i].is_none() && !to.is_optional(i) && !self.missing_is_null)
-            .map(|(_, (n, _))| n)
-            .collect();
-        if !missing.is_empty() {
-            return Err(Error::data(missing_message(&missing)));
+        if !self.missing_is_null {
+            missing_attributes(to, |i, _| found[i].is_none() && !to.is_optional(i))?;
         }
         let mut attrs = Vec::with_capacity(to.len());
         for ((name, aty), v) in to.attributes().zip(found) {
@@ -428,15 +422,7 @@ fn convertible(from: &Type, to: &Type) -> Result<()> {
             true
         }
         (Type::Object(a), Type::Object(b)) => {
-            let missing: Vec<&str> = b
-                .attributes()
-                .enumerate()
-                .filter(|&(i, (n, _))| !b.is_optional(i) && a.index_of(n).is_none())
-                .map(|(_, (n, _))| n)
-                .collect();
-            if !missing.is_empty() {
-                return Err(Error::data(missing_message(&missing)));
-            }
+            missing_attributes(b, |i, n| !b.is_optional(i) && a.index_of(n).is_none())?;
             for (n, t) in b.attributes() {
                 if let Some(i) = a.index_of(n) {
                     convertible(a.attribute_type_at(i), t)
@@ -517,13 +503,8 @@ pub(crate) fn type_difference(got: &Type, want: &Type) -> Option<Error> {
     }
     match (got, want) {
         (Type::Object(g), Type::Object(w)) => {
-            let missing: Vec<&str> = w
-                .attributes()
-                .map(|(n, _)| n)
-                .filter(|n| g.index_of(n).is_none())
-                .collect();
-            if !missing.is_empty() {
-                return Some(Error::data(missing_message(&missing)));
+            if let Err(e) = missing_attributes(w, |_, n| g.index_of(n).is_none()) {
+                return Some(e);
             }
             if let Some((n, _)) = g.attributes().find(|(n, _)| w.index_of(n).is_none()) {
                 return Some(Error::data(format!("unexpected attribute {n:?}")));
@@ -563,8 +544,17 @@ fn article(t: &Type) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
-fn missing_message(missing: &[&str]) -> String {
-    match missing {
+/// The attributes of `to` that `left_out(index, name)` says are missing,
+/// named in one error.
+fn missing_attributes(to: &ObjectType, left_out: impl Fn(usize, &str) -> bool) -> Result<()> {
+    let missing: Vec<&str> = to
+        .attributes()
+        .enumerate()
+        .filter(|&(i, (n, _))| left_out(i, n))
+        .map(|(_, (n, _))| n)
+        .collect();
+    let message = match &missing[..] {
+        [] => return Ok(()),
         [one] => format!("attribute {one:?} is missing"),
         [init @ .., last] => format!(
             "attributes {} and {last:?} are missing",
@@ -573,8 +563,8 @@ fn missing_message(missing: &[&str]) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        [] => "no attribute is missing".to_string(),
-    }
+    };
+    Err(Error::data(message))
 }
 
 fn unexpected_attribute(name: &str, to: &ObjectType) -> Error {
