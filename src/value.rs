@@ -696,13 +696,8 @@ impl Value {
     /// The attributes of a known object, by name in sorted order, without
     /// cloning them.
     pub fn into_attributes(self) -> Option<Vec<(String, Value)>> {
-        match self.0 {
-            Repr::Seq(Type::Object(o), v) => Some(
-                o.attributes()
-                    .map(|(n, _)| n.to_string())
-                    .zip(v.into_vec())
-                    .collect(),
-            ),
+        match self.into_parts() {
+            Parts::Attributes(attrs) => Some(attrs),
             _ => None,
         }
     }
@@ -710,8 +705,8 @@ impl Value {
     /// The elements of a known list, set (in canonical order) or tuple,
     /// without cloning them.
     pub fn into_elements(self) -> Option<Vec<Value>> {
-        match self.0 {
-            Repr::Seq(Type::List(_) | Type::Set(_) | Type::Tuple(_), v) => Some(v.into_vec()),
+        match self.into_parts() {
+            Parts::Elements(_, elems) => Some(elems),
             _ => None,
         }
     }
@@ -737,8 +732,8 @@ impl Value {
 
     /// The entries of a known map, sorted by key, without cloning them.
     pub fn into_entries(self) -> Option<Vec<(String, Value)>> {
-        match self.0 {
-            Repr::Map(_, m) => Some(m.into_iter().map(|(k, v)| (k.into(), v)).collect()),
+        match self.into_parts() {
+            Parts::Entries(_, entries) => Some(entries),
             _ => None,
         }
     }
