@@ -48,7 +48,8 @@ pub(crate) enum Key<'a> {
 pub(crate) type DynamicStart<'a, E> = (usize, &'a [u8], E);
 
 /// What a wire format's reader offers the shared decoder. Each `Option`
-/// result is `None` when the next value is not of the form asked for (the
+/// result is `None`, with nothing consumed, when the next value is not of
+/// the form asked for (the
 /// decoder then reports what was required); errors are malformed input.
 pub(crate) trait Wire<'a> {
     /// The format's name in messages.
@@ -74,8 +75,12 @@ pub(crate) trait Wire<'a> {
     fn unknown(&mut self, ty: &Type, opts: &DecodeOptions) -> Result<Value>;
     /// Consumes a null, if that is what comes next.
     fn null(&mut self) -> Result<bool>;
-    /// A string value (NFC).
-    fn string(&mut self) -> Result<Option<CompactString>>;
+    /// A string value's text as sent, and whether it is known to be
+    /// ASCII (and so already NFC). The text, not a finished string: the
+    /// caller builds its own in place (a `CompactString` returned through
+    /// `Result<Option<_>>` is copied around its niche byte in pieces, which
+    /// stalls store forwarding on every string).
+    fn string(&mut self) -> Result<Option<(Cow<'a, str>, bool)>>;
     /// A number value.
     fn number(&mut self, max_exponent: u32) -> Result<Option<Number>>;
     /// A bool value.
@@ -161,6 +166,14 @@ pub(crate) struct Decoder<'a, 'o, W> {
     entries: Vec<(CompactString, Value)>,
 }
 
+/// A string value from its text as sent. A call of its own in debug
+/// builds, so that its locals stay out of the frame every level of nesting
+/// pays there.
+#[inline]
+fn string_value(s: &str, ascii: bool) -> Value {
+    Value::from_repr(Repr::String(compact_nfc(s, ascii)))
+}
+
 pub(crate) fn required(at: usize, what: &str) -> Error {
     Error::data(format!("{what} is required")).at_offset(at)
 }
@@ -188,22 +201,34 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
         if self.w.at_unknown() {
             return self.w.unknown(ty, self.opts);
         }
+        // Strings, numbers and bools are most of every payload: a few
+        // compares find their usual forms before the null check and the
+        // jump table over the kinds, which predicts poorly when kinds
+        // alternate (as an object's attributes do). What they miss falls
+        // through to the general order below. Each value is built right
+        // where it is returned: passed back through an `Option` first, it
+        // is copied in pieces that stall store forwarding.
+        if let Type::String = ty {
+            if let Some((s, ascii)) = self.w.string()? {
+                return Ok(string_value(&s, ascii));
+            }
+        } else if let Type::Number = ty {
+            if let Some(n) = self.w.number(self.opts.max_number_exponent)? {
+                return Ok(Value::from_repr(Repr::Number(n)));
+            }
+        } else if let Type::Bool = ty {
+            if let Some(b) = self.w.bool()? {
+                return Ok(Value::from_repr(Repr::Bool(b)));
+            }
+        }
         if self.w.null()? {
             return Ok(Value::null(ty.clone()));
         }
         match ty {
-            Type::String => match self.w.string()? {
-                Some(s) => Ok(Value::from_repr(Repr::String(s))),
-                None => Err(required(at, "a string")),
-            },
-            Type::Number => match self.w.number(self.opts.max_number_exponent)? {
-                Some(n) => Ok(Value::from_repr(Repr::Number(n))),
-                None => Err(required(at, "a number")),
-            },
-            Type::Bool => match self.w.bool()? {
-                Some(b) => Ok(Value::from_repr(Repr::Bool(b))),
-                None => Err(required(at, "a bool")),
-            },
+            // Not in any form these types take.
+            Type::String => Err(required(at, "a string")),
+            Type::Number => Err(required(at, "a number")),
+            Type::Bool => Err(required(at, "a bool")),
             Type::List(ety) | Type::Set(ety) => self.list_or_set(ty, ety, at),
             Type::Map(ety) => self.map(ty, ety, at),
             Type::Object(oty) => self.object(ty, oty, at),

@@ -24,7 +24,7 @@ pub(crate) fn text_from_wire(bytes: &[u8]) -> Result<(&str, bool), std::str::Utf
 /// line: as a call, its prologue and epilogue were ~25 of the ~60
 /// instructions a short ASCII string costs (callgrind, dynamic payload:
 /// 8.2M of 33M in `compact_nfc` itself over 315,000 calls).
-#[inline]
+#[inline(always)]
 pub(crate) fn compact_nfc(s: &str, ascii: bool) -> compact_str::CompactString {
     if ascii {
         compact_str::CompactString::new(s)

@@ -8,14 +8,11 @@
 
 use std::borrow::Cow;
 
-use compact_str::CompactString;
-
 use super::read::{Peek, Reader};
 use crate::convert::{bool_from_string, number_from_string};
 use crate::decode::{self, DynamicStart, Key, Wire};
 use crate::error::{Error, Result};
 use crate::number::Number;
-use crate::strings::nfc;
 use crate::types::Type;
 use crate::value::Value;
 use crate::DecodeOptions;
@@ -84,15 +81,16 @@ impl<'a> Wire<'a> for JsonWire<'a> {
     }
 
     #[inline]
-    fn string(&mut self) -> Result<Option<CompactString>> {
-        let s: Cow<'_, str> = match self.next {
+    fn string(&mut self) -> Result<Option<(Cow<'a, str>, bool)>> {
+        let s: Cow<'a, str> = match self.next {
             Peek::String => self.r.read_string()?,
             // go-cty keeps a number's literal text.
             Peek::Number => self.r.read_number()?.into(),
             Peek::Bool => if self.r.read_bool()? { "true" } else { "false" }.into(),
             _ => return Ok(None),
         };
-        Ok(Some(CompactString::from(nfc(&s))))
+        let ascii = s.is_ascii();
+        Ok(Some((s, ascii)))
     }
 
     #[inline]

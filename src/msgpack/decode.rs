@@ -1,7 +1,8 @@
 //! msgpack → Value: the msgpack reader the shared decoder
 //! ([`crate::decode`]) runs over, straight from the bytes.
 
-use compact_str::CompactString;
+use std::borrow::Cow;
+
 use rmp::Marker;
 
 use super::unknown;
@@ -9,7 +10,7 @@ use crate::convert::number_from_string;
 use crate::decode::{self, DynamicStart, Key, Wire};
 use crate::error::{Error, Result};
 use crate::number::Number;
-use crate::strings::{compact_nfc, text_from_wire};
+use crate::strings::text_from_wire;
 use crate::types::Type;
 use crate::value::Value;
 use crate::DecodeOptions;
@@ -181,7 +182,7 @@ impl<'a> Reader<'a> {
 
     /// An array or map header, whose count is both the iteration state
     /// and the length known up front; anything else is left unread.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn begin_counted(
         &mut self,
         count: impl Fn(Head) -> Option<u32>,
@@ -203,13 +204,18 @@ impl<'a> Reader<'a> {
     }
 }
 
+// The reading of each form is forced inline in release builds, where the
+// calls would cost more than the reading; not in debug builds, where
+// everything inlined into `Decoder::value` grows the frame that every level
+// of nesting pays (the depth limit must be reachable on a small stack
+// there too).
 impl<'a> Wire<'a> for Reader<'a> {
     const NAME: &'static str = "msgpack";
     /// Elements or entries left.
     type Seq = usize;
     type DynamicEnd = ();
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn start(&mut self) -> Result<usize> {
         self.peek()?;
         Ok(self.pos)
@@ -225,7 +231,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         (self.pos < self.buf.len()).then(|| (self.pos, self.buf.len() - self.pos))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn at_unknown(&mut self) -> bool {
         self.buf.get(self.pos).is_some_and(|&b| is_ext(b))
     }
@@ -234,27 +240,27 @@ impl<'a> Wire<'a> for Reader<'a> {
         unknown::read(self, ty, opts)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn null(&mut self) -> Result<bool> {
         let nil = self.peek()? == 0xc0;
         self.pos += usize::from(nil);
         Ok(nil)
     }
 
-    #[inline(always)]
-    fn string(&mut self) -> Result<Option<CompactString>> {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn string(&mut self) -> Result<Option<(Cow<'a, str>, bool)>> {
         let at = self.pos;
         let b = self.peek()?;
         // The most common form, without the general dispatch.
         if let 0xa0..=0xbf = b {
             self.pos += 1;
             let (s, ascii) = self.text(u32::from(b & 0x1f))?;
-            return Ok(Some(compact_nfc(s, ascii)));
+            return Ok(Some((Cow::Borrowed(s), ascii)));
         }
         match self.head()? {
             Head::Str(n) | Head::Bin(n) => {
                 let (s, ascii) = self.text(n)?;
-                Ok(Some(compact_nfc(s, ascii)))
+                Ok(Some((Cow::Borrowed(s), ascii)))
             }
             _ => {
                 self.unread(at);
@@ -263,7 +269,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn number(&mut self, max_exponent: u32) -> Result<Option<Number>> {
         let b = self.peek()?;
         // The most common form, without the general dispatch.
@@ -273,10 +279,14 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
         let at = self.pos;
         let head = self.head()?;
-        self.number_from(head, at, max_exponent)
+        let n = self.number_from(head, at, max_exponent)?;
+        if n.is_none() {
+            self.unread(at);
+        }
+        Ok(n)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn bool(&mut self) -> Result<Option<bool>> {
         match self.peek()? {
             b @ (0xc2 | 0xc3) => {
@@ -287,7 +297,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn begin_array(&mut self) -> Result<Option<(usize, Option<usize>)>> {
         self.begin_counted(|h| match h {
             Head::Array(n) => Some(n),
@@ -295,14 +305,14 @@ impl<'a> Wire<'a> for Reader<'a> {
         })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element(&mut self, left: &mut usize) -> Result<bool> {
         let more = *left > 0;
         *left = left.saturating_sub(1);
         Ok(more)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn begin_map(&mut self) -> Result<Option<(usize, Option<usize>)>> {
         self.begin_counted(|h| match h {
             Head::Map(n) => Some(n),
@@ -310,7 +320,7 @@ impl<'a> Wire<'a> for Reader<'a> {
         })
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key(
         &mut self,
         left: &mut usize,

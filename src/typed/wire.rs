@@ -22,7 +22,7 @@ use super::{stash, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TO
 use crate::decode::{decode_whole, required, Decoder, Key, Wire};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
-use crate::strings::compact_nfc;
+use crate::strings::{compact_nfc, nfc};
 use crate::types::{ObjectType, Type};
 use crate::value::Value;
 use crate::DecodeOptions;
@@ -275,7 +275,8 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         if *self.ty == Type::String {
             if let Some(at) = self.direct()? {
                 return match self.d.w.string()? {
-                    Some(s) => visitor.visit_str(&s),
+                    Some((s, ascii)) if ascii => visitor.visit_str(&s),
+                    Some((s, _)) => visitor.visit_str(&nfc(&s)),
                     None => Err(required(at, "a string")),
                 };
             }
