@@ -29,7 +29,12 @@ pub(super) struct Reader<'a> {
 pub(super) enum Head {
     Nil,
     Bool(bool),
-    Int(Number),
+    /// An integer of any width up to i64 (a number is made from it only
+    /// where one is needed: a `Number` returned inside a `Head` is copied
+    /// around its niche byte in pieces, which stalls store forwarding).
+    Int(i64),
+    /// A uint 64 past i64's range.
+    Uint(u64),
     Float(f64),
     Str(u32),
     Bin(u32),
@@ -37,6 +42,19 @@ pub(super) enum Head {
     Map(u32),
     Ext,
     Reserved,
+}
+
+impl Head {
+    /// An integer head's value, with nil as 0 (go-cty reads refinement
+    /// keys and bounds that way).
+    pub(super) fn integer_or_nil(&self) -> Option<Number> {
+        match *self {
+            Head::Int(n) => Some(Number::from_i64(n)),
+            Head::Uint(n) => Some(Number::from_u64(n)),
+            Head::Nil => Some(Number::from_i64(0)),
+            _ => None,
+        }
+    }
 }
 
 /// Whether `b` starts an ext (fixext 1–16, ext 8/16/32): an unknown.
@@ -88,16 +106,19 @@ impl<'a> Reader<'a> {
             Marker::Null => Head::Nil,
             Marker::True => Head::Bool(true),
             Marker::False => Head::Bool(false),
-            Marker::FixPos(v) => Head::Int(Number::from_i64(i64::from(v))),
-            Marker::FixNeg(v) => Head::Int(Number::from_i64(i64::from(v))),
-            Marker::U8 => Head::Int(Number::from(u8::from_be_bytes(self.be()?))),
-            Marker::U16 => Head::Int(Number::from(u16::from_be_bytes(self.be()?))),
-            Marker::U32 => Head::Int(Number::from(u32::from_be_bytes(self.be()?))),
-            Marker::U64 => Head::Int(Number::from_u64(u64::from_be_bytes(self.be()?))),
-            Marker::I8 => Head::Int(Number::from(i8::from_be_bytes(self.be()?))),
-            Marker::I16 => Head::Int(Number::from(i16::from_be_bytes(self.be()?))),
-            Marker::I32 => Head::Int(Number::from(i32::from_be_bytes(self.be()?))),
-            Marker::I64 => Head::Int(Number::from_i64(i64::from_be_bytes(self.be()?))),
+            Marker::FixPos(v) => Head::Int(i64::from(v)),
+            Marker::FixNeg(v) => Head::Int(i64::from(v)),
+            Marker::U8 => Head::Int(i64::from(u8::from_be_bytes(self.be()?))),
+            Marker::U16 => Head::Int(i64::from(u16::from_be_bytes(self.be()?))),
+            Marker::U32 => Head::Int(i64::from(u32::from_be_bytes(self.be()?))),
+            Marker::U64 => {
+                let n = u64::from_be_bytes(self.be()?);
+                i64::try_from(n).map_or(Head::Uint(n), Head::Int)
+            }
+            Marker::I8 => Head::Int(i64::from(i8::from_be_bytes(self.be()?))),
+            Marker::I16 => Head::Int(i64::from(i16::from_be_bytes(self.be()?))),
+            Marker::I32 => Head::Int(i64::from(i32::from_be_bytes(self.be()?))),
+            Marker::I64 => Head::Int(i64::from_be_bytes(self.be()?)),
             // float32 is widened to float64, as Go does.
             Marker::F32 => Head::Float(f64::from(f32::from_be_bytes(self.be()?))),
             Marker::F64 => Head::Float(f64::from_be_bytes(self.be()?)),
@@ -150,7 +171,8 @@ impl<'a> Reader<'a> {
         max_exponent: u32,
     ) -> Result<Option<Number>> {
         match head {
-            Head::Int(n) => Ok(Some(n)),
+            Head::Int(n) => Ok(Some(Number::from_i64(n))),
+            Head::Uint(n) => Ok(Some(Number::from_u64(n))),
             Head::Float(f) => Number::from_f64(f).map(Some).map_err(|e| e.at_offset(at)),
             Head::Str(n) | Head::Bin(n) => {
                 let (s, _) = self.text(n)?;

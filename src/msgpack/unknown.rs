@@ -17,7 +17,6 @@ use rmp::encode as mp;
 use super::decode::{Head, Reader};
 use super::encode::write_number;
 use crate::error::{Error, Result};
-use crate::number::Number;
 use crate::refinements::{safe_prefix, Bound, Refinements};
 use crate::strings::nfc;
 use crate::types::Type;
@@ -204,10 +203,8 @@ fn read_refinements(
     let mut nullness: Option<bool> = None;
     for _ in 0..n {
         let kat = p.pos();
-        let k = match p.head()? {
-            Head::Int(k) => k,
-            Head::Nil => Number::from_i64(0),
-            _ => return Err(Error::data("non-integer key in map").at_offset(kat)),
+        let Some(k) = p.head()?.integer_or_nil() else {
+            return Err(Error::data("non-integer key in map").at_offset(kat));
         };
         let vat = p.pos();
         // An unknown key is ignored, but go-cty does not skip its value:
@@ -256,10 +253,8 @@ fn read_refinements(
                 if !ty.is_collection() {
                     return Err(err("length bound refinement for non-collection type"));
                 }
-                let n = match p.head()? {
-                    Head::Int(n) => n,
-                    Head::Nil => Number::from_i64(0),
-                    _ => return Err(err("length bound refinement must be integer")),
+                let Some(n) = p.head()?.integer_or_nil() else {
+                    return Err(err("length bound refinement must be integer"));
                 };
                 if k == key::LENGTH_LOWER {
                     // go-cty keeps the tighter of two lower bounds, and no
