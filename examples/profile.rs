@@ -7,7 +7,10 @@
 //!     target/bench-cases/dynamic.case msgpack-decode 10
 //! ```
 //!
-//! OP is msgpack-decode, msgpack-encode, json-decode or json-encode; the
+//! OP is msgpack-decode, msgpack-encode, json-decode or json-encode, and
+//! with the `serde` feature, for the instance and fleet payloads,
+//! structs-decode and structs-encode (msgpack into and from the benchmark's
+//! Rust structs); the
 //! case file is one `{"type":T,"msgpack":"<hex>"}` line (`bench_payloads`
 //! writes them). Setup (reading the case, the JSON text) is done once, so
 //! the counts of N and 2N runs differ by N operations' work.
@@ -16,6 +19,10 @@
 mod alloc;
 
 use ctywire::{json, msgpack, Type};
+
+#[cfg(feature = "serde")]
+#[path = "../benches/support/instance.rs"]
+mod instance;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -36,6 +43,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let value = msgpack::decode(&bytes, &ty)?;
     let text = json::encode(&value, &ty)?;
     let mut out = Vec::with_capacity(bytes.len().max(text.len()));
+    #[cfg(feature = "serde")]
+    let fleet: Option<Vec<instance::Instance>> = (op.starts_with("structs-")).then(|| {
+        // One instance is read as a fleet of one.
+        let fleet_ty = if let Type::List(_) = ty {
+            ty.clone()
+        } else {
+            Type::list(ty.clone())
+        };
+        let fleet_bytes = if fleet_ty == ty {
+            bytes.clone()
+        } else {
+            let mut b = vec![0x91];
+            b.extend_from_slice(&bytes);
+            b
+        };
+        msgpack::from_slice(&fleet_bytes, &fleet_ty).expect("the instance structs")
+    });
     for _ in 0..n {
         match op.as_str() {
             "msgpack-decode" => drop(std::hint::black_box(msgpack::decode(&bytes, &ty)?)),
@@ -47,6 +71,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "json-encode" => {
                 out.clear();
                 json::encode_into(&mut out, &value, &ty)?;
+            }
+            #[cfg(feature = "serde")]
+            "structs-decode" => {
+                if let Type::List(_) = ty {
+                    let v: Vec<instance::Instance> = msgpack::from_slice(&bytes, &ty)?;
+                    drop(std::hint::black_box(v));
+                } else {
+                    let v: instance::Instance = msgpack::from_slice(&bytes, &ty)?;
+                    drop(std::hint::black_box(v));
+                }
+            }
+            #[cfg(feature = "serde")]
+            "structs-encode" => {
+                let fleet = fleet.as_ref().ok_or("no structs")?;
+                out = if let Type::List(_) = ty {
+                    msgpack::to_vec(fleet, &ty)?
+                } else {
+                    msgpack::to_vec(&fleet[0], &ty)?
+                };
             }
             _ => return Err(format!("unknown op {op}").into()),
         }

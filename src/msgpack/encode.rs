@@ -78,7 +78,7 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn write_number(out: &mut Vec<u8>, n: &Number) {
+pub(crate) fn write_number(out: &mut Vec<u8>, n: &Number) {
     // go-cty's choice, in its order. An integer int64 holds is an int (-0
     // is the integer 0).
     if let Some(i) = n.to_i64() {

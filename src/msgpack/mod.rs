@@ -45,7 +45,7 @@
 //! ```
 
 mod decode;
-mod encode;
+pub(crate) mod encode;
 mod unknown;
 
 use crate::error::Result;

@@ -14,7 +14,9 @@ use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
 use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
+use super::{stash, take_stash, Stashed, NUMBER_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, Result};
+use crate::msgpack::encode::write_number;
 use crate::path::PathStep;
 use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
@@ -151,9 +153,25 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         value: &T,
     ) -> Result<()> {
         // ctywire's own types (Value, Number, Unknowable) hand themselves
-        // over whole: written the general way.
-        let v = ser::Serializer::serialize_newtype_struct(self.typed(), name, value);
-        self.write(v)
+        // over whole. A number at a number type and a value are written as
+        // the encoder writes them, without a copy; the rest (conversions,
+        // unknowns) is built the general way.
+        match (name, take_stash()) {
+            (NUMBER_TOKEN, Some(Stashed::Number(n))) if *self.ty == Type::Number => {
+                write_number(self.out, &n);
+                Ok(())
+            }
+            (VALUE_TOKEN, Some(Stashed::Value(v))) => {
+                crate::msgpack::encode_into(self.out, &v, self.ty)
+            }
+            (_, stashed) => {
+                if let Some(s) = stashed {
+                    stash(s);
+                }
+                let v = ser::Serializer::serialize_newtype_struct(self.typed(), name, value);
+                self.write(v)
+            }
+        }
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -416,8 +434,10 @@ pub(crate) enum StructWriter<'o, 't> {
         name: &'static str,
         /// The next attribute (by position) the output is waiting for.
         next: usize,
-        /// Attributes that came early: position and bytes.
-        aside: Vec<(usize, Vec<u8>)>,
+        /// Attributes that came early: position and where their bytes
+        /// are in `scratch` (one buffer for all of them).
+        aside: Vec<(usize, std::ops::Range<usize>)>,
+        scratch: Vec<u8>,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -438,6 +458,7 @@ impl<'o, 't> StructWriter<'o, 't> {
                     name,
                     next: 0,
                     aside: Vec::new(),
+                    scratch: Vec::new(),
                 })
             }
             _ => {
@@ -482,8 +503,12 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 name,
                 next,
                 aside,
+                scratch,
             } => {
-                let Some(i) = oty.index_of(key) else {
+                // Fields usually come in the type's order: the name due
+                // next is compared before any search.
+                let due = *next < oty.len() && oty.name(*next) == key;
+                let Some(i) = (if due { Some(*next) } else { oty.index_of(key) }) else {
                     return Err(not_an_attribute(ty, name, key));
                 };
                 let aty = oty.attribute_type_at(i);
@@ -496,8 +521,8 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                     *next += 1;
                     // Attributes that came early and are now due.
                     while let Some(p) = aside.iter().position(|(j, _)| j == next) {
-                        let (j, bytes) = aside.swap_remove(p);
-                        attribute(out, oty, j, Some(&bytes));
+                        let (j, range) = aside.swap_remove(p);
+                        attribute(out, oty, j, scratch.get(range));
                         *next += 1;
                     }
                     return Ok(());
@@ -507,16 +532,17 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                         "the field `{key}` of {name} is written twice"
                     )));
                 }
-                let mut bytes = Vec::new();
+                let start = scratch.len();
                 value
                     .serialize(MsgpackSerializer {
-                        out: &mut bytes,
+                        out: scratch,
                         ty: aty,
                     })
                     .map_err(under)?;
+                let range = start..scratch.len();
                 match aside.iter_mut().find(|(j, _)| *j == i) {
-                    Some(slot) => slot.1 = bytes,
-                    None => aside.push((i, bytes)),
+                    Some(slot) => slot.1 = range,
+                    None => aside.push((i, range)),
                 }
                 Ok(())
             }
@@ -542,11 +568,15 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 oty,
                 next,
                 aside,
+                scratch,
                 ..
             } => {
                 // What never came (skipped fields) is null.
                 for i in next..oty.len() {
-                    let bytes = aside.iter().find(|(j, _)| *j == i).map(|(_, b)| &b[..]);
+                    let bytes = aside
+                        .iter()
+                        .find(|(j, _)| *j == i)
+                        .and_then(|(_, r)| scratch.get(r.clone()));
                     attribute(out, oty, i, bytes);
                 }
                 Ok(())
