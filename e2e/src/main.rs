@@ -312,7 +312,7 @@ async fn main() {
         }
     };
     let observer = recorder.clone();
-    let options = ServeOptions::default()
-        .observe_values(Arc::new(move |v| check_and_record(&observer, v)));
+    let options =
+        ServeOptions::default().observe_values(Arc::new(move |v| check_and_record(&observer, v)));
     ctywire_tfplugin6::serve_with(options, TestProvider { recorder }).await;
 }

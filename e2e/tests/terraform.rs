@@ -163,7 +163,10 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         }
         // Terraform started our binary through the override, not a
         // provider from anywhere else.
-        assert!(text.contains("Provider development overrides are in effect"), "{text}");
+        assert!(
+            text.contains("Provider development overrides are in effect"),
+            "{text}"
+        );
     }
 
     let recorded =

@@ -125,7 +125,9 @@ impl ServerCertVerifier for ExactServer {
         if end_entity.as_ref() == self.0.as_ref() {
             Ok(ServerCertVerified::assertion())
         } else {
-            Err(rustls::Error::General("not the handshake's certificate".into()))
+            Err(rustls::Error::General(
+                "not the handshake's certificate".into(),
+            ))
         }
     }
     fn verify_tls12_signature(
@@ -190,7 +192,9 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn refuses_to_run_without_the_magic_cookie() {
-    let out = command(&[("PLUGIN_PROTOCOL_VERSIONS", "6")]).output().unwrap();
+    let out = command(&[("PLUGIN_PROTOCOL_VERSIONS", "6")])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -270,7 +274,14 @@ async fn a_client_with_terraforms_cert_gets_the_provider_schema_over_mtls() {
     assert!(schema.diagnostics.is_empty());
     assert!(schema.data_source_schemas.contains_key("example_echo"));
     let secret = &schema.resource_schemas["example_secret"];
-    let password = secret.block.as_ref().unwrap().attributes.iter().find(|a| a.name == "password").unwrap();
+    let password = secret
+        .block
+        .as_ref()
+        .unwrap()
+        .attributes
+        .iter()
+        .find(|a| a.name == "password")
+        .unwrap();
     assert!(password.write_only);
     assert_eq!(password.r#type, b"\"string\"");
     drop(plugin);
@@ -307,7 +318,8 @@ async fn a_malformed_value_is_answered_with_a_diagnostic_at_its_path() {
     let dir = temp_dir("malformed");
     let identity = client_identity();
     let plugin = start(Some(&identity), &dir);
-    let mut client = pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
+    let mut client =
+        pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
     // {"id": null, "password": 7}: a number where a string belongs (msgpack
     // 7 is a fixint, which is never a string).
     let resp = client
@@ -329,13 +341,18 @@ async fn a_malformed_value_is_answered_with_a_diagnostic_at_its_path() {
     let steps = &d.attribute.as_ref().expect("a path").steps;
     assert_eq!(
         steps[0].selector,
-        Some(pb::attribute_path::step::Selector::AttributeName("password".into()))
+        Some(pb::attribute_path::step::Selector::AttributeName(
+            "password".into()
+        ))
     );
     // Bytes that are not msgpack at all, and an unknown type name.
     let resp = client
         .read_data_source(pb::read_data_source::Request {
             type_name: "example_echo".into(),
-            config: Some(pb::DynamicValue { msgpack: vec![0xc1, 0xff], json: vec![] }),
+            config: Some(pb::DynamicValue {
+                msgpack: vec![0xc1, 0xff],
+                json: vec![],
+            }),
             ..Default::default()
         })
         .await
@@ -350,7 +367,11 @@ async fn a_malformed_value_is_answered_with_a_diagnostic_at_its_path() {
         .await
         .unwrap()
         .into_inner();
-    assert!(resp.diagnostics[0].summary.contains("\"nope\""), "{:?}", resp.diagnostics);
+    assert!(
+        resp.diagnostics[0].summary.contains("\"nope\""),
+        "{:?}",
+        resp.diagnostics
+    );
     drop(plugin);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -360,7 +381,8 @@ async fn write_only_attributes_are_null_in_the_planned_state() {
     let dir = temp_dir("writeonly");
     let identity = client_identity();
     let plugin = start(Some(&identity), &dir);
-    let mut client = pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
+    let mut client =
+        pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
     // The example provider returns the proposal as it is, password and all.
     let resp = client
         .plan_resource_change(pb::plan_resource_change::Request {
@@ -409,9 +431,17 @@ async fn shutdown_from_the_controller_ends_the_process_even_with_streams_open() 
         .expect("the plugin exits after Shutdown");
     assert!(status.success(), "{status}");
     let mut stderr = String::new();
-    let _ = plugin.child.stderr.take().unwrap().read_to_string(&mut stderr);
+    let _ = plugin
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr);
     // The socket's directory is removed.
     let socket = plugin.socket();
-    assert!(!std::path::Path::new(&socket).parent().unwrap().exists(), "{stderr}");
+    assert!(
+        !std::path::Path::new(&socket).parent().unwrap().exists(),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
