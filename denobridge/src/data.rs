@@ -71,7 +71,10 @@ fn renew_at(j: Option<&Json>, diags: &mut Diagnostics) -> Option<SystemTime> {
     let Some(n) = j.as_i64() else {
         diags.push(Diagnostic::error(
             "The script's renewAt is not a whole number",
-            format!("renewAt must be Unix seconds; it is {}", diag::shorten(&j.to_string())),
+            format!(
+                "renewAt must be Unix seconds; it is {}",
+                diag::shorten(&j.to_string())
+            ),
         ));
         return None;
     };
@@ -96,7 +99,8 @@ fn ephemeral_private(script: &Script, data: Option<&Json>) -> Vec<u8> {
         Some(p) => {
             let mut o = Object::new();
             o.insert("all", Json::Bool(p.all));
-            let list = |xs: &[String]| Json::Array(xs.iter().map(|s| Json::String(s.clone())).collect());
+            let list =
+                |xs: &[String]| Json::Array(xs.iter().map(|s| Json::String(s.clone())).collect());
             o.insert("allow", list(&p.allow));
             o.insert("deny", list(&p.deny));
             Json::Object(o)
@@ -121,18 +125,31 @@ fn parse_private(bytes: &[u8]) -> Result<(Script, Option<Json>), Diagnostic> {
     let text = std::str::from_utf8(bytes).map_err(|_| bad("it is not UTF-8"))?;
     let json = Json::parse(text).map_err(|e| bad(&e.to_string()))?;
     let config = json.get("config").ok_or_else(|| bad("it has no config"))?;
-    let s = |k: &str| config.get(k).and_then(Json::as_str).unwrap_or_default().to_string();
+    let s = |k: &str| {
+        config
+            .get(k)
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     let list = |p: &Json, k: &str| -> Vec<String> {
         p.get(k)
             .and_then(Json::as_array)
-            .map(|xs| xs.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+            .map(|xs| {
+                xs.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     };
-    let permissions = config.get("permissions").filter(|p| !p.is_null()).map(|p| Permissions {
-        all: p.get("all").and_then(Json::as_bool).unwrap_or(false),
-        allow: list(p, "allow"),
-        deny: list(p, "deny"),
-    });
+    let permissions = config
+        .get("permissions")
+        .filter(|p| !p.is_null())
+        .map(|p| Permissions {
+            all: p.get("all").and_then(Json::as_bool).unwrap_or(false),
+            allow: list(p, "allow"),
+            deny: list(p, "deny"),
+        });
     let script = Script {
         path: s("path"),
         config_file: s("config_file"),
@@ -231,7 +248,10 @@ impl Runner {
         else {
             return out(private.to_vec(), None, diags);
         };
-        diags.extend(diag::from_child(result.get("diagnostics"), &Value::null(ctywire::Type::Dynamic)));
+        diags.extend(diag::from_child(
+            result.get("diagnostics"),
+            &Value::null(ctywire::Type::Dynamic),
+        ));
         let renew = renew_at(result.get("renewAt"), &mut diags);
         let data = result
             .get("privateData")

@@ -284,11 +284,7 @@ mod tests {
             &Type::Dynamic,
         )
         .unwrap();
-        let tags = Value::map(
-            Type::String,
-            vec![("123".to_string(), Value::string("x"))],
-        )
-        .unwrap();
+        let tags = Value::map(Type::String, vec![("123".to_string(), Value::string("x"))]).unwrap();
         let props = props.with_attr("tags", tags).unwrap();
         Value::object([("props", props), ("state", Value::null(Type::Dynamic))])
     }

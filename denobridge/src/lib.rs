@@ -49,10 +49,11 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
         );
     }
     if let Some(c) = config.attr("command").filter(|v| !v.is_null()) {
-        let argv: Option<Vec<String>> = c
-            .elements()
-            .filter(|_| c.is_wholly_known())
-            .map(|es| es.iter().filter_map(|e| e.as_str().map(str::to_string)).collect());
+        let argv: Option<Vec<String>> = c.elements().filter(|_| c.is_wholly_known()).map(|es| {
+            es.iter()
+                .filter_map(|e| e.as_str().map(str::to_string))
+                .collect()
+        });
         match argv {
             Some(argv) if !argv.is_empty() && argv.len() == c.len().unwrap_or(0) => {
                 runner.command = Some(argv)

@@ -27,15 +27,13 @@ pub fn send(object: &Value, attr: &str) -> Result<Json, Diagnostic> {
     let Some(v) = object.attr(attr) else {
         return Ok(Json::Null);
     };
-    to_props(v, Unknowns::Refuse)
-        .map(|p| p.json)
-        .map_err(|e| {
-            Diagnostic::error(
-                format!("`{attr}` cannot be sent to the script"),
-                e.message().to_string(),
-            )
-            .at(under(attr, e.path()))
-        })
+    to_props(v, Unknowns::Refuse).map(|p| p.json).map_err(|e| {
+        Diagnostic::error(
+            format!("`{attr}` cannot be sent to the script"),
+            e.message().to_string(),
+        )
+        .at(under(attr, e.path()))
+    })
 }
 
 /// The script's JSON for attribute `attr`, at the type the JSON implies
@@ -156,7 +154,10 @@ mod tests {
         )
         .unwrap();
         let v = receive(&json, "state").unwrap();
-        assert_eq!(v.attr("big").unwrap(), &num("123456789012345678901234567890"));
+        assert_eq!(
+            v.attr("big").unwrap(),
+            &num("123456789012345678901234567890")
+        );
         assert_eq!(
             v.attr("fine").unwrap(),
             &num("0.123456789012345678901234567891")
@@ -198,13 +199,19 @@ mod tests {
         let sent = Value::object([("a", Value::number(1))]);
         let json = Json::parse(r#"{"a": 1, "b": [1, "two"]}"#).unwrap();
         let back = receive_like(&json, &sent, "props").unwrap();
-        assert_eq!(back.attr("b").unwrap().ty().to_json(), r#"["tuple",["number","string"]]"#);
+        assert_eq!(
+            back.attr("b").unwrap().ty().to_json(),
+            r#"["tuple",["number","string"]]"#
+        );
     }
 
     #[test]
     fn state_takes_the_types_the_json_implies_and_mixed_arrays_work() {
-        let v = receive(&Json::parse(r#"{"mixed": [1, "a", {"k": true}]}"#).unwrap(), "state")
-            .unwrap();
+        let v = receive(
+            &Json::parse(r#"{"mixed": [1, "a", {"k": true}]}"#).unwrap(),
+            "state",
+        )
+        .unwrap();
         assert_eq!(
             v.ty().to_json(),
             r#"["object",{"mixed":["tuple",["number","string",["object",{"k":"bool"}]]]}]"#

@@ -134,8 +134,8 @@ impl Runner {
             Ok(planned) => {
                 let mut planned = planned;
                 let mut replace = Vec::new();
-                let unchanged_props = !req.prior.is_null()
-                    && req.prior.attr("props") == req.proposed.attr("props");
+                let unchanged_props =
+                    !req.prior.is_null() && req.prior.attr("props") == req.proposed.attr("props");
                 if !unchanged_props {
                     let m = self.modify_plan(req.prior, &planned).await;
                     diags.extend(m.diags);
@@ -173,7 +173,14 @@ impl Runner {
             .attr("write_only_props_version")
             .cloned()
             .unwrap_or_else(|| Value::null(Type::Number));
-        let planned = put(&planned, "id", req.prior.attr("id").cloned().unwrap_or_else(|| Value::null(Type::String)))?;
+        let planned = put(
+            &planned,
+            "id",
+            req.prior
+                .attr("id")
+                .cloned()
+                .unwrap_or_else(|| Value::null(Type::String)),
+        )?;
         // The version only moves when the write-only props are known now
         // (they can come from an ephemeral value that is not) and their hash
         // differs from the one kept at the last apply.
@@ -299,7 +306,9 @@ impl Runner {
         let mut private = Private::parse(req.planned_private);
         let mut diags = Diagnostics::new();
         let outcome = if req.planned.is_null() {
-            self.delete(req.prior, &mut diags).await.map(|()| dynamic_null_state(req.prior))
+            self.delete(req.prior, &mut diags)
+                .await
+                .map(|()| dynamic_null_state(req.prior))
         } else if req.prior.is_null() {
             self.create(&req, &mut private, &mut diags).await
         } else {
@@ -482,7 +491,10 @@ impl Runner {
             return Ok(current.clone());
         }
         let script = Script::from_value(current).map_err(|d| diags.push(d))?;
-        let id = current.attr("id").and_then(Value::as_str).unwrap_or_default();
+        let id = current
+            .attr("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let props = send(current, "props").map_err(|d| diags.push(d))?;
         let p = params([("id", Json::String(id.to_string())), ("props", props)]);
         let result = self.run(&script, "read", p, diags).await?;
@@ -495,11 +507,7 @@ impl Runner {
         }
         let props = match result.get("props") {
             None => Ok(current.attr("props").cloned().unwrap_or_else(dynamic_null)),
-            Some(j) => receive_like(
-                j,
-                current.attr("props").unwrap_or(&dynamic_null()),
-                "props",
-            ),
+            Some(j) => receive_like(j, current.attr("props").unwrap_or(&dynamic_null()), "props"),
         };
         let state = receive(field(&result, "state"), "state");
         let sensitive = receive(field(&result, "sensitiveState"), "sensitive_state");

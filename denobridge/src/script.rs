@@ -175,10 +175,9 @@ impl Runner {
     /// or the configured command with the script's path appended.
     pub fn argv(&self, script: &Script) -> (PathBuf, Vec<String>) {
         if let Some(command) = &self.command {
-            let (program, lead) = command.split_first().map_or_else(
-                || (String::new(), &[][..]),
-                |(p, rest)| (p.clone(), rest),
-            );
+            let (program, lead) = command
+                .split_first()
+                .map_or_else(|| (String::new(), &[][..]), |(p, rest)| (p.clone(), rest));
             let mut args: Vec<String> = lead.to_vec();
             args.push(script.argument());
             return (PathBuf::from(program), args);
@@ -364,7 +363,10 @@ mod tests {
             ]
         );
         all.config_file = "/dev/null".into();
-        assert_eq!(r.argv(&all).1, ["run", "-q", "--allow-all", "/scripts/thing.ts"]);
+        assert_eq!(
+            r.argv(&all).1,
+            ["run", "-q", "--allow-all", "/scripts/thing.ts"]
+        );
     }
 
     #[test]
