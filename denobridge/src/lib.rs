@@ -83,3 +83,7 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
     }
     (runner, diags)
 }
+
+/// The ctywire this provider is built on (its tests read Terraform's JSON
+/// with `ctywire::bridge::Json`).
+pub use ctywire;

@@ -66,19 +66,19 @@ def handle(method, p):
         log("create %s %s" % (rid, dumps(p["props"])))
         s = {"props": p["props"], "updates": 0}
         save(rid, s)
-        return {"id": rid, "state": state(rid, s), "sensitiveState": {"token": "py-s3cret"}}
+        return {"id": rid, "state": state(rid, s), "sensitiveState": {"token": "py-s3cret-" + rid}}
     if method == "read":
         log("read %s" % p["id"])
         s = load(p["id"])
         if s is None:
             return {"exists": False}
-        return {"props": s["props"], "state": state(p["id"], s), "sensitiveState": {"token": "py-s3cret"}}
+        return {"props": s["props"], "state": state(p["id"], s), "sensitiveState": {"token": "py-s3cret-" + p["id"]}}
     if method == "update":
         log("update %s %s" % (p["id"], dumps(p["nextProps"])))
         old = load(p["id"])
         s = {"props": p["nextProps"], "updates": old["updates"] + 1}
         save(p["id"], s)
-        return {"state": state(p["id"], s), "sensitiveState": {"token": "py-s3cret"}}
+        return {"state": state(p["id"], s), "sensitiveState": {"token": "py-s3cret-" + p["id"]}}
     if method == "delete":
         log("delete %s" % p["id"])
         if os.path.exists(path(p["id"])):
