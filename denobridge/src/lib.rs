@@ -13,6 +13,7 @@ pub mod data;
 pub mod diag;
 pub mod private;
 pub mod props;
+pub mod provider;
 pub mod resource;
 pub mod schema;
 pub mod script;

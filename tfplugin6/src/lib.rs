@@ -1,0 +1,102 @@
+//! Terraform plugin protocol 6 on ctywire: write a provider in terms of
+//! ctywire's [`Value`](ctywire::Value), [`Schema`](ctywire::schema::Schema)
+//! and [`Path`](ctywire::Path), and serve it the way Terraform launches
+//! providers (go-plugin's handshake, AutoMTLS, unix socket).
+//!
+//! * [`pb`]: the protobuf messages and tonic services, generated from
+//!   `proto/` (protocol 6.8, what Terraform 1.11 speaks, and go-plugin's
+//!   controller, stdio, broker and the gRPC health service).
+//! * [`convert`]: schemas, values, attribute paths, diagnostics and
+//!   functions between protobuf and ctywire, both ways.
+//! * [`Provider`]: the trait a provider implements; every RPC but
+//!   [`Provider::schemas`] has a default.
+//! * [`ProviderService`]: the tonic service over a `Provider`, decoding
+//!   and encoding values at the schemas' implied types.
+//! * [`serve`]: go-plugin's serving, for `main`.
+//!
+//! A minimal provider with one data source, `hello_greeting`, whose
+//! `greeting` is computed from `name`:
+//!
+//! ```no_run
+//! use ctywire::schema::{Attribute, Block, Schema};
+//! use ctywire::{Type, Value};
+//! use ctywire_tfplugin6::{
+//!     Diagnostics, Provider, ReadDataSourceRequest, ReadDataSourceResponse, Schemas,
+//! };
+//!
+//! struct Hello;
+//!
+//! #[ctywire_tfplugin6::async_trait]
+//! impl Provider for Hello {
+//!     fn schemas(&self) -> Schemas {
+//!         Schemas::new(Schema::new(Block::new())).data_source(
+//!             "hello_greeting",
+//!             Schema::new(
+//!                 Block::new()
+//!                     .attribute(Attribute::new("name", Type::String).required())
+//!                     .attribute(Attribute::new("greeting", Type::String).computed()),
+//!             ),
+//!         )
+//!     }
+//!
+//!     async fn read_data_source(
+//!         &self,
+//!         req: ReadDataSourceRequest,
+//!     ) -> Result<ReadDataSourceResponse, Diagnostics> {
+//!         // `config` is already decoded at the data source's type.
+//!         let name = req.config.attr("name").and_then(Value::as_str).unwrap_or("world");
+//!         let state = req
+//!             .config
+//!             .with_attr("greeting", Value::string(format!("Hello, {name}!")))?;
+//!         Ok(ReadDataSourceResponse::new(state))
+//!     }
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() {
+//!     // Prints the handshake line and serves until Terraform shuts it down.
+//!     ctywire_tfplugin6::serve(Hello).await;
+//! }
+//! ```
+//!
+//! Build it as `terraform-provider-hello` and point Terraform at its
+//! directory with `dev_overrides` in the CLI configuration (see the
+//! repository README); Terraform then starts it itself.
+
+#![warn(missing_docs)]
+
+pub mod convert;
+mod diagnostics;
+mod provider;
+mod serve;
+mod server;
+pub mod tls;
+pub mod write_only;
+
+/// The generated protobuf messages and tonic services.
+pub mod pb {
+    /// `tfplugin6`: the provider protocol, version 6.8.
+    #[allow(missing_docs, clippy::all, clippy::pedantic)]
+    pub mod tfplugin6 {
+        tonic::include_proto!("tfplugin6");
+    }
+    /// `plugin`: go-plugin's broker, controller and stdio services.
+    #[allow(missing_docs, clippy::all, clippy::pedantic)]
+    pub mod plugin {
+        tonic::include_proto!("plugin");
+    }
+    /// `grpc.health.v1`: the gRPC health service.
+    #[allow(missing_docs, clippy::all, clippy::pedantic)]
+    pub mod health {
+        tonic::include_proto!("grpc.health.v1");
+    }
+}
+
+pub use async_trait::async_trait;
+pub use diagnostics::{Diagnostic, Diagnostics, Severity};
+pub use provider::*;
+pub use serve::{
+    serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
+    MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
+};
+pub use server::ProviderService;
