@@ -21,7 +21,10 @@ use std::sync::OnceLock;
 use denobridge::ctywire::bridge::Json;
 
 const SCRIPTS: [(&str, &str); 5] = [
-    ("rpc.ts", include_str!("../../denobridge/tests/scripts/rpc.ts")),
+    (
+        "rpc.ts",
+        include_str!("../../denobridge/tests/scripts/rpc.ts"),
+    ),
     (
         "resource.ts",
         include_str!("../../denobridge/tests/scripts/resource.ts"),
@@ -157,7 +160,12 @@ fn tf(dir: &Path, args: &[&str]) -> (i32, String) {
 
 fn tf_ok(dir: &Path, args: &[&str], want: i32) -> String {
     let (code, text) = tf(dir, args);
-    assert_eq!(code, want, "terraform {} exited {code}:\n{text}", args.join(" "));
+    assert_eq!(
+        code,
+        want,
+        "terraform {} exited {code}:\n{text}",
+        args.join(" ")
+    );
     text
 }
 
@@ -174,8 +182,15 @@ fn show(dir: &Path, plan: Option<&str>) -> (Json, String) {
         .output()
         .expect("terraform runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    (Json::parse(&text).expect("terraform show -json is JSON"), text)
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        Json::parse(&text).expect("terraform show -json is JSON"),
+        text,
+    )
 }
 
 fn resource<'a>(state: &'a Json, address: &str) -> &'a Json {
@@ -212,6 +227,7 @@ terraform {{
 }}
 
 variable "rev" {{
+  type    = number
   default = 1
 }}
 
@@ -297,7 +313,11 @@ fn lifecycle(dir: &Path, script: &str, permissions: &str) {
         calls(dir)
     );
 
-    tf_ok(dir, &["apply", "-input=false", "-auto-approve", "tfplan"], 0);
+    tf_ok(
+        dir,
+        &["apply", "-input=false", "-auto-approve", "tfplan"],
+        0,
+    );
     let (state, text) = show(dir, None);
     let first = resource(&state, "denobridge_resource.first");
     let v = &first["values"];
@@ -309,7 +329,11 @@ fn lifecycle(dir: &Path, script: &str, permissions: &str) {
         ("fine", "0.123456789012345678901234567891"),
         ("huge", whole.as_str()),
     ] {
-        assert_eq!(v["props"][name].as_number().unwrap().as_str(), want, "props.{name}");
+        assert_eq!(
+            v["props"][name].as_number().unwrap().as_str(),
+            want,
+            "props.{name}"
+        );
         assert_eq!(
             v["state"]["echo"][name].as_number().unwrap().as_str(),
             want,
@@ -320,11 +344,20 @@ fn lifecycle(dir: &Path, script: &str, permissions: &str) {
     // The set reached the script as an array (in canonical order).
     assert_eq!(v["state"]["echo"]["tags"].to_string(), r#"["a","b"]"#);
     assert_eq!(v["props"]["tags"].to_string(), r#"["a","b"]"#);
-    assert_eq!(v["props"]["nested"]["labels"].to_string(), r#"{"x":"1","y":"2"}"#);
+    assert_eq!(
+        v["props"]["nested"]["labels"].to_string(),
+        r#"{"x":"1","y":"2"}"#
+    );
     assert_eq!(v["props"]["pair"].to_string(), r#"["x",7]"#);
     // Sensitive state: stored, and marked sensitive.
-    assert!(v["sensitive_state"]["token"].as_str().unwrap().ends_with(&id));
-    assert_eq!(first["sensitive_values"]["sensitive_state"], Json::Bool(true));
+    assert!(v["sensitive_state"]["token"]
+        .as_str()
+        .unwrap()
+        .ends_with(&id));
+    assert_eq!(
+        first["sensitive_values"]["sensitive_state"],
+        Json::Bool(true)
+    );
     // The data source's result, exact, in an output (Deno only).
     if let Some(out) = state["values"]["outputs"].get("data_exact") {
         assert_eq!(
@@ -334,33 +367,88 @@ fn lifecycle(dir: &Path, script: &str, permissions: &str) {
     }
     // The second resource got the first's id.
     let second = resource(&state, "denobridge_resource.second");
-    assert_eq!(second["values"]["props"]["parent"].as_str(), Some(id.as_str()));
+    assert_eq!(
+        second["values"]["props"]["parent"].as_str(),
+        Some(id.as_str())
+    );
 
     // Nothing changes on a re-plan: props came back as the kinds they were.
     tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode"], 0);
 
     // Update: changed props reach `update`; the state follows.
-    let text = tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode", "-var", "rev=2"], 2);
+    let text = tf_ok(
+        dir,
+        &[
+            "plan",
+            "-input=false",
+            "-detailed-exitcode",
+            "-var",
+            "rev=2",
+        ],
+        2,
+    );
     assert!(text.contains("1 to change"), "{text}");
-    tf_ok(dir, &["apply", "-input=false", "-auto-approve", "-var", "rev=2"], 0);
-    assert!(calls(dir).contains(&format!("update {id} ")), "{}", calls(dir));
+    tf_ok(
+        dir,
+        &["apply", "-input=false", "-auto-approve", "-var", "rev=2"],
+        0,
+    );
+    assert!(
+        calls(dir).contains(&format!("update {id} ")),
+        "{}",
+        calls(dir)
+    );
     let (state, _) = show(dir, None);
     let v = &resource(&state, "denobridge_resource.first")["values"];
     assert_eq!(v["id"].as_str(), Some(id.as_str()));
     assert_eq!(v["state"]["updates"].as_i64(), Some(1));
     assert_eq!(v["props"]["rev"].as_i64(), Some(2));
-    tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode", "-var", "rev=2"], 0);
+    tf_ok(
+        dir,
+        &[
+            "plan",
+            "-input=false",
+            "-detailed-exitcode",
+            "-var",
+            "rev=2",
+        ],
+        0,
+    );
 
     // The object disappears behind Terraform's back: the refresh sees
     // `exists: false` and the plan creates it again.
     std::fs::remove_file(dir.join(format!("store/{id}.json"))).unwrap();
-    let text = tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode", "-var", "rev=2"], 2);
+    let text = tf_ok(
+        dir,
+        &[
+            "plan",
+            "-input=false",
+            "-detailed-exitcode",
+            "-var",
+            "rev=2",
+        ],
+        2,
+    );
     assert!(
         text.contains("denobridge_resource.first will be created"),
         "{text}"
     );
-    tf_ok(dir, &["apply", "-input=false", "-auto-approve", "-var", "rev=2"], 0);
-    tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode", "-var", "rev=2"], 0);
+    tf_ok(
+        dir,
+        &["apply", "-input=false", "-auto-approve", "-var", "rev=2"],
+        0,
+    );
+    tf_ok(
+        dir,
+        &[
+            "plan",
+            "-input=false",
+            "-detailed-exitcode",
+            "-var",
+            "rev=2",
+        ],
+        0,
+    );
 
     // Import an object the script knows but Terraform does not.
     std::fs::write(
@@ -391,16 +479,40 @@ resource "denobridge_resource" "imported" {{
     ));
     std::fs::write(dir.join("main.tf"), main_tf).unwrap();
     let text = tf_ok(dir, &["plan", "-input=false", "-var", "rev=2"], 0);
-    assert!(text.contains("1 to import, 0 to add, 0 to change, 0 to destroy"), "{text}");
-    tf_ok(dir, &["apply", "-input=false", "-auto-approve", "-var", "rev=2"], 0);
+    assert!(
+        text.contains("1 to import, 0 to add, 0 to change, 0 to destroy"),
+        "{text}"
+    );
+    tf_ok(
+        dir,
+        &["apply", "-input=false", "-auto-approve", "-var", "rev=2"],
+        0,
+    );
     let (state, _) = show(dir, None);
     let v = &resource(&state, "denobridge_resource.imported")["values"];
     assert_eq!(v["id"].as_str(), Some("made-by-hand"));
-    assert_eq!(v["props"]["n"].as_number().unwrap().as_str(), "18446744073709551617");
-    tf_ok(dir, &["plan", "-input=false", "-detailed-exitcode", "-var", "rev=2"], 0);
+    assert_eq!(
+        v["props"]["n"].as_number().unwrap().as_str(),
+        "18446744073709551617"
+    );
+    tf_ok(
+        dir,
+        &[
+            "plan",
+            "-input=false",
+            "-detailed-exitcode",
+            "-var",
+            "rev=2",
+        ],
+        0,
+    );
 
     // Destroy: every object the script kept is gone.
-    tf_ok(dir, &["destroy", "-input=false", "-auto-approve", "-var", "rev=2"], 0);
+    tf_ok(
+        dir,
+        &["destroy", "-input=false", "-auto-approve", "-var", "rev=2"],
+        0,
+    );
     let left: Vec<String> = std::fs::read_dir(dir.join("store"))
         .unwrap()
         .filter_map(|e| e.ok())

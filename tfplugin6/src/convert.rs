@@ -15,8 +15,7 @@ use ctywire::{DecodeOptions, Error, Path, Type, Value};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::{
-    ClientCapabilities, Deferred, Function, FunctionError, Parameter, RawState,
-    ServerCapabilities,
+    ClientCapabilities, Deferred, Function, FunctionError, Parameter, RawState, ServerCapabilities,
 };
 
 // ---- schemas ----
@@ -222,7 +221,8 @@ pub fn function_to_proto(f: &Function) -> pb::Function {
 pub fn function_from_proto(f: &pb::Function) -> Result<Function, Error> {
     let mut parameters = Vec::with_capacity(f.parameters.len());
     for (i, p) in f.parameters.iter().enumerate() {
-        parameters.push(parameter_from_proto(p).map_err(|e| e.within(&Path::root().index(i as u64)))?);
+        parameters
+            .push(parameter_from_proto(p).map_err(|e| e.within(&Path::root().index(i as u64)))?);
     }
     let return_type = match &f.r#return {
         Some(r) => parse_type(&r.r#type)?,

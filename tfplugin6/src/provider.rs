@@ -663,7 +663,10 @@ pub trait Provider: Send + Sync + 'static {
         &self,
         req: MoveResourceStateRequest,
     ) -> Result<MoveResourceStateResponse, Diagnostics> {
-        Err(not_supported("moving resource state", &req.target_type_name))
+        Err(not_supported(
+            "moving resource state",
+            &req.target_type_name,
+        ))
     }
 
     /// `ReadDataSource`. Default: not supported.

@@ -62,7 +62,8 @@ pub const PROTOCOL_VERSION: u32 = 6;
 pub const CORE_PROTOCOL_VERSION: u32 = 1;
 
 /// What go-plugin prints when a plugin is run by hand.
-const NOT_A_PLUGIN: &str = "This binary is a plugin. These are not meant to be executed directly.\n\
+const NOT_A_PLUGIN: &str =
+    "This binary is a plugin. These are not meant to be executed directly.\n\
 Please execute the program that consumes these plugins, which will\n\
 load any plugins automatically\n";
 
@@ -237,12 +238,19 @@ pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Resul
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let stop = Stop(stop_rx);
-    let incoming = accept_loop(listener, acceptor, options.tls_handshake_timeout, stop.clone());
+    let incoming = accept_loop(
+        listener,
+        acceptor,
+        options.tls_handshake_timeout,
+        stop.clone(),
+    );
 
     let provider = ProviderService::new(provider);
     let router = tonic::transport::Server::builder()
         .add_service(provider.into_service())
-        .add_service(health::health_server::HealthServer::new(Health(stop.clone())))
+        .add_service(health::health_server::HealthServer::new(Health(
+            stop.clone(),
+        )))
         .add_service(plugin::grpc_controller_server::GrpcControllerServer::new(
             Controller(Arc::new(stop_tx)),
         ))
@@ -340,7 +348,9 @@ fn accept_loop(
                         let _ = tx.send(Ok(Conn::Tls(Box::new(tls)))).await;
                     }
                     Ok(Err(e)) => log::warn!("refused a connection: TLS handshake failed: {e}"),
-                    Err(_) => log::warn!("refused a connection: no TLS handshake within {handshake_timeout:?}"),
+                    Err(_) => log::warn!(
+                        "refused a connection: no TLS handshake within {handshake_timeout:?}"
+                    ),
                 }
             });
         }
@@ -479,10 +489,7 @@ struct Controller(Arc<watch::Sender<bool>>);
 
 #[tonic::async_trait]
 impl plugin::grpc_controller_server::GrpcController for Controller {
-    async fn shutdown(
-        &self,
-        _: Request<plugin::Empty>,
-    ) -> Result<Response<plugin::Empty>, Status> {
+    async fn shutdown(&self, _: Request<plugin::Empty>) -> Result<Response<plugin::Empty>, Status> {
         log::debug!("Shutdown requested: stopping gracefully");
         // The server stops taking new calls and lets this one (and any
         // other in flight) answer first.
@@ -519,7 +526,10 @@ impl plugin::grpc_broker_server::GrpcBroker for Idle {
         let mut incoming = req.into_inner();
         tokio::spawn(async move {
             while let Ok(Some(info)) = incoming.message().await {
-                log::debug!("broker: ignoring connection info for service {}", info.service_id);
+                log::debug!(
+                    "broker: ignoring connection info for service {}",
+                    info.service_id
+                );
             }
         });
         Ok(Response::new(open_until_stop(None, self.0.clone())))
@@ -534,7 +544,10 @@ mod tests {
     fn only_terraforms_cookie_lets_the_plugin_run() {
         assert!(check_cookie(Some(MAGIC_COOKIE_VALUE)).is_ok());
         assert!(matches!(check_cookie(None), Err(ServeError::NotAPlugin)));
-        assert!(matches!(check_cookie(Some("x")), Err(ServeError::NotAPlugin)));
+        assert!(matches!(
+            check_cookie(Some("x")),
+            Err(ServeError::NotAPlugin)
+        ));
     }
 
     #[test]

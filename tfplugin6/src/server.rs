@@ -45,16 +45,19 @@ impl Table {
         match self.entries.get(name) {
             Some(Ok(e)) => Ok(e),
             Some(Err(d)) => Err(d.clone()),
-            None => Err(Diagnostic::error(format!("unknown {} type {name:?}", self.kind))
-                .with_detail(format!(
-                    "this provider's {} types are: {}",
-                    self.kind,
-                    self.entries
-                        .keys()
-                        .map(|k| format!("{k:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))),
+            None => Err(
+                Diagnostic::error(format!("unknown {} type {name:?}", self.kind)).with_detail(
+                    format!(
+                        "this provider's {} types are: {}",
+                        self.kind,
+                        self.entries
+                            .keys()
+                            .map(|k| format!("{k:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ),
+            ),
         }
     }
 
@@ -70,8 +73,10 @@ fn entry(kind: &str, name: &str, schema: &Schema) -> Result<Entry, Diagnostic> {
             schema: schema.clone(),
             ty,
         }),
-        Err(e) => Err(Diagnostic::error(format!("the schema of {kind} {name:?} is invalid"))
-            .with_detail(e.to_string())),
+        Err(e) => Err(
+            Diagnostic::error(format!("the schema of {kind} {name:?} is invalid"))
+                .with_detail(e.to_string()),
+        ),
     }
 }
 
@@ -168,9 +173,11 @@ fn encode(
     is_state: bool,
 ) -> Result<pb::DynamicValue, Diagnostic> {
     let bad = |e: Error| {
-        Diagnostic::error(format!("The provider's {field} in {rpc} does not fit its schema"))
-            .with_detail(e.to_string())
-            .at(e.path().clone())
+        Diagnostic::error(format!(
+            "The provider's {field} in {rpc} does not fit its schema"
+        ))
+        .with_detail(e.to_string())
+        .at(e.path().clone())
     };
     let v = if is_state && entry.write_only {
         write_only::null_write_only(&entry.schema.block, v).map_err(bad)?
@@ -218,12 +225,16 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             data_sources: s
                 .data_sources
                 .keys()
-                .map(|k| m::DataSourceMetadata { type_name: k.clone() })
+                .map(|k| m::DataSourceMetadata {
+                    type_name: k.clone(),
+                })
                 .collect(),
             resources: s
                 .resources
                 .keys()
-                .map(|k| m::ResourceMetadata { type_name: k.clone() })
+                .map(|k| m::ResourceMetadata {
+                    type_name: k.clone(),
+                })
                 .collect(),
             functions: s
                 .functions
@@ -233,7 +244,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             ephemeral_resources: s
                 .ephemeral_resources
                 .keys()
-                .map(|k| m::EphemeralMetadata { type_name: k.clone() })
+                .map(|k| m::EphemeralMetadata {
+                    type_name: k.clone(),
+                })
                 .collect(),
         })
     }
@@ -479,8 +492,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.resources.get(&r.type_name)?;
             let prior_state = decode(rpc, "prior_state", r.prior_state.as_ref(), &e.ty)?;
-            let proposed_new_state =
-                decode(rpc, "proposed_new_state", r.proposed_new_state.as_ref(), &e.ty)?;
+            let proposed_new_state = decode(
+                rpc,
+                "proposed_new_state",
+                r.proposed_new_state.as_ref(),
+                &e.ty,
+            )?;
             let config = decode(rpc, "config", r.config.as_ref(), &e.ty)?;
             let provider_meta = meta(&self.inner.meta_entry, rpc, r.provider_meta.as_ref())?;
             let resp = self
@@ -512,10 +529,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             })
         }
         .await;
-        ok(result.unwrap_or_else(|d| pb::plan_resource_change::Response {
-            diagnostics: diags(d),
-            ..Default::default()
-        }))
+        ok(
+            result.unwrap_or_else(|d| pb::plan_resource_change::Response {
+                diagnostics: diags(d),
+                ..Default::default()
+            }),
+        )
     }
 
     async fn apply_resource_change(
@@ -550,10 +569,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             })
         }
         .await;
-        ok(result.unwrap_or_else(|d| pb::apply_resource_change::Response {
-            diagnostics: diags(d),
-            ..Default::default()
-        }))
+        ok(
+            result.unwrap_or_else(|d| pb::apply_resource_change::Response {
+                diagnostics: diags(d),
+                ..Default::default()
+            }),
+        )
     }
 
     async fn import_resource_state(
@@ -591,10 +612,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             })
         }
         .await;
-        ok(result.unwrap_or_else(|d| pb::import_resource_state::Response {
-            diagnostics: diags(d),
-            ..Default::default()
-        }))
+        ok(
+            result.unwrap_or_else(|d| pb::import_resource_state::Response {
+                diagnostics: diags(d),
+                ..Default::default()
+            }),
+        )
     }
 
     async fn move_resource_state(
@@ -629,10 +652,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             })
         }
         .await;
-        ok(result.unwrap_or_else(|d| pb::move_resource_state::Response {
-            diagnostics: diags(d),
-            ..Default::default()
-        }))
+        ok(
+            result.unwrap_or_else(|d| pb::move_resource_state::Response {
+                diagnostics: diags(d),
+                ..Default::default()
+            }),
+        )
     }
 
     async fn read_data_source(
@@ -777,47 +802,46 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         req: Request<pb::call_function::Request>,
     ) -> Reply<pb::call_function::Response> {
         let r = req.into_inner();
-        let result = async {
-            let f = self
-                .inner
-                .schemas
-                .functions
-                .get(&r.name)
-                .ok_or_else(|| FunctionError::new(format!("unknown function {:?}", r.name)))?;
-            let mut arguments = Vec::with_capacity(r.arguments.len());
-            for (i, dv) in r.arguments.iter().enumerate() {
-                let at = Some(i as i64);
-                let param = f
-                    .parameters
-                    .get(i)
-                    .or(f.variadic_parameter.as_ref())
-                    .ok_or_else(|| FunctionError {
-                        text: format!(
-                            "too many arguments: the function takes {}",
-                            f.parameters.len()
-                        ),
-                        function_argument: at,
+        let result =
+            async {
+                let f =
+                    self.inner.schemas.functions.get(&r.name).ok_or_else(|| {
+                        FunctionError::new(format!("unknown function {:?}", r.name))
                     })?;
-                let v = convert::decode_dynamic_value(Some(dv), &param.ty).map_err(|e| {
-                    FunctionError {
-                        text: format!("invalid value for {:?}: {e}", param.name),
-                        function_argument: at,
-                    }
-                })?;
-                arguments.push(v);
-            }
-            let result = self
-                .inner
-                .provider
-                .call_function(CallFunctionRequest {
-                    name: r.name.clone(),
-                    arguments,
+                let mut arguments = Vec::with_capacity(r.arguments.len());
+                for (i, dv) in r.arguments.iter().enumerate() {
+                    let at = Some(i as i64);
+                    let param = f
+                        .parameters
+                        .get(i)
+                        .or(f.variadic_parameter.as_ref())
+                        .ok_or_else(|| FunctionError {
+                            text: format!(
+                                "too many arguments: the function takes {}",
+                                f.parameters.len()
+                            ),
+                            function_argument: at,
+                        })?;
+                    let v = convert::decode_dynamic_value(Some(dv), &param.ty).map_err(|e| {
+                        FunctionError {
+                            text: format!("invalid value for {:?}: {e}", param.name),
+                            function_argument: at,
+                        }
+                    })?;
+                    arguments.push(v);
+                }
+                let result = self
+                    .inner
+                    .provider
+                    .call_function(CallFunctionRequest {
+                        name: r.name.clone(),
+                        arguments,
+                    })
+                    .await?;
+                convert::encode_dynamic_value(&result, &f.return_type).map_err(|e| {
+                    FunctionError::new(format!("the function's result does not fit its type: {e}"))
                 })
-                .await?;
-            convert::encode_dynamic_value(&result, &f.return_type).map_err(|e| {
-                FunctionError::new(format!("the function's result does not fit its type: {e}"))
-            })
-        };
+            };
         ok(match result.await {
             Ok(v) => pb::call_function::Response {
                 result: Some(v),
@@ -835,7 +859,13 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         _: Request<pb::stop_provider::Request>,
     ) -> Reply<pb::stop_provider::Response> {
         ok(pb::stop_provider::Response {
-            error: self.inner.provider.stop_provider().await.err().unwrap_or_default(),
+            error: self
+                .inner
+                .provider
+                .stop_provider()
+                .await
+                .err()
+                .unwrap_or_default(),
         })
     }
 }

@@ -48,7 +48,9 @@ impl ServerCert {
         };
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
         let mut params = CertificateParams::new(vec!["localhost".to_string()])?;
-        params.distinguished_name.push(DnType::CommonName, "localhost");
+        params
+            .distinguished_name
+            .push(DnType::CommonName, "localhost");
         params
             .distinguished_name
             .push(DnType::OrganizationName, "HashiCorp");

@@ -14,8 +14,7 @@ pub fn has_write_only(block: &Block) -> bool {
 
 fn attribute_has_write_only(a: &Attribute) -> bool {
     a.write_only
-        || a
-            .nested_type
+        || a.nested_type
             .as_ref()
             .is_some_and(|o| o.attributes.iter().any(attribute_has_write_only))
 }
