@@ -295,3 +295,21 @@ impl Runner {
         diags
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renew_at_takes_seconds_and_the_guide_s_milliseconds() {
+        let mut d = Diagnostics::new();
+        let at = |text: &str, d: &mut Diagnostics| renew_at(Some(&Json::parse(text).unwrap()), d);
+        let want = UNIX_EPOCH + Duration::from_secs(1_735_891_200);
+        assert_eq!(at("1735891200", &mut d), Some(want));
+        assert_eq!(at("1735891200000", &mut d), Some(want));
+        assert!(d.is_empty());
+        assert_eq!(at("1.5", &mut d), None);
+        assert!(d.has_errors());
+        assert_eq!(renew_at(Some(&Json::Null), &mut d), None);
+    }
+}

@@ -416,6 +416,49 @@ async fn modify_plan_can_require_replacement() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modify_plan_diagnostics_count_even_with_no_changes() {
+    let Some(deno) = deno() else { return };
+    let dir = Dir::new("plan-warning");
+    let r = runner(deno);
+    let props = Value::object([("misbehave", Value::string("plan-warning"))]);
+    let config = resource_config(
+        &dir.script("resource.ts"),
+        props,
+        Value::null(Type::Dynamic),
+    );
+    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
+    // denobridge drops diagnostics that come with noChanges.
+    let d = p
+        .diags
+        .iter()
+        .find(|d| d.summary == "planned with care")
+        .expect("reported");
+    assert_eq!(d.severity, Severity::Warning);
+    assert_eq!(d.path.as_ref().unwrap().to_string(), ".props.misbehave");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_without_props_keeps_the_prior_props() {
+    let Some(deno) = deno() else { return };
+    let dir = Dir::new("omit-props");
+    let r = runner(deno);
+    let props = Value::object([
+        ("misbehave", Value::string("omit-props")),
+        ("pair", Value::tuple(vec!["x".into(), Value::number(7)])),
+    ]);
+    let config = resource_config(
+        &dir.script("resource.ts"),
+        props.clone(),
+        Value::null(Type::Dynamic),
+    );
+    let (state, private) = create(&r, &config).await;
+    let read = r.read_resource(&state, &private).await;
+    no_errors(&read.diags);
+    // denobridge stores null, and every later plan shows a change.
+    assert_eq!(read.new_state.attr("props"), Some(&props));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resource_the_script_reports_gone_is_removed_from_state() {
     let Some(deno) = deno() else { return };
     let dir = Dir::new("gone");

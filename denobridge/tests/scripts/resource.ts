@@ -64,6 +64,7 @@ await serve({
     logCall(`read ${id} ${JSON.stringify(props)}`);
     const s = load(id);
     if (!s) return { exists: false };
+    if (s.props?.misbehave === "omit-props") return { state: state(id, s) };
     return { props: s.props, state: state(id, s), sensitiveState: { token: `s3cret-${id}` } };
   },
   update({ id, nextProps, nextWriteOnlyProps, currentProps }) {
@@ -84,6 +85,9 @@ await serve({
   modifyPlan({ planType, nextProps, currentProps }) {
     logCall(`modifyPlan ${planType} ${JSON.stringify(nextProps)}`);
     if (nextProps?.no_modify_plan) throw new MethodNotFound();
+    if (nextProps?.misbehave === "plan-warning") {
+      return { noChanges: true, diagnostics: [{ severity: "warning", summary: "planned with care", detail: "", propPath: ["nextProps", "misbehave"] }] };
+    }
     if (planType === "update" && nextProps?.name !== currentProps?.name) {
       return { requiresReplacement: true };
     }
