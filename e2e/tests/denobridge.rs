@@ -275,7 +275,8 @@ ephemeral "denobridge_ephemeral_resource" "token" {
 resource "denobridge_resource" "third" {
   path             = "${path.module}/resource.ts"
   permissions      = { allow = ["read", "write"] }
-  props            = { name = "third" }
+  # The script answers create with a warning at props.labels["123"].
+  props            = { name = "third", misbehave = "map-key", labels = tomap({ "123" = "x" }) }
   write_only_props = { token = ephemeral.denobridge_ephemeral_resource.token.result.token }
 }
 
@@ -289,9 +290,8 @@ output "data_exact" {
 }
 "#;
 
-/// The whole lifecycle in `dir`; `runtime` names the script's runtime in
-/// messages.
-fn lifecycle(dir: &Path, script: &str, permissions: &str) {
+/// The whole lifecycle in `dir`; what the first apply printed.
+fn lifecycle(dir: &Path, script: &str, permissions: &str) -> String {
     // Plan: the second resource's parent is unknown, and stays unknown
     // (denobridge would show the script an empty string).
     tf_ok(dir, &["plan", "-input=false", "-out=tfplan"], 0);
@@ -313,7 +313,7 @@ fn lifecycle(dir: &Path, script: &str, permissions: &str) {
         calls(dir)
     );
 
-    tf_ok(
+    let applied = tf_ok(
         dir,
         &["apply", "-input=false", "-auto-approve", "tfplan"],
         0,
@@ -520,6 +520,7 @@ resource "denobridge_resource" "imported" {{
         .filter(|n| n.ends_with(".json"))
         .collect();
     assert!(left.is_empty(), "objects left after destroy: {left:?}");
+    applied
 }
 
 #[test]
@@ -533,7 +534,14 @@ fn terraform_runs_deno_scripts_through_the_whole_lifecycle_losing_nothing() {
         DENO_EXTRAS,
     );
     let dir = setup("deno", &main_tf);
-    lifecycle(&dir.0, "resource.ts", permissions);
+    let applied = lifecycle(&dir.0, "resource.ts", permissions);
+    // A script's warning reaches Terraform at the attribute it names: the
+    // numeric map key stays a key (denobridge makes it index 123).
+    assert!(
+        applied.contains("Warning: about a numeric map key"),
+        "{applied}"
+    );
+    assert!(applied.contains("denobridge_resource.third"), "{applied}");
     let log = calls(&dir.0);
     // The ephemeral resource was opened and closed, and its token reached
     // the third resource as a write-only prop (never stored in state).
