@@ -1,13 +1,16 @@
-//! The real terraform CLI drives the ctywire test provider through init,
-//! plan, apply, a second plan that must be empty, and destroy. Skipped,
-//! saying so, when `terraform` is not installed.
+//! The real terraform CLI starts the ctywire test provider itself, as it
+//! starts any provider (go-plugin's handshake, AutoMTLS), and drives it
+//! through plan, apply, a second plan that must be empty, and destroy.
+//! The CLI configuration points `registry.terraform.io/ctywire/test` at
+//! the directory of the built binary with `dev_overrides`, so there is no
+//! `terraform init` (it would go to the registry). Skipped, saying so,
+//! when `terraform` is not installed.
 //!
 //! `CTYWIRE_UPDATE_FIXTURES=1` copies what Terraform sent into
 //! `testdata/terraform/recorded.jsonl`, which ordinary tests replay.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 const CONFIG: &str = r#"
 terraform {
@@ -78,15 +81,6 @@ output "echo" {
 }
 "#;
 
-struct ProviderProcess(Child);
-
-impl Drop for ProviderProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn terraform_available() -> bool {
     Command::new("terraform")
         .arg("version")
@@ -96,11 +90,12 @@ fn terraform_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-fn run(dir: &Path, reattach: &str, cli_config: &Path, args: &[&str]) -> (i32, String) {
+fn run(dir: &Path, record: &Path, cli_config: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::new("terraform")
         .args(args)
         .current_dir(dir)
-        .env("TF_REATTACH_PROVIDERS", reattach)
+        // Terraform hands its environment to the provider processes it starts.
+        .env("CTYWIRE_RECORD", record)
         .env("TF_CLI_CONFIG_FILE", cli_config)
         .env("TF_IN_AUTOMATION", "1")
         .env("CHECKPOINT_DISABLE", "1")
@@ -125,26 +120,14 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("main.tf"), CONFIG).unwrap();
+    let provider_dir = Path::new(env!("CARGO_BIN_EXE_terraform-provider-test"))
+        .parent()
+        .expect("the binary is in a directory");
     let cli_config = dir.join("terraformrc");
-    std::fs::write(&cli_config, "disable_checkpoint = true\n").unwrap();
+    std::fs::write(&cli_config, cli_config_text(provider_dir)).unwrap();
     let record = dir.join("recorded.jsonl");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_terraform-provider-ctywire"))
-        .env("CTYWIRE_SOCKET_DIR", &dir)
-        .env("CTYWIRE_RECORD", &record)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the provider starts");
-    let mut first_line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first_line)
-        .unwrap();
-    let provider = ProviderProcess(child);
-    let reattach = first_line.trim().to_string();
-    assert!(reattach.contains("\"ProtocolVersion\":6"), "{reattach}");
-
-    let steps: [(&[&str], i32); 5] = [
-        (&["init", "-input=false", "-no-color"], 0),
+    let steps: [(&[&str], i32); 4] = [
         (&["plan", "-input=false", "-no-color", "-out=tfplan"], 0),
         (
             &[
@@ -167,7 +150,7 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         ),
     ];
     for (args, want) in steps {
-        let (code, text) = run(&dir, &reattach, &cli_config, args);
+        let (code, text) = run(&dir, &record, &cli_config, args);
         eprintln!("== terraform {}\n{text}", args.join(" "));
         assert_eq!(
             code,
@@ -178,8 +161,13 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         if args[0] == "apply" {
             assert!(text.contains("label-first"), "{text}");
         }
+        // Terraform started our binary through the override, not a
+        // provider from anywhere else.
+        assert!(
+            text.contains("Provider development overrides are in effect"),
+            "{text}"
+        );
     }
-    drop(provider);
 
     let recorded =
         std::fs::read_to_string(&record).expect("the provider recorded what it received");
@@ -190,6 +178,21 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         std::fs::write(target, dedup_lines(&recorded)).unwrap();
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A CLI configuration that makes Terraform run the provider binary in
+/// `provider_dir` for `registry.terraform.io/ctywire/test`, and every
+/// other provider as usual.
+fn cli_config_text(provider_dir: &Path) -> String {
+    // HCL strings take JSON's escapes.
+    let dir = serde_json::to_string(&provider_dir.display().to_string()).unwrap();
+    format!(
+        "disable_checkpoint = true\n\
+         provider_installation {{\n  \
+           dev_overrides {{\n    \"registry.terraform.io/ctywire/test\" = {dir}\n  }}\n  \
+           direct {{}}\n\
+         }}\n"
+    )
 }
 
 fn dedup_lines(text: &str) -> String {

@@ -99,4 +99,4 @@ pub use serve::{
     serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
-pub use server::ProviderService;
+pub use server::{ProviderService, ReceivedValue, ValueObserver};

@@ -48,7 +48,7 @@ use tonic::{Request, Response, Status, Streaming};
 use crate::pb::health;
 use crate::pb::plugin;
 use crate::provider::Provider;
-use crate::server::ProviderService;
+use crate::server::{ProviderService, ValueObserver};
 use crate::tls;
 
 /// The environment variable Terraform sets to its magic cookie.
@@ -68,7 +68,7 @@ Please execute the program that consumes these plugins, which will\n\
 load any plugins automatically\n";
 
 /// How [`serve_with`] serves.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct ServeOptions {
     /// After `Shutdown`, how long calls in flight may take before the
@@ -77,6 +77,9 @@ pub struct ServeOptions {
     pub graceful_stop_timeout: Duration,
     /// How long a client may take over the TLS handshake (default 10 s).
     pub tls_handshake_timeout: Duration,
+    /// Sees every value decoded from a request (see
+    /// [`ProviderService::with_value_observer`]).
+    pub value_observer: Option<ValueObserver>,
 }
 
 impl Default for ServeOptions {
@@ -84,7 +87,21 @@ impl Default for ServeOptions {
         ServeOptions {
             graceful_stop_timeout: Duration::from_secs(5),
             tls_handshake_timeout: Duration::from_secs(10),
+            value_observer: None,
         }
+    }
+}
+
+impl fmt::Debug for ServeOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServeOptions")
+            .field("graceful_stop_timeout", &self.graceful_stop_timeout)
+            .field("tls_handshake_timeout", &self.tls_handshake_timeout)
+            .field(
+                "value_observer",
+                &self.value_observer.as_ref().map(|_| ".."),
+            )
+            .finish()
     }
 }
 
@@ -92,6 +109,12 @@ impl ServeOptions {
     /// Sets [`graceful_stop_timeout`](Self::graceful_stop_timeout).
     pub fn graceful_stop_timeout(mut self, d: Duration) -> Self {
         self.graceful_stop_timeout = d;
+        self
+    }
+
+    /// Sets [`value_observer`](Self::value_observer).
+    pub fn observe_values(mut self, observer: ValueObserver) -> Self {
+        self.value_observer = Some(observer);
         self
     }
 
@@ -245,7 +268,10 @@ pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Resul
         stop.clone(),
     );
 
-    let provider = ProviderService::new(provider);
+    let mut provider = ProviderService::new(provider);
+    if let Some(observer) = options.value_observer {
+        provider = provider.with_value_observer(observer);
+    }
     let router = tonic::transport::Server::builder()
         .add_service(provider.into_service())
         .add_service(health::health_server::HealthServer::new(Health(

@@ -93,15 +93,42 @@ fn entry(kind: &str, name: &str, schema: &Schema) -> Result<Entry, Diagnostic> {
 /// transport of your own.
 pub struct ProviderService<P> {
     inner: Arc<Inner<P>>,
+    observer: Option<ValueObserver>,
 }
 
 impl<P> Clone for ProviderService<P> {
     fn clone(&self) -> Self {
         ProviderService {
             inner: self.inner.clone(),
+            observer: self.observer.clone(),
         }
     }
 }
+
+/// A value Terraform sent, as received and as decoded, for a
+/// [`ValueObserver`].
+#[derive(Debug)]
+pub struct ReceivedValue<'a> {
+    /// The RPC, such as `"PlanResourceChange"`.
+    pub rpc: &'a str,
+    /// The request field, such as `"proposed_new_state"`.
+    pub field: &'a str,
+    /// The `DynamicValue`'s msgpack bytes (empty when it was sent as JSON
+    /// or not at all).
+    pub msgpack: &'a [u8],
+    /// The `DynamicValue`'s JSON bytes.
+    pub json: &'a [u8],
+    /// The type it was decoded at.
+    pub ty: &'a Type,
+    /// The decoded value.
+    pub value: &'a Value,
+}
+
+/// Sees every request value after it is decoded and before the provider
+/// does: for recording what Terraform sends, or checking it. An `Err`
+/// fails the call with that diagnostic.
+pub type ValueObserver =
+    Arc<dyn Fn(&ReceivedValue<'_>) -> Result<(), Diagnostic> + Send + Sync + 'static>;
 
 struct Inner<P> {
     provider: P,
@@ -133,6 +160,49 @@ impl<P: Provider> ProviderService<P> {
         };
         ProviderService {
             inner: Arc::new(inner),
+            observer: None,
+        }
+    }
+
+    /// Calls `observer` with every value decoded from a request.
+    pub fn with_value_observer(mut self, observer: ValueObserver) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// A request value at `ty`; one that cannot be decoded is an error at
+    /// its path.
+    fn decode(
+        &self,
+        rpc: &str,
+        field: &str,
+        dv: Option<&pb::DynamicValue>,
+        ty: &Type,
+    ) -> Result<Value, Diagnostic> {
+        let value = convert::decode_dynamic_value(dv, ty).map_err(|e| {
+            Diagnostic::error(format!("Invalid {field} in {rpc}"))
+                .with_detail(format!("ctywire could not decode it: {e}"))
+                .at(e.path().clone())
+        })?;
+        if let Some(observe) = &self.observer {
+            observe(&ReceivedValue {
+                rpc,
+                field,
+                msgpack: dv.map(|d| d.msgpack.as_slice()).unwrap_or_default(),
+                json: dv.map(|d| d.json.as_slice()).unwrap_or_default(),
+                ty,
+                value: &value,
+            })?;
+        }
+        Ok(value)
+    }
+
+    /// The `provider_meta` value, when the provider has a schema for it.
+    fn meta(&self, rpc: &str, dv: Option<&pb::DynamicValue>) -> Result<Option<Value>, Diagnostic> {
+        match &self.inner.meta_entry {
+            None => Ok(None),
+            Some(Err(d)) => Err(d.clone()),
+            Some(Ok(e)) => self.decode(rpc, "provider_meta", dv, &e.ty).map(Some),
         }
     }
 
@@ -147,20 +217,6 @@ impl<P: Provider> ProviderService<P> {
             .max_decoding_message_size(256 << 20)
             .max_encoding_message_size(256 << 20)
     }
-}
-
-/// A request value that could not be decoded: an error at its path.
-fn decode(
-    rpc: &str,
-    field: &str,
-    dv: Option<&pb::DynamicValue>,
-    ty: &Type,
-) -> Result<Value, Diagnostic> {
-    convert::decode_dynamic_value(dv, ty).map_err(|e| {
-        Diagnostic::error(format!("Invalid {field} in {rpc}"))
-            .with_detail(format!("ctywire could not decode it: {e}"))
-            .at(e.path().clone())
-    })
 }
 
 /// An answer value, encoded at `entry`'s type; resource states get their
@@ -185,18 +241,6 @@ fn encode(
         v
     };
     convert::encode_dynamic_value(&v, &entry.ty).map_err(bad)
-}
-
-fn meta(
-    inner: &Option<Result<Entry, Diagnostic>>,
-    rpc: &str,
-    dv: Option<&pb::DynamicValue>,
-) -> Result<Option<Value>, Diagnostic> {
-    match inner {
-        None => Ok(None),
-        Some(Err(d)) => Err(d.clone()),
-        Some(Ok(e)) => decode(rpc, "provider_meta", dv, &e.ty).map(Some),
-    }
 }
 
 fn diags(d: impl Into<Diagnostics>) -> Vec<pb::Diagnostic> {
@@ -296,7 +340,8 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         let result = async {
             let e = self.inner.provider_entry.as_ref().map_err(Clone::clone)?;
-            let config = decode("ValidateProviderConfig", "config", r.config.as_ref(), &e.ty)?;
+            let config =
+                self.decode("ValidateProviderConfig", "config", r.config.as_ref(), &e.ty)?;
             self.inner
                 .provider
                 .validate_provider_config(ValidateProviderConfigRequest { config })
@@ -314,7 +359,8 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         let result = async {
             let e = self.inner.resources.get(&r.type_name)?;
-            let config = decode("ValidateResourceConfig", "config", r.config.as_ref(), &e.ty)?;
+            let config =
+                self.decode("ValidateResourceConfig", "config", r.config.as_ref(), &e.ty)?;
             self.inner
                 .provider
                 .validate_resource_config(ValidateResourceConfigRequest {
@@ -338,7 +384,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         let result = async {
             let e = self.inner.data_sources.get(&r.type_name)?;
-            let config = decode(
+            let config = self.decode(
                 "ValidateDataResourceConfig",
                 "config",
                 r.config.as_ref(),
@@ -364,7 +410,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         let result = async {
             let e = self.inner.ephemeral.get(&r.type_name)?;
-            let config = decode(
+            let config = self.decode(
                 "ValidateEphemeralResourceConfig",
                 "config",
                 r.config.as_ref(),
@@ -429,7 +475,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         let result = async {
             let e = self.inner.provider_entry.as_ref().map_err(Clone::clone)?;
-            let config = decode("ConfigureProvider", "config", r.config.as_ref(), &e.ty)?;
+            let config = self.decode("ConfigureProvider", "config", r.config.as_ref(), &e.ty)?;
             self.inner
                 .provider
                 .configure_provider(ConfigureProviderRequest {
@@ -454,8 +500,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let rpc = "ReadResource";
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.resources.get(&r.type_name)?;
-            let current_state = decode(rpc, "current_state", r.current_state.as_ref(), &e.ty)?;
-            let provider_meta = meta(&self.inner.meta_entry, rpc, r.provider_meta.as_ref())?;
+            let current_state =
+                self.decode(rpc, "current_state", r.current_state.as_ref(), &e.ty)?;
+            let provider_meta = self.meta(rpc, r.provider_meta.as_ref())?;
             let resp = self
                 .inner
                 .provider
@@ -491,15 +538,15 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let rpc = "PlanResourceChange";
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.resources.get(&r.type_name)?;
-            let prior_state = decode(rpc, "prior_state", r.prior_state.as_ref(), &e.ty)?;
-            let proposed_new_state = decode(
+            let prior_state = self.decode(rpc, "prior_state", r.prior_state.as_ref(), &e.ty)?;
+            let proposed_new_state = self.decode(
                 rpc,
                 "proposed_new_state",
                 r.proposed_new_state.as_ref(),
                 &e.ty,
             )?;
-            let config = decode(rpc, "config", r.config.as_ref(), &e.ty)?;
-            let provider_meta = meta(&self.inner.meta_entry, rpc, r.provider_meta.as_ref())?;
+            let config = self.decode(rpc, "config", r.config.as_ref(), &e.ty)?;
+            let provider_meta = self.meta(rpc, r.provider_meta.as_ref())?;
             let resp = self
                 .inner
                 .provider
@@ -545,10 +592,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let rpc = "ApplyResourceChange";
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.resources.get(&r.type_name)?;
-            let prior_state = decode(rpc, "prior_state", r.prior_state.as_ref(), &e.ty)?;
-            let planned_state = decode(rpc, "planned_state", r.planned_state.as_ref(), &e.ty)?;
-            let config = decode(rpc, "config", r.config.as_ref(), &e.ty)?;
-            let provider_meta = meta(&self.inner.meta_entry, rpc, r.provider_meta.as_ref())?;
+            let prior_state = self.decode(rpc, "prior_state", r.prior_state.as_ref(), &e.ty)?;
+            let planned_state =
+                self.decode(rpc, "planned_state", r.planned_state.as_ref(), &e.ty)?;
+            let config = self.decode(rpc, "config", r.config.as_ref(), &e.ty)?;
+            let provider_meta = self.meta(rpc, r.provider_meta.as_ref())?;
             let resp = self
                 .inner
                 .provider
@@ -668,8 +716,8 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let rpc = "ReadDataSource";
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.data_sources.get(&r.type_name)?;
-            let config = decode(rpc, "config", r.config.as_ref(), &e.ty)?;
-            let provider_meta = meta(&self.inner.meta_entry, rpc, r.provider_meta.as_ref())?;
+            let config = self.decode(rpc, "config", r.config.as_ref(), &e.ty)?;
+            let provider_meta = self.meta(rpc, r.provider_meta.as_ref())?;
             let resp = self
                 .inner
                 .provider
@@ -703,7 +751,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let rpc = "OpenEphemeralResource";
         let result: Result<_, Diagnostics> = async {
             let e = self.inner.ephemeral.get(&r.type_name)?;
-            let config = decode(rpc, "config", r.config.as_ref(), &e.ty)?;
+            let config = self.decode(rpc, "config", r.config.as_ref(), &e.ty)?;
             let resp = self
                 .inner
                 .provider

@@ -1,0 +1,447 @@
+//! The example provider binary, started as Terraform starts providers:
+//! the go-plugin handshake, AutoMTLS, and calls over the socket.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use ctywire_tfplugin6::pb::tfplugin6 as pb;
+use ctywire_tfplugin6::pb::{health, plugin};
+use ctywire_tfplugin6::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
+use hyper_util::rt::TokioIo;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
+use tonic::transport::{Channel, Endpoint, Uri};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tfplugin6-example-provider");
+
+/// Terraform's side of AutoMTLS: a self-signed P-521 CA certificate, as
+/// go-plugin's client makes.
+struct ClientIdentity {
+    pem: String,
+    der: CertificateDer<'static>,
+    key: PrivateKeyDer<'static>,
+}
+
+fn client_identity() -> ClientIdentity {
+    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
+    let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512).unwrap();
+    let mut params = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let cert = params.self_signed(&key).unwrap();
+    ClientIdentity {
+        pem: cert.pem(),
+        der: cert.der().clone(),
+        key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
+    }
+}
+
+/// The running provider; killed when dropped.
+struct Plugin {
+    child: Child,
+    line: String,
+}
+
+impl Drop for Plugin {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Plugin {
+    fn fields(&self) -> Vec<&str> {
+        self.line.trim_end().split('|').collect()
+    }
+    fn socket(&self) -> String {
+        self.fields()[3].to_string()
+    }
+    fn server_cert(&self) -> CertificateDer<'static> {
+        CertificateDer::from(
+            base64::engine::general_purpose::STANDARD_NO_PAD
+                .decode(self.fields()[5])
+                .expect("the cert field is unpadded standard base64"),
+        )
+    }
+
+    /// Waits for the process to exit on its own.
+    fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+fn command(env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear()
+        .envs(env.iter().copied())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Starts the provider with Terraform's environment and reads its
+/// handshake line.
+fn start(client: Option<&ClientIdentity>, socket_dir: &std::path::Path) -> Plugin {
+    let mut env = vec![
+        (MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE),
+        ("PLUGIN_PROTOCOL_VERSIONS", "5,6"),
+        ("PLUGIN_UNIX_SOCKET_DIR", socket_dir.to_str().unwrap()),
+    ];
+    if let Some(c) = client {
+        env.push(("PLUGIN_CLIENT_CERT", c.pem.as_str()));
+    }
+    let mut child = command(&env).spawn().expect("the provider starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    Plugin { child, line }
+}
+
+/// Accepts exactly the server certificate from the handshake line, as
+/// go-plugin's client does (a pool holding only it).
+#[derive(Debug)]
+struct ExactServer(CertificateDer<'static>, Arc<rustls::crypto::CryptoProvider>);
+
+impl ServerCertVerifier for ExactServer {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _: &[CertificateDer<'_>],
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if end_entity.as_ref() == self.0.as_ref() {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(
+                "not the handshake's certificate".into(),
+            ))
+        }
+    }
+    fn verify_tls12_signature(
+        &self,
+        m: &[u8],
+        c: &CertificateDer<'_>,
+        d: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(m, c, d, &self.1.signature_verification_algorithms)
+    }
+    fn verify_tls13_signature(
+        &self,
+        m: &[u8],
+        c: &CertificateDer<'_>,
+        d: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(m, c, d, &self.1.signature_verification_algorithms)
+    }
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.1.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// A gRPC channel to the plugin over its socket, with mTLS presenting
+/// `identity`.
+async fn connect(
+    plugin: &Plugin,
+    identity: &ClientIdentity,
+) -> Result<Channel, tonic::transport::Error> {
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(ExactServer(plugin.server_cert(), provider)))
+        .with_client_auth_cert(vec![identity.der.clone()], identity.key.clone_key())
+        .unwrap();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let socket = plugin.socket();
+    Endpoint::from_static("http://localhost")
+        .connect_with_connector(tower::service_fn(move |_: Uri| {
+            let connector = connector.clone();
+            let socket = socket.clone();
+            async move {
+                let stream = tokio::net::UnixStream::connect(socket).await?;
+                let tls = connector
+                    .connect(ServerName::try_from("localhost").unwrap(), stream)
+                    .await?;
+                Ok::<_, std::io::Error>(TokioIo::new(tls))
+            }
+        }))
+        .await
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tfplugin6-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn refuses_to_run_without_the_magic_cookie() {
+    let out = command(&[("PLUGIN_PROTOCOL_VERSIONS", "6")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("This binary is a plugin. These are not meant to be executed directly."),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn refuses_a_protocol_version_offer_without_6_naming_the_offer() {
+    let out = command(&[
+        (MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE),
+        ("PLUGIN_PROTOCOL_VERSIONS", "4,5"),
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("\"4,5\""), "{stderr}");
+}
+
+#[test]
+fn handshake_line_names_a_unix_socket_and_the_server_cert() {
+    let dir = temp_dir("line");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let f = plugin.fields();
+    assert_eq!(f.len(), 6, "{:?}", plugin.line);
+    assert_eq!(&f[..3], ["1", "6", "unix"]);
+    assert_eq!(f[4], "grpc");
+    assert!(plugin.line.ends_with('\n'));
+    // In a fresh directory under PLUGIN_UNIX_SOCKET_DIR.
+    let socket = std::path::Path::new(f[3]);
+    assert_eq!(socket.parent().unwrap().parent().unwrap(), dir);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(socket).unwrap().file_type().is_socket());
+    // go-plugin's RawStdEncoding: no padding; the DER of a certificate.
+    assert!(!f[5].ends_with('='));
+    assert_eq!(plugin.server_cert().as_ref()[0], 0x30);
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_a_client_cert_the_line_has_an_empty_cert_field() {
+    let dir = temp_dir("plain");
+    let plugin = start(None, &dir);
+    assert!(plugin.line.ends_with("|grpc|\n"), "{:?}", plugin.line);
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_with_terraforms_cert_gets_the_provider_schema_over_mtls() {
+    let dir = temp_dir("mtls");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let channel = connect(&plugin, &identity).await.expect("mTLS connects");
+
+    let health = health::health_client::HealthClient::new(channel.clone())
+        .check(health::HealthCheckRequest {
+            service: "plugin".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(health.status, 1, "plugin is SERVING");
+
+    let mut client = pb::provider_client::ProviderClient::new(channel);
+    let schema = client
+        .get_provider_schema(pb::get_provider_schema::Request {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(schema.diagnostics.is_empty());
+    assert!(schema.data_source_schemas.contains_key("example_echo"));
+    let secret = &schema.resource_schemas["example_secret"];
+    let password = secret
+        .block
+        .as_ref()
+        .unwrap()
+        .attributes
+        .iter()
+        .find(|a| a.name == "password")
+        .unwrap();
+    assert!(password.write_only);
+    assert_eq!(password.r#type, b"\"string\"");
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_with_another_cert_is_refused() {
+    let dir = temp_dir("wrong");
+    let expected = client_identity();
+    let intruder = client_identity();
+    let plugin = start(Some(&expected), &dir);
+    let refused = match connect(&plugin, &intruder).await {
+        // The TLS 1.3 client learns of the refusal only on its first read.
+        Ok(channel) => pb::provider_client::ProviderClient::new(channel)
+            .get_provider_schema(pb::get_provider_schema::Request {})
+            .await
+            .is_err(),
+        Err(_) => true,
+    };
+    assert!(refused, "a client with the wrong certificate got through");
+    // The server is still there for the right client.
+    let channel = connect(&plugin, &expected).await.unwrap();
+    pb::provider_client::ProviderClient::new(channel)
+        .get_provider_schema(pb::get_provider_schema::Request {})
+        .await
+        .unwrap();
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_value_is_answered_with_a_diagnostic_at_its_path() {
+    let dir = temp_dir("malformed");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let mut client =
+        pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
+    // {"id": null, "password": 7}: a number where a string belongs (msgpack
+    // 7 is a fixint, which is never a string).
+    let resp = client
+        .plan_resource_change(pb::plan_resource_change::Request {
+            type_name: "example_secret".into(),
+            proposed_new_state: Some(pb::DynamicValue {
+                msgpack: b"\x82\xa2id\xc0\xa8password\x07".to_vec(),
+                json: vec![],
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.planned_state.is_none());
+    let d = &resp.diagnostics[0];
+    assert_eq!(d.severity, pb::diagnostic::Severity::Error as i32);
+    assert!(d.summary.contains("proposed_new_state"), "{d:?}");
+    let steps = &d.attribute.as_ref().expect("a path").steps;
+    assert_eq!(
+        steps[0].selector,
+        Some(pb::attribute_path::step::Selector::AttributeName(
+            "password".into()
+        ))
+    );
+    // Bytes that are not msgpack at all, and an unknown type name.
+    let resp = client
+        .read_data_source(pb::read_data_source::Request {
+            type_name: "example_echo".into(),
+            config: Some(pb::DynamicValue {
+                msgpack: vec![0xc1, 0xff],
+                json: vec![],
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.diagnostics.len(), 1);
+    let resp = client
+        .read_data_source(pb::read_data_source::Request {
+            type_name: "nope".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        resp.diagnostics[0].summary.contains("\"nope\""),
+        "{:?}",
+        resp.diagnostics
+    );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_only_attributes_are_null_in_the_planned_state() {
+    let dir = temp_dir("writeonly");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let mut client =
+        pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
+    // The example provider returns the proposal as it is, password and all.
+    let resp = client
+        .plan_resource_change(pb::plan_resource_change::Request {
+            type_name: "example_secret".into(),
+            proposed_new_state: Some(pb::DynamicValue {
+                msgpack: b"\x82\xa2id\xc0\xa8password\xa3pw!".to_vec(),
+                json: vec![],
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.diagnostics.is_empty(), "{:?}", resp.diagnostics);
+    assert_eq!(
+        resp.planned_state.unwrap().msgpack,
+        b"\x82\xa2id\xc0\xa8password\xc0"
+    );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_from_the_controller_ends_the_process_even_with_streams_open() {
+    let dir = temp_dir("shutdown");
+    let identity = client_identity();
+    let mut plugin = start(Some(&identity), &dir);
+    let channel = connect(&plugin, &identity).await.unwrap();
+    // go-plugin's client opens these two streams and keeps them open.
+    let mut stdio = plugin::grpc_stdio_client::GrpcStdioClient::new(channel.clone())
+        .stream_stdio(())
+        .await
+        .unwrap()
+        .into_inner();
+    let _broker = plugin::grpc_broker_client::GrpcBrokerClient::new(channel.clone())
+        .start_stream(tokio_stream::iter(Vec::<plugin::ConnInfo>::new()))
+        .await
+        .unwrap();
+    plugin::grpc_controller_client::GrpcControllerClient::new(channel)
+        .shutdown(plugin::Empty {})
+        .await
+        .unwrap();
+    // The stdio stream ends, having sent nothing.
+    assert!(matches!(stdio.message().await, Ok(None) | Err(_)));
+    let status = tokio::task::block_in_place(|| plugin.wait_exit(Duration::from_secs(10)))
+        .expect("the plugin exits after Shutdown");
+    assert!(status.success(), "{status}");
+    let mut stderr = String::new();
+    let _ = plugin
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr);
+    // The socket's directory is removed.
+    let socket = plugin.socket();
+    assert!(
+        !std::path::Path::new(&socket).parent().unwrap().exists(),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
