@@ -6,10 +6,6 @@
 //! (`.ci/run` calls it); a test whose peer is missing prints
 //! `SKIPPED: <why>` and passes.
 
-#[path = "../examples/denobridge_provider/main.rs"]
-#[allow(dead_code)]
-mod example;
-
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -685,41 +681,4 @@ fn refined_unknowns_survive_a_msgpack_rpc_round_trip() {
             r#"the peer answered with error "method not found: nope""#
         );
     });
-}
-
-// ---- the example, for real -------------------------------------------------
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_example_provider_talks_to_a_real_python_child() {
-    let created = example::create(&example::example_planned_state(), example::child_options())
-        .await
-        .unwrap();
-    let t = example::resource_schema().implied_type().unwrap();
-    let state = created.new_state.decode(&t).unwrap();
-    assert_eq!(state.attr("id").unwrap().as_str(), Some("res-web"));
-    let inner = state.attr("state").unwrap();
-    assert_eq!(
-        inner.attr("big").unwrap().to_string(),
-        "3000000000000000000000000000001"
-    );
-    assert_eq!(
-        inner.attr("mixed").unwrap().ty().to_json(),
-        r#"["tuple",["number","string","bool","dynamic"]]"#
-    );
-    assert_eq!(
-        state
-            .attr("sensitive_state")
-            .unwrap()
-            .attr("token")
-            .unwrap()
-            .as_str(),
-        Some("s3cret-web")
-    );
-    assert_eq!(created.warnings.len(), 1);
-    assert_eq!(created.warnings[0].0.to_string(), ".props.name");
-    // What goes back to Terraform is the same value, byte for byte stable.
-    assert_eq!(
-        ctywire::msgpack::encode(&state, &t).unwrap(),
-        created.new_state.msgpack
-    );
 }

@@ -1,0 +1,220 @@
+//! The tfplugin6 side: the [`Provider`] trait of `ctywire-tfplugin6` on
+//! top of the operations, which already speak ctywire values. This file
+//! only moves requests into them and answers out of them.
+
+use std::sync::RwLock;
+
+use ctywire::Value;
+use ctywire_tfplugin6::{
+    ApplyResourceChangeRequest, ApplyResourceChangeResponse, CloseEphemeralResourceRequest,
+    ConfigureProviderRequest, ImportResourceStateRequest, ImportResourceStateResponse,
+    ImportedResource, OpenEphemeralResourceRequest, OpenEphemeralResourceResponse,
+    PlanResourceChangeRequest, PlanResourceChangeResponse, Provider, ReadDataSourceRequest,
+    ReadDataSourceResponse, ReadResourceRequest, ReadResourceResponse,
+    RenewEphemeralResourceRequest, RenewEphemeralResourceResponse, Schemas, ServerCapabilities,
+};
+
+use crate::diag::{Diagnostics, Severity};
+use crate::resource::{import_resource, ApplyRequest, PlanRequest};
+use crate::{schema, Runner};
+
+type TfDiagnostics = ctywire_tfplugin6::Diagnostics;
+
+/// terraform-provider-denobridge.
+#[derive(Default)]
+pub struct DenoBridge {
+    // Set by ConfigureProvider, read by every operation (each clones it, so
+    // no lock is held across a script run).
+    runner: RwLock<Runner>,
+}
+
+impl DenoBridge {
+    /// A provider not configured yet (Deno from `$DENO_BINARY` or `PATH`).
+    pub fn new() -> Self {
+        DenoBridge::default()
+    }
+
+    fn runner(&self) -> Runner {
+        self.runner
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+/// Our diagnostics as tfplugin6's.
+pub fn to_tf(d: Diagnostics) -> TfDiagnostics {
+    let mut out = TfDiagnostics::new();
+    for d in d.0 {
+        let mut t = match d.severity {
+            Severity::Error => ctywire_tfplugin6::Diagnostic::error(d.summary),
+            Severity::Warning => ctywire_tfplugin6::Diagnostic::warning(d.summary),
+        };
+        if !d.detail.is_empty() {
+            t = t.with_detail(d.detail);
+        }
+        if let Some(p) = d.path {
+            t = t.at(p);
+        }
+        out.push(t);
+    }
+    out
+}
+
+fn private_or_none(p: Vec<u8>) -> Option<Vec<u8>> {
+    (!p.is_empty()).then_some(p)
+}
+
+#[async_trait::async_trait]
+impl Provider for DenoBridge {
+    fn schemas(&self) -> Schemas {
+        let mut s = Schemas::new(schema::provider())
+            .resource(schema::RESOURCE, schema::resource())
+            .data_source(schema::DATA_SOURCE, schema::data_source())
+            .ephemeral_resource(schema::EPHEMERAL, schema::ephemeral());
+        // Destroys are planned too, so the script's modifyPlan sees them
+        // (planType "delete"), as under terraform-plugin-framework.
+        s.server_capabilities = ServerCapabilities {
+            plan_destroy: true,
+            ..ServerCapabilities::default()
+        };
+        s
+    }
+
+    async fn configure_provider(
+        &self,
+        req: ConfigureProviderRequest,
+    ) -> Result<TfDiagnostics, TfDiagnostics> {
+        let (runner, diags) = crate::configure(&req.config);
+        if diags.has_errors() {
+            return Err(to_tf(diags));
+        }
+        *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
+        Ok(to_tf(diags))
+    }
+
+    async fn plan_resource_change(
+        &self,
+        req: PlanResourceChangeRequest,
+    ) -> Result<PlanResourceChangeResponse, TfDiagnostics> {
+        let plan = self
+            .runner()
+            .plan_resource(PlanRequest {
+                prior: &req.prior_state,
+                proposed: &req.proposed_new_state,
+                config: &req.config,
+                prior_private: &req.prior_private,
+            })
+            .await;
+        Ok(PlanResourceChangeResponse {
+            requires_replace: plan.requires_replace,
+            planned_private: plan.private,
+            diagnostics: to_tf(plan.diags),
+            ..PlanResourceChangeResponse::new(plan.planned)
+        })
+    }
+
+    async fn apply_resource_change(
+        &self,
+        req: ApplyResourceChangeRequest,
+    ) -> Result<ApplyResourceChangeResponse, TfDiagnostics> {
+        let applied = self
+            .runner()
+            .apply_resource(ApplyRequest {
+                prior: &req.prior_state,
+                planned: &req.planned_state,
+                config: &req.config,
+                planned_private: &req.planned_private,
+            })
+            .await;
+        Ok(ApplyResourceChangeResponse {
+            private: applied.private,
+            diagnostics: to_tf(applied.diags),
+            ..ApplyResourceChangeResponse::new(applied.new_state)
+        })
+    }
+
+    async fn read_resource(
+        &self,
+        req: ReadResourceRequest,
+    ) -> Result<ReadResourceResponse, TfDiagnostics> {
+        let read = self
+            .runner()
+            .read_resource(&req.current_state, &req.private)
+            .await;
+        Ok(ReadResourceResponse {
+            private: read.private,
+            diagnostics: to_tf(read.diags),
+            ..ReadResourceResponse::new(read.new_state)
+        })
+    }
+
+    async fn import_resource_state(
+        &self,
+        req: ImportResourceStateRequest,
+    ) -> Result<ImportResourceStateResponse, TfDiagnostics> {
+        let ty = schema::resource()
+            .implied_type()
+            .map_err(|e| TfDiagnostics::error(e.to_string()))?;
+        let state: Value = import_resource(&req.id, &ty).map_err(to_tf)?;
+        Ok(ImportResourceStateResponse {
+            imported_resources: vec![ImportedResource {
+                type_name: req.type_name,
+                state,
+                private: Vec::new(),
+            }],
+            ..ImportResourceStateResponse::default()
+        })
+    }
+
+    async fn read_data_source(
+        &self,
+        req: ReadDataSourceRequest,
+    ) -> Result<ReadDataSourceResponse, TfDiagnostics> {
+        let read = self.runner().read_data_source(&req.config).await;
+        Ok(ReadDataSourceResponse {
+            diagnostics: to_tf(read.diags),
+            ..ReadDataSourceResponse::new(read.state)
+        })
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: OpenEphemeralResourceRequest,
+    ) -> Result<OpenEphemeralResourceResponse, TfDiagnostics> {
+        let opened = self.runner().open_ephemeral(&req.config).await;
+        Ok(OpenEphemeralResourceResponse {
+            result: opened.result,
+            private: private_or_none(opened.private),
+            renew_at: opened.renew_at,
+            diagnostics: to_tf(opened.diags),
+            deferred: None,
+        })
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: RenewEphemeralResourceRequest,
+    ) -> Result<RenewEphemeralResourceResponse, TfDiagnostics> {
+        let renewed = self
+            .runner()
+            .renew_ephemeral(req.private.as_deref().unwrap_or_default())
+            .await;
+        Ok(RenewEphemeralResourceResponse {
+            renew_at: renewed.renew_at,
+            private: private_or_none(renewed.private),
+            diagnostics: to_tf(renewed.diags),
+        })
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: CloseEphemeralResourceRequest,
+    ) -> Result<TfDiagnostics, TfDiagnostics> {
+        let diags = self
+            .runner()
+            .close_ephemeral(req.private.as_deref().unwrap_or_default())
+            .await;
+        Ok(to_tf(diags))
+    }
+}

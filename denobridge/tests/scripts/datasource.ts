@@ -1,0 +1,15 @@
+// denobridge_datasource: echoes its props, with a sensitive part.
+import { exact, serve } from "./rpc.ts";
+
+await serve({
+  read({ props }) {
+    if (props?.fail) {
+      console.error("failing on purpose");
+      Deno.exit(7);
+    }
+    return {
+      result: { echo: props, tuple: ["a", 1, false], exact: exact("0.1000000000000000000000000000001") },
+      sensitiveResult: { password: `pw-${props?.name}` },
+    };
+  },
+});
