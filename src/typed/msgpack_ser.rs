@@ -41,7 +41,7 @@ impl<'o, 't> MsgpackSerializer<'o, 't> {
     }
 
     fn int(self, v: i64) -> Result<()> {
-        if *self.ty == Type::Number {
+        if matches!(self.ty, Type::Number) {
             let _ = mp::write_sint(self.out, v);
             return Ok(());
         }
@@ -62,7 +62,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     type SerializeStructVariant = ser::Impossible<(), Error>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        if *self.ty == Type::Bool {
+        if matches!(self.ty, Type::Bool) {
             let _ = mp::write_bool(self.out, v);
             return Ok(());
         }
@@ -119,7 +119,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
     fn serialize_str(self, v: &str) -> Result<()> {
-        if *self.ty == Type::String {
+        if matches!(self.ty, Type::String) {
             let _ = mp::write_str(self.out, &nfc(v));
             return Ok(());
         }
@@ -157,7 +157,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // the encoder writes them, without a copy; the rest (conversions,
         // unknowns) is built the general way.
         match (name, take_stash()) {
-            (NUMBER_TOKEN, Some(Stashed::Number(n))) if *self.ty == Type::Number => {
+            (NUMBER_TOKEN, Some(Stashed::Number(n))) if matches!(self.ty, Type::Number) => {
                 write_number(self.out, &n);
                 Ok(())
             }

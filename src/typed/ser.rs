@@ -30,7 +30,7 @@ pub(super) fn mismatch(ty: &Type, got: &str) -> Error {
 impl<'t> TypedSerializer<'t> {
     /// A known primitive, converted to the type if it differs.
     fn primitive(self, v: Value) -> Result<Value> {
-        if *self.ty == Type::Dynamic || v.ty() == self.ty {
+        if matches!(self.ty, Type::Dynamic) || v.ty() == self.ty {
             return Ok(v);
         }
         v.convert(self.ty)

@@ -272,7 +272,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
 
     fn deserialize_str<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
         // The most common request, read without building a value.
-        if *self.ty == Type::String {
+        if matches!(self.ty, Type::String) {
             if let Some(at) = self.direct()? {
                 return match self.d.w.string()? {
                     Some((s, ascii)) if ascii => visitor.visit_str(&s),
@@ -288,7 +288,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
     }
 
     fn deserialize_bool<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
-        if *self.ty == Type::Bool {
+        if matches!(self.ty, Type::Bool) {
             if let Some(at) = self.direct()? {
                 return match self.d.w.bool()? {
                     Some(b) => visitor.visit_bool(b),
@@ -342,7 +342,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
             },
             NUMBER_TOKEN => {
                 // The common case read without building a value.
-                if *self.ty == Type::Number {
+                if matches!(self.ty, Type::Number) {
                     if let Some(at) = self.direct()? {
                         let max_exponent = self.d.opts.max_number_exponent;
                         let Some(n) = self.d.w.number(max_exponent)? else {
