@@ -552,3 +552,19 @@ fn line_framing_skips_blank_lines_and_bounds_long_ones() {
         Some(code::PARSE_ERROR)
     );
 }
+
+#[test]
+fn a_prop_path_that_misses_names_a_few_attributes_not_all_of_them() {
+    // An object of 5,000 attributes: the error lists ten and counts the
+    // rest, so that a script's bad paths cannot make messages as long as
+    // the value.
+    let attrs: Vec<(String, Value)> = (0..5_000)
+        .map(|i| (format!("attribute_{i:04}"), Value::bool(true)))
+        .collect();
+    let v = Value::object(attrs);
+    let err = resolve_prop_path(&v, &[PropSegment::Name("nope".into())]).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("there is no attribute \"nope\""), "{text}");
+    assert!(text.contains("and 4990 more"), "{text}");
+    assert!(text.len() < 400, "{} bytes", text.len());
+}

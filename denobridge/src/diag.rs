@@ -142,11 +142,43 @@ pub fn from_child(diagnostics: Option<&Json>, target: &Value) -> Diagnostics {
             return out;
         }
     };
-    for (i, item) in items.iter().enumerate() {
+    // A script may send any number of diagnostics, and each one's path
+    // is resolved against the value: a bound keeps a hostile or broken
+    // answer from costing unbounded time after the call's own timeout.
+    for (i, item) in items.iter().take(MAX_DIAGNOSTICS).enumerate() {
         out.push(one(i, item, target));
+    }
+    if items.len() > MAX_DIAGNOSTICS {
+        let rest = &items[MAX_DIAGNOSTICS..];
+        let errors = rest
+            .iter()
+            .filter(|d| {
+                !matches!(d.as_object().and_then(|o| o.get("severity")), Some(Json::String(s)) if s == "warning")
+            })
+            .count();
+        let summary = format!(
+            "The script sent {} diagnostics; the first {MAX_DIAGNOSTICS} are shown",
+            items.len()
+        );
+        let detail = format!(
+            "{} more were left out, {errors} of them not warnings.",
+            rest.len()
+        );
+        // Left-out errors still fail the operation.
+        out.push(if errors > 0 {
+            Diagnostic::error(summary, detail)
+        } else {
+            Diagnostic::warning(summary, detail)
+        });
     }
     out
 }
+
+/// How many of a script's diagnostics are reported one by one.
+const MAX_DIAGNOSTICS: usize = 100;
+/// No cty value nests deeper than ctywire's depth limit (256), so a longer
+/// `propPath` cannot lead anywhere.
+const MAX_PROP_PATH: usize = 257;
 
 fn one(i: usize, item: &Json, target: &Value) -> Diagnostic {
     let Some(obj) = item.as_object() else {
@@ -160,8 +192,9 @@ fn one(i: usize, item: &Json, target: &Value) -> Diagnostic {
         None | Some(Json::Null) => String::new(),
         Some(other) => other.to_string(),
     };
-    let summary = text("summary");
-    let mut detail = text("detail");
+    // Terraform shows these to a person: a page of text each at most.
+    let summary = clip(&text("summary"), 1_000);
+    let mut detail = clip(&text("detail"), 10_000);
     let severity = match obj.get("severity") {
         Some(Json::String(s)) if s == "error" => Severity::Error,
         Some(Json::String(s)) if s == "warning" => Severity::Warning,
@@ -217,6 +250,15 @@ fn prop_path(p: &Json, target: &Value) -> (Option<Path>, Option<String>) {
             )),
         );
     };
+    if items.len() > MAX_PROP_PATH {
+        return (
+            None,
+            Some(format!(
+                "(Its propPath has {} segments; no value nests that deep.)",
+                items.len()
+            )),
+        );
+    }
     let mut segments = Vec::with_capacity(items.len());
     for (n, s) in items.iter().enumerate() {
         let seg = match s {
@@ -261,11 +303,16 @@ fn prop_path(p: &Json, target: &Value) -> (Option<Path>, Option<String>) {
 
 /// Text from the child, cut short for a message.
 pub(crate) fn shorten(s: &str) -> String {
-    const MAX: usize = 300;
-    if s.len() <= MAX {
+    clip(s, 300)
+}
+
+/// `s` cut to at most `max` bytes (at a character boundary), with an
+/// ellipsis when cut.
+pub(crate) fn clip(s: &str, max: usize) -> String {
+    if s.len() <= max {
         return s.to_string();
     }
-    let mut end = MAX;
+    let mut end = max;
     while !s.is_char_boundary(end) {
         end -= 1;
     }

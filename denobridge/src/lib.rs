@@ -70,13 +70,15 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
     }
     if let Some(t) = known("timeout") {
         match t.as_f64() {
-            Some(s) if s.is_finite() && s > 0.0 && s <= 1e9 => {
+            // At most a day: a call that may take longer is one that
+            // never returns.
+            Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
                 runner.timeout = Duration::from_secs_f64(s)
             }
             _ => diags.push(
                 Diagnostic::error(
                     "Invalid timeout",
-                    "`timeout` must be a positive number of seconds.",
+                    "`timeout` must be a positive number of seconds, at most 86400 (a day).",
                 )
                 .at(Path::root().attr("timeout")),
             ),
@@ -84,6 +86,9 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
     }
     (runner, diags)
 }
+
+/// The longest `timeout` a configuration may set.
+const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
 
 /// The ctywire this provider is built on (its tests read Terraform's JSON
 /// with `ctywire::bridge::Json`).

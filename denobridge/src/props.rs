@@ -42,11 +42,15 @@ pub fn send(object: &Value, attr: &str) -> Result<Json, Diagnostic> {
 /// denobridge's do (without its float64 rounding and list-of-dynamic crash).
 pub fn receive(json: &Json, attr: &str) -> Result<Value, Diagnostic> {
     from_props(json, &Type::Dynamic).map_err(|e| {
-        Diagnostic::error(
-            format!("The script's `{attr}` cannot be read"),
-            format!("{e} (in {})", shorten(&json.to_string())),
-        )
-        .at(Path::root().attr(attr))
+        // A sensitive attribute's text never goes into a message: the
+        // error's path says where the problem is.
+        let detail = if attr.starts_with("sensitive") {
+            e.to_string()
+        } else {
+            format!("{e} (in {})", shorten(&json.to_string()))
+        };
+        Diagnostic::error(format!("The script's `{attr}` cannot be read"), detail)
+            .at(under(attr, e.path()))
     })
 }
 

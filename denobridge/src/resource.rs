@@ -316,6 +316,9 @@ impl Runner {
         };
         let new_state = match outcome {
             Ok(v) if !diags.has_errors() => v,
+            // A created object is kept despite errors: Terraform records it
+            // as tainted (and replaces it next time) instead of losing it.
+            Ok(v) if req.prior.is_null() => v,
             Ok(_) | Err(()) => {
                 // Nothing changed as far as Terraform is told: on create no
                 // object, otherwise the prior one.
@@ -361,15 +364,26 @@ impl Runner {
             let id = id.ok_or_else(|| {
                 Diagnostic::error(
                     "The script's create returned no id",
+                    // The keys only: the answer may hold sensitive state.
                     format!(
-                        "`id` must be a string; the answer was {}",
-                        diag::shorten(&result.to_string())
+                        "`id` must be a string; the answer had the keys {}",
+                        diag::shorten(&answer_keys(&result))
                     ),
                 )
             })?;
+            // The object exists once the script gave its id: it goes into
+            // state even when the rest of the answer cannot be read (the
+            // error then has Terraform mark it tainted), never lost.
+            let mut unreadable = |r: Result<Value, Diagnostic>| {
+                r.unwrap_or_else(|d| {
+                    diags.push(d);
+                    dynamic_null()
+                })
+            };
+            let (state, sensitive) = (unreadable(state), unreadable(sensitive));
             let v = put(req.planned, "id", Value::string(id))?;
-            let v = put(&v, "state", state?)?;
-            let v = put(&v, "sensitive_state", sensitive?)?;
+            let v = put(&v, "state", state)?;
+            let v = put(&v, "sensitive_state", sensitive)?;
             put(&v, "write_only_props_version", Value::number(1))
         })();
         let target = new_state.as_ref().unwrap_or(req.planned);
@@ -536,7 +550,7 @@ impl Runner {
         if result.as_object().is_none() {
             diags.push(Diagnostic::error(
                 format!("The script's `{method}` answered with something else than an object"),
-                diag::shorten(&result.to_string()),
+                format!("It answered with a {}.", json_kind(&result)),
             ));
             return Err(());
         }
@@ -661,4 +675,29 @@ pub fn import_resource(import_id: &str, ty: &Type) -> Result<Value, Diagnostics>
         ("write_only_props", dynamic_null()),
         ("write_only_props_version", Value::null(Type::Number)),
     ]))
+}
+
+/// The keys of a script's answer, for a message that must not show the
+/// values (they may be sensitive).
+fn answer_keys(answer: &Json) -> String {
+    match answer.as_object() {
+        Some(o) => o
+            .keys()
+            .map(|k| format!("{k:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        None => format!("(none: it is a {})", json_kind(answer)),
+    }
+}
+
+/// What kind of JSON value `j` is, for messages.
+fn json_kind(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
 }

@@ -18,6 +18,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// How long a script has to exit after `shutdown` before it is killed.
 const GRACE: Duration = Duration::from_secs(5);
+/// The longest line a script may answer with.
+const MAX_ANSWER: usize = 16 << 20;
 
 /// What runs the scripts: the provider's configuration.
 #[derive(Clone, Debug, PartialEq)]
@@ -228,6 +230,9 @@ impl Runner {
         opts.env = vec![("DENO_NO_UPDATE_CHECK".into(), "1".into())];
         opts.peer = PeerOptions {
             call_timeout: self.timeout,
+            // An answer is read into a document of ~50× its size: 16 MiB
+            // lines (far past any real props or state) bound that.
+            max_message: MAX_ANSWER,
             ..PeerOptions::default()
         };
         opts.grace = GRACE;
@@ -280,9 +285,14 @@ impl Session {
         match self.child.peer().call(method, Some(params)).await {
             Ok(j) => Ok(Answer::Result(j)),
             Err(CallError::Remote(e)) if e.code == -32601 => Ok(Answer::NotFound),
+            // The script's message and data are its own text: cut short.
             Err(e) => Err(Diagnostic::error(
                 format!("The script's `{method}` failed"),
-                format!("`{}`: {e}", self.what),
+                format!(
+                    "`{}`: {}",
+                    self.what,
+                    crate::diag::clip(&e.to_string(), 4_000)
+                ),
             )),
         }
     }

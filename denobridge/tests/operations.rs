@@ -577,6 +577,61 @@ async fn an_unknown_severity_is_reported_as_an_error_not_dropped() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_diagnostics_is_cut_to_a_hundred_and_a_left_out_error_still_fails() {
+    let Some(deno) = deno() else { return };
+    let dir = Dir::new("flood");
+    let r = runner(deno);
+    let props = Value::object([("misbehave", Value::string("flood"))]);
+    let config = resource_config(
+        &dir.script("resource.ts"),
+        props,
+        Value::null(Type::Dynamic),
+    );
+    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
+    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    assert_eq!(a.diags.iter().count(), 101, "{:?}", a.diags);
+    let last = a.diags.iter().last().unwrap();
+    assert!(last.summary.contains("500 diagnostics"), "{last:?}");
+    assert_eq!(last.severity, Severity::Error);
+    // The object was created (the script gave its id): it stays in state,
+    // for Terraform to mark tainted, rather than being lost.
+    assert!(a.new_state.attr("id").is_some_and(|id| !id.is_null()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_sensitive_state_is_an_error_that_never_quotes_it() {
+    let Some(deno) = deno() else { return };
+    let dir = Dir::new("unreadable-secret");
+    let r = runner(deno);
+    let props = Value::object([("misbehave", Value::string("unreadable-secret"))]);
+    let config = resource_config(
+        &dir.script("resource.ts"),
+        props,
+        Value::null(Type::Dynamic),
+    );
+    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
+    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    assert!(a.diags.has_errors());
+    let text = format!("{:?}", a.diags);
+    assert!(!text.contains("hunter2"), "{text}");
+    let d = a
+        .diags
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .unwrap();
+    assert_eq!(
+        d.path.as_ref().map(ToString::to_string).as_deref(),
+        Some(".sensitive_state.n")
+    );
+    // Created all the same: kept in state with the unreadable part null.
+    assert!(a.new_state.attr("id").is_some_and(|id| !id.is_null()));
+    assert!(a
+        .new_state
+        .attr("sensitive_state")
+        .is_some_and(Value::is_null));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prop_path_into_a_map_with_a_numeric_key_is_a_key_step() {
     let Some(deno) = deno() else { return };
     let dir = Dir::new("prop-path");

@@ -62,10 +62,20 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
                     known.and_then(|v| v.attr(n)),
                 ),
                 None => {
-                    let names: Vec<&str> = o.attributes().map(|(n, _)| n).collect();
+                    // A few names help; all of them (an object may have
+                    // thousands) would make every failed path as long as
+                    // the type.
+                    const SHOWN: usize = 10;
+                    let names: Vec<&str> = o.attributes().map(|(n, _)| n).take(SHOWN).collect();
+                    let more = o.len().saturating_sub(SHOWN);
+                    let more = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
                     return Err(fail(
                         &path,
-                        format!("there is no attribute {n:?} (there are {names:?})"),
+                        format!("there is no attribute {n:?} (there are {names:?}{more})"),
                     ));
                 }
             },
@@ -86,7 +96,10 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
                         .ok_or_else(|| {
                             fail(
                                 &path,
-                                format!("a {ty} is indexed by position, not by {s:?}"),
+                                format!(
+                                    "a {} is indexed by position, not by {s:?}",
+                                    kind_name(&ty)
+                                ),
                             )
                         })?,
                 };
@@ -139,4 +152,14 @@ pub fn resolve_prop_path(value: &Value, segments: &[PropSegment]) -> Result<Path
         here = next;
     }
     Ok(path)
+}
+
+/// A collection type's kind, for messages: the whole type can be as large
+/// as the value.
+fn kind_name(ty: &Type) -> &'static str {
+    match ty {
+        Type::List(_) => "list",
+        Type::Set(_) => "set",
+        _ => "tuple",
+    }
 }

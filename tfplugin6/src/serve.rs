@@ -72,8 +72,9 @@ load any plugins automatically\n";
 #[non_exhaustive]
 pub struct ServeOptions {
     /// After `Shutdown`, how long calls in flight may take before the
-    /// server stops anyway (default 5 s; Terraform kills the process 2 s
-    /// after asking).
+    /// server stops anyway (default 1.5 s: go-plugin kills the process 2 s
+    /// after asking, and a process killed skips its own clean-up, such as
+    /// stopping the child processes it started).
     pub graceful_stop_timeout: Duration,
     /// How long a client may take over the TLS handshake (default 10 s).
     pub tls_handshake_timeout: Duration,
@@ -85,7 +86,7 @@ pub struct ServeOptions {
 impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
-            graceful_stop_timeout: Duration::from_secs(5),
+            graceful_stop_timeout: Duration::from_millis(1500),
             tls_handshake_timeout: Duration::from_secs(10),
             value_observer: None,
         }

@@ -39,6 +39,14 @@ function misbehave(props: any): unknown[] | undefined {
       return [{ severity: "fatal", summary: "a severity denobridge drops", detail: "" }];
     case "map-key":
       return [{ severity: "warning", summary: "about a numeric map key", detail: "", propPath: ["props", "labels", "123"] }];
+    case "flood":
+      // 500 diagnostics, one error among those past the first 100.
+      return Array.from({ length: 500 }, (_, i) => ({
+        severity: i === 450 ? "error" : "warning",
+        summary: `note ${i}`,
+        detail: "",
+        propPath: ["state", "no-such-attribute"],
+      }));
   }
   return undefined;
 }
@@ -56,7 +64,10 @@ await serve({
     return {
       id,
       state: state(id, s),
-      sensitiveState: { token: `s3cret-${id}` },
+      sensitiveState: props?.misbehave === "unreadable-secret"
+        // A number past any limit, beside a secret that must not be quoted.
+        ? { password: "hunter2", n: exact("1e999999") }
+        : { token: `s3cret-${id}` },
       diagnostics: misbehave(props),
     };
   },

@@ -166,8 +166,18 @@ impl Child {
             Ok(answer) if answer["ok"] != Json::Bool(false) => Ok(child),
             Ok(answer) => {
                 child.shutdown().await;
+                // The child's own text: a line's worth of it.
+                let mut shown = answer.to_string();
+                if shown.len() > 300 {
+                    let mut end = 300;
+                    while !shown.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    shown.truncate(end);
+                    shown.push('…');
+                }
                 Err(CallError::Closed(format!(
-                    "{} reported itself unhealthy: {answer}",
+                    "{} reported itself unhealthy: {shown}",
                     child.name
                 )))
             }
