@@ -550,7 +550,7 @@ impl Runner {
         if result.as_object().is_none() {
             diags.push(Diagnostic::error(
                 format!("The script's `{method}` answered with something else than an object"),
-                format!("It answered with a {}.", json_kind(&result)),
+                format!("It answered with {}.", result.kind()),
             ));
             return Err(());
         }
@@ -686,18 +686,6 @@ fn answer_keys(answer: &Json) -> String {
             .map(|k| format!("{k:?}"))
             .collect::<Vec<_>>()
             .join(", "),
-        None => format!("(none: it is a {})", json_kind(answer)),
-    }
-}
-
-/// What kind of JSON value `j` is, for messages.
-fn json_kind(j: &Json) -> &'static str {
-    match j {
-        Json::Null => "null",
-        Json::Bool(_) => "bool",
-        Json::Number(_) => "number",
-        Json::String(_) => "string",
-        Json::Array(_) => "array",
-        Json::Object(_) => "object",
+        None => format!("(none: it is {})", answer.kind()),
     }
 }

@@ -451,8 +451,9 @@ impl Json {
         self.as_object().and_then(|o| o.get(key))
     }
 
-    /// A short description of the kind of value, for error messages.
-    pub(crate) fn kind(&self) -> &'static str {
+    /// A short description of the kind of value (`"an array"`), for
+    /// error messages that must not quote the value.
+    pub fn kind(&self) -> &'static str {
         match self {
             Json::Null => "null",
             Json::Bool(_) => "a bool",

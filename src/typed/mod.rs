@@ -108,6 +108,11 @@ pub(crate) const VALUE_TOKEN: &str = "$ctywire::private::Value";
 pub(crate) const NUMBER_TOKEN: &str = "$ctywire::private::Number";
 pub(crate) const UNKNOWABLE_TOKEN: &str = "$ctywire::private::Unknowable";
 
+/// Whether `name` is one of the private names above.
+pub(crate) fn is_private_name(name: &str) -> bool {
+    name == VALUE_TOKEN || name == NUMBER_TOKEN || name == UNKNOWABLE_TOKEN
+}
+
 /// What passes between a ctywire type and ctywire's (de)serializer beside
 /// serde's calls.
 pub(crate) enum Stashed {

@@ -14,7 +14,7 @@ use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
 use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
-use super::{stash, take_stash, Stashed, NUMBER_TOKEN, VALUE_TOKEN};
+use super::{is_private_name, take_stash, Stashed};
 use crate::error::{Error, Result};
 use crate::msgpack::encode::write_number;
 use crate::path::PathStep;
@@ -152,23 +152,22 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
+        // Any other newtype is its inner value, as to `to_value`.
+        if !is_private_name(name) {
+            return value.serialize(self);
+        }
         // ctywire's own types (Value, Number, Unknowable) hand themselves
         // over whole. A number at a number type and a value are written as
         // the encoder writes them, without a copy; the rest (conversions,
         // unknowns) is built the general way.
-        match (name, take_stash()) {
-            (NUMBER_TOKEN, Some(Stashed::Number(n))) if matches!(self.ty, Type::Number) => {
+        match take_stash() {
+            Some(Stashed::Number(n)) if matches!(self.ty, Type::Number) => {
                 write_number(self.out, &n);
                 Ok(())
             }
-            (VALUE_TOKEN, Some(Stashed::Value(v))) => {
-                crate::msgpack::encode_into(self.out, &v, self.ty)
-            }
-            (_, stashed) => {
-                if let Some(s) = stashed {
-                    stash(s);
-                }
-                let v = ser::Serializer::serialize_newtype_struct(self.typed(), name, value);
+            Some(Stashed::Value(v)) => crate::msgpack::encode_into(self.out, &v, self.ty),
+            other => {
+                let v = self.typed().handed_over(other);
                 self.write(v)
             }
         }

@@ -9,7 +9,7 @@
 use compact_str::CompactString;
 use serde::ser::{self, Impossible, Serialize};
 
-use super::{required_form, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
+use super::{is_private_name, required_form, take_stash, Stashed};
 use crate::convert::conformed;
 use crate::error::{Error, Result};
 use crate::number::Number;
@@ -40,9 +40,10 @@ impl<'t> TypedSerializer<'t> {
         self.primitive(Value::number(n))
     }
 
-    /// What a ctywire type handed over under one of the private names.
-    fn stashed(self) -> Result<Value> {
-        match take_stash() {
+    /// What a ctywire type handed over under one of the private names
+    /// (`stashed`, taken from the stash), as a value of this type.
+    pub(crate) fn handed_over(self, stashed: Option<Stashed>) -> Result<Value> {
+        match stashed {
             Some(Stashed::Value(v)) => Ok(conformed(&v, self.ty)?.into_owned()),
             Some(Stashed::Number(n)) => self.number(n),
             Some(Stashed::Unknown(r)) => Value::unknown(self.ty.clone()).refined(r),
@@ -138,8 +139,8 @@ impl<'t> ser::Serializer for TypedSerializer<'t> {
         name: &'static str,
         value: &T,
     ) -> Result<Value> {
-        if name == VALUE_TOKEN || name == NUMBER_TOKEN || name == UNKNOWABLE_TOKEN {
-            return self.stashed();
+        if is_private_name(name) {
+            return self.handed_over(take_stash());
         }
         value.serialize(self)
     }
