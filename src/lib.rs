@@ -303,6 +303,17 @@ impl DecodeOptions {
         self
     }
 
+    /// No limits: for reading back bytes ctywire itself just wrote from
+    /// values already in memory.
+    pub(crate) fn unlimited() -> Self {
+        DecodeOptions {
+            max_depth: usize::MAX,
+            max_collection_len: usize::MAX,
+            max_input_len: usize::MAX,
+            max_number_exponent: u32::MAX,
+        }
+    }
+
     pub(crate) fn check_input_len(&self, len: usize) -> Result<()> {
         if len > self.max_input_len {
             return Err(Error::limit(format!(

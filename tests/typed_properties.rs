@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
 mod support;
-use support::{typed_value, value};
+use support::{concrete_type, text, typed_value, value};
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -79,8 +79,101 @@ fn without_unknowns(v: &Value) -> Value {
     }
 }
 
+/// Values to write as a set of `ety`: in any order, some of them twice.
+fn elements_in_any_order(ety: Type) -> impl Strategy<Value = Vec<Value>> {
+    (
+        prop::collection::vec(value(ety), 0..6),
+        prop::collection::vec(any::<prop::sample::Index>(), 0..3),
+    )
+        .prop_map(|(mut elems, again)| {
+            if !elems.is_empty() {
+                for i in again {
+                    elems.push(elems[i.index(elems.len())].clone());
+                }
+            }
+            elems
+        })
+        .prop_shuffle()
+}
+
+/// A map written entry by entry in the given order, repeats included, as a
+/// `HashMap` or a hand-written `Serialize` may.
+struct Entries<V>(Vec<(String, V)>);
+
+impl<V: Serialize> Serialize for Entries<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Serialize, Debug, Clone)]
+struct Member {
+    a: Option<String>,
+    n: Option<f64>,
+    t: Option<BTreeMap<String, String>>,
+}
+
+fn member() -> impl Strategy<Value = Option<Member>> {
+    prop::option::weighted(
+        0.9,
+        (
+            prop::option::of(prop_oneof![Just("x".to_string()), text()]),
+            prop::option::of(prop_oneof![Just(0.5), Just(-0.0), Just(0.0), any::<f64>()]),
+            prop::option::of(prop::collection::btree_map("[ab]", "[ab]{0,1}", 0..3)),
+        )
+            .prop_map(|(a, n, t)| Member { a, n, t }),
+    )
+}
+
+/// `to_vec` and `to_value` + `encode` on the same input: the same bytes, or
+/// errors of the same kind.
+fn agree<T: Serialize + ?Sized>(t: &T, ty: &Type) -> Result<(), TestCaseError> {
+    match (msgpack::to_vec(t, ty), to_value(t, ty)) {
+        (Ok(direct), Ok(v)) => prop_assert_eq!(direct, msgpack::encode(&v, ty).unwrap()),
+        (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => prop_assert!(false, "to_vec {:?}, to_value {:?}", a, b),
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    #[test]
+    fn sets_written_in_any_order_come_out_as_encode_writes_them(
+        (ety, elems) in concrete_type().prop_flat_map(|t| (Just(t.clone()), elements_in_any_order(t)))
+    ) {
+        agree(&elems, &Type::set(ety))?;
+    }
+
+    #[test]
+    fn sets_of_rust_values_in_any_order_come_out_as_encode_writes_them(
+        strings in prop::collection::vec(prop::option::of(text()), 0..8),
+        floats in prop::collection::vec(prop::option::of(prop_oneof![Just(0.1), Just(-0.0), any::<f64>()]), 0..8),
+        members in prop::collection::vec(member(), 0..8),
+    ) {
+        agree(&strings, &Type::set(Type::String))?;
+        agree(&floats, &Type::set(Type::Number))?;
+        let ty = Type::parse(r#"["set",["object",{"a":"string","n":"number","t":["map","string"]}]]"#).unwrap();
+        let twice: Vec<Option<Member>> = members.iter().chain(&members).cloned().collect();
+        agree(&members, &ty)?;
+        agree(&twice, &ty)?;
+    }
+
+    #[test]
+    fn maps_written_in_any_order_come_out_as_encode_writes_them(
+        (ety, entries) in concrete_type().prop_flat_map(|t| (
+            Just(t.clone()),
+            prop::collection::vec((prop_oneof![Just("k".to_string()), text()], value(t)), 0..6),
+        ))
+    ) {
+        agree(&Entries(entries), &Type::map(ety))?;
+    }
 
     #[test]
     fn bytes_into_a_struct_and_back_are_the_same_bytes(v in value(loose_type())) {

@@ -146,9 +146,21 @@ fn header(out: &mut Vec<u8>, kind: HeaderKind, len: u32) {
 /// prologue and epilogue were 7.7M of its 27.8M instructions (callgrind,
 /// dynamic payload, 5 encodes).
 #[inline(always)]
-fn write_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     header(out, HeaderKind::Str, s.len() as u32);
     out.extend_from_slice(s.as_bytes());
+}
+
+/// A list, set or tuple header for `len` elements.
+#[inline(always)]
+pub(crate) fn write_array_header(out: &mut Vec<u8>, len: u32) {
+    header(out, HeaderKind::Array, len);
+}
+
+/// A map or object header for `len` entries.
+#[inline(always)]
+pub(crate) fn write_map_header(out: &mut Vec<u8>, len: u32) {
+    header(out, HeaderKind::Map, len);
 }
 
 #[cfg(test)]

@@ -30,39 +30,60 @@ use hash::{compare_hash_strings, write_hash};
 
 /// De-duplicates (first occurrence wins) and sorts set elements of type `ety`.
 pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {
-    if elements.len() < 2 {
-        return elements;
+    match canonical_order(ety, &elements) {
+        None => elements,
+        Some(order) => {
+            let mut slots: Vec<Option<Value>> = elements.into_iter().map(Some).collect();
+            order.into_iter().filter_map(|i| slots[i].take()).collect()
+        }
     }
+}
+
+/// The set of type `ety` that `elements` make, as positions into
+/// `elements`: the ones it keeps, in its order. `None` when that is all of
+/// them as they are, as it is for everything go-cty wrote.
+///
+/// Positions rather than values so that a writer holding the elements in
+/// another form (the typed serializer, with their bytes) follows this one
+/// rule too.
+pub(crate) fn canonical_order(ety: &Type, elements: &[Value]) -> Option<Vec<usize>> {
+    if elements.len() < 2 {
+        return None;
+    }
+    let positions = || (0..elements.len()).collect::<Vec<usize>>();
     match ety {
         Type::String | Type::Bool | Type::Number => {
+            let cmp = |a: &usize, b: &usize| compare_primitive(&elements[*a], &elements[*b]);
             // Equivalent strings, bools and integers compare equal, so after a
             // stable sort they sit next to each other, first occurrence first.
             // Non-integral numbers can be equivalent without being equal
             // (float64 0.1 and the decimal 0.1), so they are de-duplicated
             // by their text beforehand.
             if elements.iter().any(has_inexact_number) {
-                let mut elements = dedup_by_hash(elements);
-                elements.sort_by(compare_primitive);
-                return elements;
+                let mut keep = vec![true; elements.len()];
+                mark_equivalents_hashed(elements, 0..elements.len(), &mut keep);
+                let mut order: Vec<usize> = positions().into_iter().filter(|&i| keep[i]).collect();
+                order.sort_by(cmp);
+                return Some(order);
             }
-            if already_canonical(&elements, compare_primitive) {
-                return elements;
+            if already_canonical(elements, compare_primitive) {
+                return None;
             }
-            let mut elements = elements;
-            elements.sort_by(compare_primitive);
-            elements.dedup_by(|later, earlier| equivalent(earlier, later));
-            elements
+            let mut order = positions();
+            order.sort_by(cmp);
+            order.dedup_by(|later, earlier| equivalent(&elements[*earlier], &elements[*later]));
+            Some(order)
         }
         _ => {
             let (mut sa, mut sb) = (String::new(), String::new());
             let in_order =
-                already_canonical(&elements, |a, b| compare_structured(a, b, &mut sa, &mut sb));
+                already_canonical(elements, |a, b| compare_structured(a, b, &mut sa, &mut sb));
             if in_order {
-                elements
+                None
             } else if elements.len() <= LAZY_HASH_MAX {
-                canonicalize_small(elements)
+                Some(order_small(elements))
             } else {
-                canonicalize_structured(elements)
+                Some(order_structured(elements))
             }
         }
     }
@@ -102,10 +123,10 @@ const LAZY_HASH_MAX: usize = 16;
 /// Elements of any other type sort by their hash strings. Equivalent
 /// elements have equal hash strings, so duplicates are found within runs of
 /// equal hash strings.
-fn canonicalize_structured(elements: Vec<Value>) -> Vec<Value> {
+fn order_structured(elements: &[Value]) -> Vec<usize> {
     let mut buf = String::new();
     let mut keys: Vec<(u8, usize, usize)> = Vec::with_capacity(elements.len());
-    for v in &elements {
+    for v in elements {
         let start = buf.len();
         let rank = rank(v);
         if rank == 0 {
@@ -119,51 +140,47 @@ fn canonicalize_structured(elements: Vec<Value>) -> Vec<Value> {
         let (ka, kb) = (&keys[a], &keys[b]);
         ka.0.cmp(&kb.0).then_with(|| hash(ka).cmp(hash(kb)))
     });
-    let mut keep = vec![true; elements.len()];
-    let mut run_start = 0;
-    for end in 1..=order.len() {
-        let same = end < order.len() && {
-            let (ka, kb) = (&keys[order[run_start]], &keys[order[end]]);
-            ka.0 == kb.0 && ka.0 != 1 && hash(ka) == hash(kb)
-        };
-        if !same {
-            let run = &order[run_start..end];
-            if run.len() > 1 {
-                mark_duplicates(&elements, run, &mut keep);
-            }
-            run_start = end;
-        }
-    }
-    let mut slots: Vec<Option<Value>> = elements.into_iter().map(Some).collect();
-    order
-        .into_iter()
-        .filter(|&i| keep[i])
-        .filter_map(|i| slots[i].take())
-        .collect()
+    let same = |a: usize, b: usize| {
+        let (ka, kb) = (&keys[a], &keys[b]);
+        ka.0 == kb.0 && ka.0 != 1 && hash(ka) == hash(kb)
+    };
+    drop_duplicates_in_runs(elements, order, same)
 }
 
 /// A small set: sort with a comparator that builds the hash strings of two
 /// elements one component (attribute, element, entry) at a time and stops
 /// at the first that differs, which is usually the first or second.
-fn canonicalize_small(mut elements: Vec<Value>) -> Vec<Value> {
+fn order_small(elements: &[Value]) -> Vec<usize> {
     let (mut sa, mut sb) = (String::new(), String::new());
     let mut cmp = |a: &Value, b: &Value| compare_structured(a, b, &mut sa, &mut sb);
-    elements.sort_by(&mut cmp);
+    let mut order: Vec<usize> = (0..elements.len()).collect();
+    order.sort_by(|&a, &b| cmp(&elements[a], &elements[b]));
+    let same = |a: usize, b: usize| {
+        rank(&elements[a]) != 1 && cmp(&elements[a], &elements[b]) == Ordering::Equal
+    };
+    drop_duplicates_in_runs(elements, order, same)
+}
+
+/// `order` (stably sorted, so each run of ties is in insertion order)
+/// without the elements equivalent to an earlier one of their run; `same`
+/// says whether two elements tie.
+fn drop_duplicates_in_runs(
+    elements: &[Value],
+    order: Vec<usize>,
+    mut same: impl FnMut(usize, usize) -> bool,
+) -> Vec<usize> {
     let mut keep = vec![true; elements.len()];
     let mut run_start = 0;
-    let order: Vec<usize> = (0..elements.len()).collect();
-    for end in 1..=elements.len() {
-        let same = end < elements.len()
-            && rank(&elements[run_start]) != 1
-            && cmp(&elements[run_start], &elements[end]) == Ordering::Equal;
-        if !same {
-            if end - run_start > 1 {
-                mark_duplicates(&elements, &order[run_start..end], &mut keep);
-            }
-            run_start = end;
+    for end in 1..=order.len() {
+        if end < order.len() && same(order[run_start], order[end]) {
+            continue;
         }
+        if end - run_start > 1 {
+            mark_duplicates(elements, &order[run_start..end], &mut keep);
+        }
+        run_start = end;
     }
-    kept(elements, keep)
+    order.into_iter().filter(|&i| keep[i]).collect()
 }
 
 /// Within one run of elements with equal hash strings (in insertion order),
@@ -210,15 +227,6 @@ fn mark_equivalents_hashed(
     }
 }
 
-/// The elements whose `keep` is true, in their order.
-fn kept(elements: Vec<Value>, keep: Vec<bool>) -> Vec<Value> {
-    elements
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(v, k)| k.then_some(v))
-        .collect()
-}
-
 /// Known non-null 0, unknown 1, null 2.
 fn rank(v: &Value) -> u8 {
     match v.repr() {
@@ -243,13 +251,6 @@ fn compare_primitive(a: &Value, b: &Value) -> Ordering {
         }),
         _ => Ordering::Equal,
     }
-}
-
-/// Drops every element equivalent to an earlier one, in one hashing pass.
-fn dedup_by_hash(elements: Vec<Value>) -> Vec<Value> {
-    let mut keep = vec![true; elements.len()];
-    mark_equivalents_hashed(&elements, 0..elements.len(), &mut keep);
-    kept(elements, keep)
 }
 
 /// go-cty's set membership test for wholly known values: cty equality
@@ -474,15 +475,16 @@ mod tests {
             obj("a", 1, &[("k", "v")]),
             Value::null(obj("", 0, &[]).ty().clone()),
         ];
-        let small = canonicalize_small(elems.clone());
-        let whole = canonicalize_structured({
-            let mut e = elems.clone();
-            // Pad past the lazy limit with copies, which de-duplicate away.
-            while e.len() <= LAZY_HASH_MAX {
-                e.push(elems[0].clone());
-            }
-            e
-        });
+        let pick = |e: &[Value], order: Vec<usize>| -> Vec<Value> {
+            order.into_iter().map(|i| e[i].clone()).collect()
+        };
+        let small = pick(&elems, order_small(&elems));
+        let mut padded = elems.clone();
+        // Pad past the lazy limit with copies, which de-duplicate away.
+        while padded.len() <= LAZY_HASH_MAX {
+            padded.push(elems[0].clone());
+        }
+        let whole = pick(&padded, order_structured(&padded));
         assert_eq!(render(&small), render(&whole));
         assert_eq!(small.len(), 7);
         let mut hashes: Vec<String> = small

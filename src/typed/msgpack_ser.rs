@@ -16,7 +16,7 @@ use serde::ser::{self, Serialize};
 use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
 use super::{is_private_name, take_stash, Stashed};
 use crate::error::{Error, Result};
-use crate::msgpack::encode::write_number;
+use crate::msgpack::encode::{write_array_header, write_map_header, write_number, write_str};
 use crate::path::PathStep;
 use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
@@ -33,7 +33,9 @@ pub(crate) struct MsgpackSerializer<'o, 't> {
 impl<'o, 't> MsgpackSerializer<'o, 't> {
     /// Writes a value built the general way.
     fn write(self, v: Result<Value>) -> Result<()> {
-        crate::msgpack::encode_into(self.out, &v?, self.ty)
+        let v = v?;
+        note_negative_zero(&v);
+        crate::msgpack::encode_into(self.out, &v, self.ty)
     }
 
     fn typed(&self) -> TypedSerializer<'t> {
@@ -63,7 +65,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
 
     fn serialize_bool(self, v: bool) -> Result<()> {
         if matches!(self.ty, Type::Bool) {
-            let _ = mp::write_bool(self.out, v);
+            self.out.push(if v { TRUE } else { FALSE });
             return Ok(());
         }
         let v = ser::Serializer::serialize_bool(self.typed(), v);
@@ -120,7 +122,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     }
     fn serialize_str(self, v: &str) -> Result<()> {
         if matches!(self.ty, Type::String) {
-            let _ = mp::write_str(self.out, &nfc(v));
+            write_str(self.out, &nfc(v));
             return Ok(());
         }
         let v = ser::Serializer::serialize_str(self.typed(), v);
@@ -132,7 +134,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     }
     fn serialize_none(self) -> Result<()> {
         // A null is nil at every type, a dynamic one included.
-        let _ = mp::write_nil(self.out);
+        self.out.push(NIL);
         Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
@@ -162,10 +164,16 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // unknowns) is built the general way.
         match take_stash() {
             Some(Stashed::Number(n)) if matches!(self.ty, Type::Number) => {
+                if is_negative_zero(&n) {
+                    note_negative_zero(&Value::number(n.clone()));
+                }
                 write_number(self.out, &n);
                 Ok(())
             }
-            Some(Stashed::Value(v)) => crate::msgpack::encode_into(self.out, &v, self.ty),
+            Some(Stashed::Value(v)) => {
+                note_negative_zero(&v);
+                crate::msgpack::encode_into(self.out, &v, self.ty)
+            }
             other => {
                 let v = self.typed().handed_over(other);
                 self.write(v)
@@ -219,7 +227,8 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
 }
 
 /// A sequence: a list or tuple of a known length straight to the output,
-/// anything else gathered as values.
+/// a set's elements written and then put in the set's order, anything else
+/// gathered as values.
 pub(crate) enum SeqWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
@@ -227,6 +236,14 @@ pub(crate) enum SeqWriter<'o, 't> {
         list_of: Option<&'t Type>,
         etys: &'t [Type],
         next: usize,
+    },
+    Set {
+        out: &'o mut Vec<u8>,
+        ety: &'t Type,
+        /// Where each element's bytes are in `out` (all after the place
+        /// the set's header goes once its length is known), and the
+        /// element as a value, for the set's rules.
+        elements: Vec<(std::ops::Range<usize>, Value)>,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -242,6 +259,13 @@ impl<'o, 't> SeqWriter<'o, 't> {
             // general path checks that.
             (Type::List(e), Some(_)) if e.is_static() => (Some(e), &[]),
             (Type::Tuple(ts), Some(n)) if n == ts.len() => (None, ts),
+            (Type::Set(e), _) if e.is_static() => {
+                return Ok(SeqWriter::Set {
+                    out: s.out,
+                    ety: e,
+                    elements: Vec::with_capacity(len.unwrap_or(0).min(1024)),
+                })
+            }
             _ => {
                 let seq = ser::Serializer::serialize_seq(s.typed(), len)?;
                 return Ok(SeqWriter::General {
@@ -252,7 +276,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
             }
         };
         let n = len.unwrap_or(0);
-        let _ = mp::write_array_len(s.out, n as u32);
+        write_array_header(s.out, n as u32);
         Ok(SeqWriter::Direct {
             out: s.out,
             list_of,
@@ -264,6 +288,33 @@ impl<'o, 't> SeqWriter<'o, 't> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
             SeqWriter::General { seq, .. } => ser::SerializeSeq::serialize_element(seq, value),
+            SeqWriter::Set { out, ety, elements } => {
+                let under = |e: Error| e.under(PathStep::Index(elements.len() as u64));
+                let start = out.len();
+                let outer = NEGATIVE_ZERO.replace(Some(false));
+                let written = value.serialize(MsgpackSerializer { out, ty: ety });
+                let negative_zero = NEGATIVE_ZERO.replace(outer) == Some(true);
+                if negative_zero && outer.is_some() {
+                    NEGATIVE_ZERO.set(Some(true));
+                }
+                written.map_err(under)?;
+                // The element read back: what was just written, so without
+                // the limits meant for untrusted input (they would refuse
+                // values `to_value` accepts). It costs a fraction of
+                // building the element as a value the way `to_value` does,
+                // which is done only where the bytes cannot tell: msgpack
+                // writes -0 as 0, and the set rules keep -0 and 0 apart.
+                let read = if negative_zero {
+                    value
+                        .serialize(TypedSerializer { ty: ety })
+                        .map_err(under)?
+                } else {
+                    let opts = crate::DecodeOptions::unlimited();
+                    crate::msgpack::decode_with(&out[start..], ety, &opts)?
+                };
+                elements.push((start..out.len(), read));
+                Ok(())
+            }
             SeqWriter::Direct {
                 out,
                 list_of,
@@ -295,6 +346,10 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let v = ser::SerializeSeq::end(seq);
                 MsgpackSerializer { out, ty }.write(v)
             }
+            SeqWriter::Set { out, ety, elements } => {
+                write_set(out, elements, ety);
+                Ok(())
+            }
             // The header promised the length serde gave; a sequence that
             // then wrote another count broke its own promise.
             SeqWriter::Direct { .. } => Ok(()),
@@ -304,16 +359,74 @@ impl<'o, 't> SeqWriter<'o, 't> {
 
 sequence_traits!(SeqWriter<'_, '_>, ());
 
+/// Puts a set's elements, written at the end of `out`, in the set's order
+/// behind its header: `set::canonical_order` decides, from the elements as
+/// values, so the rule stays in one place.
+fn write_set(out: &mut Vec<u8>, elements: Vec<(std::ops::Range<usize>, Value)>, ety: &Type) {
+    let start = elements.first().map_or(out.len(), |(r, _)| r.start);
+    let (ranges, values): (Vec<_>, Vec<_>) = elements.into_iter().unzip();
+    let Some(order) = crate::set::canonical_order(ety, &values) else {
+        // Already in order: only the header goes in front.
+        let mut header = Vec::with_capacity(5);
+        write_array_header(&mut header, ranges.len() as u32);
+        out.splice(start..start, header);
+        return;
+    };
+    let written = out.split_off(start);
+    write_array_header(out, order.len() as u32);
+    for i in order {
+        let r = &ranges[i];
+        out.extend_from_slice(&written[r.start - start..r.end - start]);
+    }
+}
+
+std::thread_local! {
+    /// While a set element is written (`Some`): whether a -0 went into
+    /// it. msgpack writes -0 as 0, so the element read back would lose it,
+    /// and the set rules keep -0 and 0 apart (they order and de-duplicate
+    /// by go-cty's hash strings, `-0` and `0`).
+    static NEGATIVE_ZERO: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Notes a -0 in `v` for the set element being written, if any.
+fn note_negative_zero(v: &Value) {
+    if NEGATIVE_ZERO.get() == Some(false) && has_negative_zero(v) {
+        NEGATIVE_ZERO.set(Some(true));
+    }
+}
+
+fn is_negative_zero(n: &crate::Number) -> bool {
+    n.to_i64() == Some(0) && n.is_negative()
+}
+
+fn has_negative_zero(v: &Value) -> bool {
+    if let Some(n) = v.as_number() {
+        return is_negative_zero(n);
+    }
+    if let Some(mut attrs) = v.attributes() {
+        return attrs.any(|(_, a)| has_negative_zero(a));
+    }
+    if let Some(mut entries) = v.entries() {
+        return entries.any(|(_, e)| has_negative_zero(e));
+    }
+    v.elements()
+        .is_some_and(|es| es.iter().any(has_negative_zero))
+}
+
 /// A Rust map: as a map of a static element type, its entries written
-/// aside and put in key order; anything else gathered as a value.
+/// straight to the output and put in key order at the end if they did not
+/// come in it (a `BTreeMap`'s do); anything else gathered as a value.
 pub(crate) enum MapWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
         ety: &'t Type,
-        key: Option<String>,
-        /// Each entry's key and where its value's bytes are in `scratch`.
-        entries: Vec<(String, std::ops::Range<usize>)>,
-        scratch: Vec<u8>,
+        /// Where the map's header goes once its length is known.
+        start: usize,
+        /// Each entry's key text and whole entry (key, then value), as
+        /// places in `out`.
+        entries: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+        /// Whether every key so far came after the one before.
+        in_order: bool,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -326,11 +439,11 @@ impl<'o, 't> MapWriter<'o, 't> {
     fn new(s: MsgpackSerializer<'o, 't>, len: Option<usize>) -> Result<Self> {
         match s.ty {
             Type::Map(e) if e.is_static() => Ok(MapWriter::Direct {
+                start: s.out.len(),
                 out: s.out,
                 ety: e,
-                key: None,
                 entries: Vec::with_capacity(len.unwrap_or(0).min(1024)),
-                scratch: Vec::new(),
+                in_order: true,
             }),
             _ => {
                 let map = ser::Serializer::serialize_map(s.typed(), len)?;
@@ -350,15 +463,27 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     fn serialize_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<()> {
         match self {
             MapWriter::General { map, .. } => map.serialize_key(k),
-            MapWriter::Direct { key, .. } => {
+            MapWriter::Direct {
+                out,
+                entries,
+                in_order,
+                ..
+            } => {
                 // Keys as `to_value` reads them: through the string type.
                 let v = k
                     .serialize(TypedSerializer { ty: &Type::String })
                     .map_err(|e| e.in_context("a map key"))?;
-                match v.as_str() {
-                    Some(s) => *key = Some(s.to_string()),
-                    None => return Err(Error::data("a map key must be a string, number or bool")),
+                let Some(key) = v.as_str() else {
+                    return Err(Error::data("a map key must be a string, number or bool"));
+                };
+                let entry = out.len();
+                write_str(out, key);
+                let text = out.len() - key.len()..out.len();
+                if let Some((last, _)) = entries.last() {
+                    *in_order &= out[last.clone()] < out[text.clone()];
                 }
+                // The entry's end is set once its value is written.
+                entries.push((text, entry..entry));
                 Ok(())
             }
         }
@@ -367,23 +492,20 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
         match self {
             MapWriter::General { map, .. } => map.serialize_value(value),
             MapWriter::Direct {
-                ety,
-                key,
-                entries,
-                scratch,
-                ..
+                out, ety, entries, ..
             } => {
-                let Some(k) = key.take() else {
+                let Some((text, entry)) = entries.last_mut() else {
                     return Err(Error::data("internal error: a map value without its key"));
                 };
-                let start = scratch.len();
-                value
-                    .serialize(MsgpackSerializer {
-                        out: scratch,
-                        ty: ety,
-                    })
-                    .map_err(|e| e.under(PathStep::Key(k.clone())))?;
-                entries.push((k, start..scratch.len()));
+                if entry.end != entry.start {
+                    return Err(Error::data("internal error: a map value without its key"));
+                }
+                let written = value.serialize(MsgpackSerializer { out, ty: ety });
+                if let Err(e) = written {
+                    let key = String::from_utf8_lossy(&out[text.clone()]).into_owned();
+                    return Err(e.under(PathStep::Key(key)));
+                }
+                entry.end = out.len();
                 Ok(())
             }
         }
@@ -396,25 +518,37 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
             }
             MapWriter::Direct {
                 out,
+                start,
                 mut entries,
-                scratch,
+                in_order,
                 ..
             } => {
+                if in_order {
+                    let mut header = Vec::with_capacity(5);
+                    write_map_header(&mut header, entries.len() as u32);
+                    out.splice(start..start, header);
+                    return Ok(());
+                }
                 // Keys sorted bytewise, a repeated key's last value kept,
                 // as `Value::map` does.
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
-                let mut kept: Vec<&(String, std::ops::Range<usize>)> =
-                    Vec::with_capacity(entries.len());
-                for e in &entries {
-                    match kept.last_mut() {
-                        Some(last) if last.0 == e.0 => *last = e,
-                        _ => kept.push(e),
+                let written = out.split_off(start);
+                let at = |r: &std::ops::Range<usize>| &written[r.start - start..r.end - start];
+                entries.sort_by(|a, b| at(&a.0).cmp(at(&b.0)));
+                let mut kept: Vec<&std::ops::Range<usize>> = Vec::with_capacity(entries.len());
+                let mut last_key: Option<&[u8]> = None;
+                for (text, entry) in &entries {
+                    if last_key == Some(at(text)) {
+                        if let Some(last) = kept.last_mut() {
+                            *last = entry;
+                        }
+                    } else {
+                        kept.push(entry);
                     }
+                    last_key = Some(at(text));
                 }
-                let _ = mp::write_map_len(out, kept.len() as u32);
-                for (k, range) in kept {
-                    let _ = mp::write_str(out, k);
-                    out.extend_from_slice(&scratch[range.clone()]);
+                write_map_header(out, kept.len() as u32);
+                for entry in kept {
+                    out.extend_from_slice(at(entry));
                 }
                 Ok(())
             }
@@ -422,21 +556,22 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     }
 }
 
-/// A struct: as an object, its fields written straight to the output while
-/// they come in the type's order, aside otherwise, and put in order at the
-/// end; anything else gathered as a value.
+/// A struct: as an object, its fields written straight to the output in
+/// the order they come, and put in the type's order at the end if that was
+/// not it; anything else gathered as a value.
 pub(crate) enum StructWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
         oty: &'t ObjectType,
         ty: &'t Type,
         name: &'static str,
-        /// The next attribute (by position) the output is waiting for.
+        /// The attributes before `next` are written, in order, up to
+        /// `in_order_end` in `out`.
         next: usize,
-        /// Attributes that came early: position and where their bytes
-        /// are in `scratch` (one buffer for all of them).
-        aside: Vec<(usize, std::ops::Range<usize>)>,
-        scratch: Vec<u8>,
+        in_order_end: usize,
+        /// Attributes that came out of order, and everything after them:
+        /// position and where its name and value are in `out`.
+        late: Vec<(usize, std::ops::Range<usize>)>,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -449,15 +584,15 @@ impl<'o, 't> StructWriter<'o, 't> {
     fn new(s: MsgpackSerializer<'o, 't>, name: &'static str, len: usize) -> Result<Self> {
         match s.ty {
             Type::Object(oty) => {
-                let _ = mp::write_map_len(s.out, oty.len() as u32);
+                write_map_header(s.out, oty.len() as u32);
                 Ok(StructWriter::Direct {
+                    in_order_end: s.out.len(),
                     out: s.out,
                     oty,
                     ty: s.ty,
                     name,
                     next: 0,
-                    aside: Vec::new(),
-                    scratch: Vec::new(),
+                    late: Vec::new(),
                 })
             }
             _ => {
@@ -468,17 +603,6 @@ impl<'o, 't> StructWriter<'o, 't> {
                     map,
                 })
             }
-        }
-    }
-}
-
-/// Writes attribute `i`'s name and then its bytes (or nil when none came).
-fn attribute(out: &mut Vec<u8>, oty: &ObjectType, i: usize, bytes: Option<&[u8]>) {
-    let _ = mp::write_str(out, oty.name(i));
-    match bytes {
-        Some(b) => out.extend_from_slice(b),
-        None => {
-            let _ = mp::write_nil(out);
         }
     }
 }
@@ -501,8 +625,8 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 ty,
                 name,
                 next,
-                aside,
-                scratch,
+                in_order_end,
+                late,
             } => {
                 // Fields usually come in the type's order: the name due
                 // next is compared before any search.
@@ -510,38 +634,25 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 let Some(i) = (if due { Some(*next) } else { oty.index_of(key) }) else {
                     return Err(not_an_attribute(ty, name, key));
                 };
-                let aty = oty.attribute_type_at(i);
-                let under = |e: Error| e.under(PathStep::Attr(key.to_string()));
-                if i == *next {
-                    let _ = mp::write_str(out, key);
-                    value
-                        .serialize(MsgpackSerializer { out, ty: aty })
-                        .map_err(under)?;
-                    *next += 1;
-                    // Attributes that came early and are now due.
-                    while let Some(p) = aside.iter().position(|(j, _)| j == next) {
-                        let (j, range) = aside.swap_remove(p);
-                        attribute(out, oty, j, scratch.get(range));
-                        *next += 1;
-                    }
-                    return Ok(());
-                }
                 if i < *next {
                     return Err(Error::data(format!(
                         "the field `{key}` of {name} is written twice"
                     )));
                 }
-                let start = scratch.len();
+                let start = out.len();
+                write_str(out, key);
                 value
                     .serialize(MsgpackSerializer {
-                        out: scratch,
-                        ty: aty,
+                        out,
+                        ty: oty.attribute_type_at(i),
                     })
-                    .map_err(under)?;
-                let range = start..scratch.len();
-                match aside.iter_mut().find(|(j, _)| *j == i) {
-                    Some(slot) => slot.1 = range,
-                    None => aside.push((i, range)),
+                    .map_err(|e| e.under(PathStep::Attr(key.to_string())))?;
+                if i == *next && late.is_empty() {
+                    *next += 1;
+                    *in_order_end = out.len();
+                } else {
+                    // A repeated field: the last wins, as in `Value::object`.
+                    late.push((i, start..out.len()));
                 }
                 Ok(())
             }
@@ -566,20 +677,35 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 out,
                 oty,
                 next,
-                aside,
-                scratch,
+                in_order_end,
+                late,
                 ..
             } => {
-                // What never came (skipped fields) is null.
-                for i in next..oty.len() {
-                    let bytes = aside
-                        .iter()
-                        .find(|(j, _)| *j == i)
-                        .and_then(|(_, r)| scratch.get(r.clone()));
-                    attribute(out, oty, i, bytes);
+                // What came late goes where it belongs; what never came
+                // (skipped fields) is null.
+                let written = out.split_off(in_order_end);
+                let mut at: Vec<Option<&std::ops::Range<usize>>> = vec![None; oty.len() - next];
+                for (i, range) in &late {
+                    at[i - next] = Some(range);
+                }
+                for (i, range) in at.into_iter().enumerate() {
+                    match range {
+                        Some(r) => out.extend_from_slice(
+                            &written[r.start - in_order_end..r.end - in_order_end],
+                        ),
+                        None => {
+                            write_str(out, oty.name(next + i));
+                            out.push(NIL);
+                        }
+                    }
                 }
                 Ok(())
             }
         }
     }
 }
+
+/// msgpack's nil (a null at any type) and its two bools.
+const NIL: u8 = 0xc0;
+const FALSE: u8 = 0xc2;
+const TRUE: u8 = 0xc3;
