@@ -85,11 +85,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             #[cfg(feature = "serde")]
             "structs-encode" => {
                 let fleet = fleet.as_ref().ok_or("no structs")?;
-                out = if let Type::List(_) = ty {
-                    msgpack::to_vec(fleet, &ty)?
+                out.clear();
+                if let Type::List(_) = ty {
+                    msgpack::to_vec_into(&mut out, fleet, &ty)?
                 } else {
-                    msgpack::to_vec(&fleet[0], &ty)?
-                };
+                    msgpack::to_vec_into(&mut out, &fleet[0], &ty)?
+                }
             }
             _ => return Err(format!("unknown op {op}").into()),
         }

@@ -97,7 +97,35 @@ pub fn decode_with(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Valu
 /// ```
 #[cfg(feature = "serde")]
 pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
-    crate::typed::to_msgpack(value, ty)
+    let mut out = Vec::with_capacity(64);
+    crate::typed::to_msgpack(&mut out, value, ty)?;
+    Ok(out)
+}
+
+/// [`to_vec`], appending to `out`, which can be reused from one value to
+/// the next as [`encode_into`]'s can. On an error `out` is left as it was.
+/// *Needs the `serde` feature.*
+///
+/// ```
+/// use ctywire::{msgpack, Type};
+/// let ty = Type::parse(r#"["set","string"]"#)?;
+/// let mut out = Vec::new();
+/// for ids in [vec!["b", "a", "b"], vec!["c"]] {
+///     out.clear();
+///     msgpack::to_vec_into(&mut out, &ids, &ty)?;
+///     assert_eq!(out, msgpack::to_vec(&ids, &ty)?);
+/// }
+/// assert!(msgpack::to_vec_into(&mut out, &vec![1.5], &Type::list(Type::Bool)).is_err());
+/// assert_eq!(out, [0x91, 0xa1, b'c']);
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub fn to_vec_into<T: serde::Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ty: &Type,
+) -> Result<()> {
+    crate::typed::to_msgpack(out, value, ty)
 }
 
 /// msgpack bytes of type `ty` read into a serde type, with the default

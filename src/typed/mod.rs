@@ -144,11 +144,19 @@ pub(crate) fn is_typed_serializer<S>() -> bool {
         || name == std::any::type_name::<msgpack_ser::MsgpackSerializer<'static, 'static>>()
 }
 
-/// [`to_value`] and `msgpack::encode`, in one pass where it can.
-pub(crate) fn to_msgpack<T: Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(64);
-    value.serialize(msgpack_ser::MsgpackSerializer { out: &mut out, ty })?;
-    Ok(out)
+/// [`to_value`] and `msgpack::encode`, in one pass where it can, appended
+/// to `out`; on an error `out` is left as it was.
+pub(crate) fn to_msgpack<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ty: &Type,
+) -> Result<()> {
+    let len = out.len();
+    let written = value.serialize(msgpack_ser::MsgpackSerializer { out, ty });
+    if written.is_err() {
+        out.truncate(len);
+    }
+    written
 }
 
 /// The wrapper hint of a null that reached a plain field.

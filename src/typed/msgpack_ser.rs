@@ -242,8 +242,8 @@ pub(crate) enum SeqWriter<'o, 't> {
         ety: &'t Type,
         /// Where each element's bytes are in `out` (all after the place
         /// the set's header goes once its length is known), and the
-        /// element as a value, for the set's rules.
-        elements: Vec<(std::ops::Range<usize>, Value)>,
+        /// element as a value where the bytes cannot give it.
+        elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -298,19 +298,19 @@ impl<'o, 't> SeqWriter<'o, 't> {
                     NEGATIVE_ZERO.set(Some(true));
                 }
                 written.map_err(under)?;
-                // The element read back: what was just written, so without
-                // the limits meant for untrusted input (they would refuse
-                // values `to_value` accepts). It costs a fraction of
-                // building the element as a value the way `to_value` does,
-                // which is done only where the bytes cannot tell: msgpack
-                // writes -0 as 0, and the set rules keep -0 and 0 apart.
+                // The set's rules see the elements as values: read back
+                // from their bytes at the end (see `write_set`), except
+                // where the bytes cannot tell. msgpack writes -0 as 0, and
+                // the set rules keep -0 and 0 apart, so an element with a
+                // -0 in it is built the way `to_value` builds it.
                 let read = if negative_zero {
-                    value
-                        .serialize(TypedSerializer { ty: ety })
-                        .map_err(under)?
+                    Some(
+                        value
+                            .serialize(TypedSerializer { ty: ety })
+                            .map_err(under)?,
+                    )
                 } else {
-                    let opts = crate::DecodeOptions::unlimited();
-                    crate::msgpack::decode_with(&out[start..], ety, &opts)?
+                    None
                 };
                 elements.push((start..out.len(), read));
                 Ok(())
@@ -346,10 +346,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let v = ser::SerializeSeq::end(seq);
                 MsgpackSerializer { out, ty }.write(v)
             }
-            SeqWriter::Set { out, ety, elements } => {
-                write_set(out, elements, ety);
-                Ok(())
-            }
+            SeqWriter::Set { out, ety, elements } => write_set(out, elements, ety),
             // The header promised the length serde gave; a sequence that
             // then wrote another count broke its own promise.
             SeqWriter::Direct { .. } => Ok(()),
@@ -361,23 +358,46 @@ sequence_traits!(SeqWriter<'_, '_>, ());
 
 /// Puts a set's elements, written at the end of `out`, in the set's order
 /// behind its header: `set::canonical_order` decides, from the elements as
-/// values, so the rule stays in one place.
-fn write_set(out: &mut Vec<u8>, elements: Vec<(std::ops::Range<usize>, Value)>, ety: &Type) {
+/// values, so the rule stays in one place. A set of one is in order as it
+/// is; otherwise the elements are read back from what was just written,
+/// which costs a fraction of building them as values the way `to_value`
+/// does.
+fn write_set(
+    out: &mut Vec<u8>,
+    elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
+    ety: &Type,
+) -> Result<()> {
     let start = elements.first().map_or(out.len(), |(r, _)| r.start);
-    let (ranges, values): (Vec<_>, Vec<_>) = elements.into_iter().unzip();
-    let Some(order) = crate::set::canonical_order(ety, &values) else {
+    let order = if elements.len() < 2 {
+        None
+    } else {
+        // Bytes ctywire itself just wrote, from values in memory: the
+        // limits meant for untrusted input would refuse values `to_value`
+        // accepts.
+        let opts = crate::DecodeOptions::unlimited();
+        let values = elements
+            .iter()
+            .map(|(r, v)| match v {
+                Some(v) => Ok(v.clone()),
+                None => crate::msgpack::decode_with(&out[r.clone()], ety, &opts),
+            })
+            .collect::<Result<Vec<Value>>>()?;
+        crate::set::canonical_order(ety, &values)
+    };
+    let Some(order) = order else {
         // Already in order: only the header goes in front.
         let mut header = Vec::with_capacity(5);
-        write_array_header(&mut header, ranges.len() as u32);
+        write_array_header(&mut header, elements.len() as u32);
         out.splice(start..start, header);
-        return;
+        return Ok(());
     };
     let written = out.split_off(start);
     write_array_header(out, order.len() as u32);
     for i in order {
-        let r = &ranges[i];
+        let r = &elements[i].0;
         out.extend_from_slice(&written[r.start - start..r.end - start]);
     }
+    Ok(())
 }
 
 std::thread_local! {
@@ -469,16 +489,19 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 in_order,
                 ..
             } => {
-                // Keys as `to_value` reads them: through the string type.
-                let v = k
-                    .serialize(TypedSerializer { ty: &Type::String })
-                    .map_err(|e| e.in_context("a map key"))?;
-                let Some(key) = v.as_str() else {
+                // Keys as `to_value` reads them: through the string type,
+                // here written as a msgpack str, whose text is then the key.
+                let entry = out.len();
+                k.serialize(MsgpackSerializer {
+                    out,
+                    ty: &Type::String,
+                })
+                .map_err(|e| e.in_context("a map key"))?;
+                let Some(text) = str_text(&out[entry..]) else {
+                    out.truncate(entry);
                     return Err(Error::data("a map key must be a string, number or bool"));
                 };
-                let entry = out.len();
-                write_str(out, key);
-                let text = out.len() - key.len()..out.len();
+                let text = entry + text.start..entry + text.end;
                 if let Some((last, _)) = entries.last() {
                     *in_order &= out[last.clone()] < out[text.clone()];
                 }
@@ -556,6 +579,19 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     }
 }
 
+/// Where the text of the one msgpack str that `bytes` hold is; `None`
+/// when they hold anything else.
+fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    let header = match rmp::Marker::from_u8(*bytes.first()?) {
+        rmp::Marker::FixStr(_) => 1,
+        rmp::Marker::Str8 => 2,
+        rmp::Marker::Str16 => 3,
+        rmp::Marker::Str32 => 5,
+        _ => return None,
+    };
+    (header <= bytes.len()).then_some(header..bytes.len())
+}
+
 /// A struct: as an object, its fields written straight to the output in
 /// the order they come, and put in the type's order at the end if that was
 /// not it; anything else gathered as a value.
@@ -630,8 +666,11 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
             } => {
                 // Fields usually come in the type's order: the name due
                 // next is compared before any search.
-                let due = *next < oty.len() && oty.name(*next) == key;
-                let Some(i) = (if due { Some(*next) } else { oty.index_of(key) }) else {
+                // Out of order, the one after the last to come is the
+                // next best guess.
+                let guess = late.last().map_or(*next, |(j, _)| j + 1);
+                let due = guess < oty.len() && oty.name(guess) == key;
+                let Some(i) = (if due { Some(guess) } else { oty.index_of(key) }) else {
                     return Err(not_an_attribute(ty, name, key));
                 };
                 if i < *next {
