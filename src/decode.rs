@@ -174,6 +174,47 @@ fn string_value(s: &str, ascii: bool) -> Value {
     Value::from_repr(Repr::String(compact_nfc(s, ascii)))
 }
 
+/// Whether a map's keys came in the order the map keeps them (bytewise,
+/// each after the one before), seen on the wire text as it is read, so
+/// that the map needs no second pass to find out. Only plain ASCII text
+/// borrowed from the input counts: it is the key exactly as stored. Any
+/// other key (escaped, or to be normalized) leaves the question to the
+/// map's own check.
+struct KeyOrder<'a> {
+    last: Option<&'a str>,
+    /// No key so far came out of order or went unchecked.
+    sorted: bool,
+}
+
+impl Default for KeyOrder<'_> {
+    fn default() -> Self {
+        KeyOrder {
+            last: None,
+            sorted: true,
+        }
+    }
+}
+
+impl<'a> KeyOrder<'a> {
+    // The `Cow` itself: only its borrowed case is the input's own text.
+    #[allow(clippy::ptr_arg)]
+    #[inline]
+    fn see(&mut self, key: &Cow<'a, str>, ascii: bool) {
+        if !self.sorted {
+            return;
+        }
+        let in_order = match (key, self.last) {
+            (Cow::Borrowed(k), last) if ascii => {
+                let after = last.is_none_or(|l| value::key_lt(l.as_bytes(), k.as_bytes()));
+                self.last = Some(k);
+                after
+            }
+            _ => false,
+        };
+        self.sorted &= in_order;
+    }
+}
+
 pub(crate) fn required(at: usize, what: &str) -> Error {
     Error::data(format!("{what} is required")).at_offset(at)
 }
@@ -321,14 +362,15 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                 .check_collection_len(n as u64)
                 .map_err(|e| e.at_offset(at))?;
         }
-        let entries = self.nested(at, |d| {
+        let (entries, keys) = self.nested(at, |d| {
+            let mut keys = KeyOrder::default();
             if let Some(n) = len {
                 let mut entries = ThinVec::with_capacity(n.min(d.w.remaining()));
                 while let Some((_, key)) = d.w.next_key(&mut seq, None)? {
-                    let e = d.map_entry(ety, key)?;
+                    let e = d.map_entry(ety, key, &mut keys)?;
                     entries.push(e);
                 }
-                return Ok(entries);
+                return Ok((entries, keys));
             }
             let base = d.entries.len();
             while let Some((_, key)) = d.w.next_key(&mut seq, None)? {
@@ -336,24 +378,30 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                 d.opts
                     .check_collection_len(count as u64)
                     .map_err(|e| e.at_offset(at))?;
-                let e = d.map_entry(ety, key)?;
+                let e = d.map_entry(ety, key, &mut keys)?;
                 d.entries.push(e);
             }
             let mut entries = ThinVec::with_capacity(d.entries.len() - base);
             entries.extend(d.entries.drain(base..));
-            Ok(entries)
+            Ok((entries, keys))
         })?;
-        value::decoded_map(ty, ety, entries).map_err(|e| e.at_offset(at))
+        value::decoded_map(ty, ety, entries, keys.sorted).map_err(|e| e.at_offset(at))
     }
 
     #[inline]
-    fn map_entry(&mut self, ety: &Type, key: Key<'a>) -> Result<(CompactString, Value)> {
+    fn map_entry(
+        &mut self,
+        ety: &Type,
+        key: Key<'a>,
+        keys: &mut KeyOrder<'a>,
+    ) -> Result<(CompactString, Value)> {
         // A reader reports only object attributes as expected.
         let Key::Text(k, ascii) = key else {
             return Err(Error::data(
                 "internal error: a map key taken for an attribute",
             ));
         };
+        keys.see(&k, ascii);
         let v = self
             .value(ety)
             .map_err(|e| e.under(PathStep::Key(k.to_string())))?;

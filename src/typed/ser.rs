@@ -350,7 +350,7 @@ impl<'t> MapSerializer<'t> {
                     .into_iter()
                     .map(|(k, v)| (CompactString::from(nfc(&k)), v))
                     .collect();
-                value::decoded_map(self.ty, e, entries)
+                value::decoded_map(self.ty, e, entries, false)
             }
             MapKind::Dynamic => Ok(Value::object(self.entries)),
             MapKind::Object(o) => {
