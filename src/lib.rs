@@ -305,6 +305,7 @@ impl DecodeOptions {
 
     /// No limits: for reading back bytes ctywire itself just wrote from
     /// values already in memory.
+    #[cfg(feature = "serde")]
     pub(crate) fn unlimited() -> Self {
         DecodeOptions {
             max_depth: usize::MAX,

@@ -152,6 +152,25 @@ proptest! {
     }
 
     #[test]
+    fn sets_written_in_their_order_or_one_swap_from_it_come_out_as_encode_writes_them(
+        (ety, elems, swap) in concrete_type().prop_flat_map(|t| (
+            Just(t.clone()),
+            prop::collection::vec(value(t), 0..8),
+            any::<prop::sample::Index>(),
+        ))
+    ) {
+        let ty = Type::set(ety.clone());
+        let set = Value::set(ety, elems).unwrap();
+        let mut elems = set.elements().unwrap().to_vec();
+        agree(&elems, &ty)?;
+        if elems.len() >= 2 {
+            let i = swap.index(elems.len() - 1);
+            elems.swap(i, i + 1);
+            agree(&elems, &ty)?;
+        }
+    }
+
+    #[test]
     fn sets_of_rust_values_in_any_order_come_out_as_encode_writes_them(
         strings in prop::collection::vec(prop::option::of(text()), 0..8),
         floats in prop::collection::vec(prop::option::of(prop_oneof![Just(0.1), Just(-0.0), any::<f64>()]), 0..8),

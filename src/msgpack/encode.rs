@@ -46,20 +46,20 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
             out.push(if *b { 0xc3 } else { 0xc2 });
         }
         (Repr::Seq(_, items), Type::List(ety) | Type::Set(ety)) => {
-            header(out, HeaderKind::Array, items.len() as u32);
+            write_array_header(out, items.len() as u32);
             for (i, item) in items.iter().enumerate() {
                 write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
             }
         }
         (Repr::Seq(_, items), Type::Tuple(etys)) => {
-            header(out, HeaderKind::Array, items.len() as u32);
+            write_array_header(out, items.len() as u32);
             for (i, (item, ety)) in items.iter().zip(etys.iter()).enumerate() {
                 write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
             }
         }
         // Attributes in the type's (sorted) order, which is the value's.
         (Repr::Seq(_, items), Type::Object(oty)) => {
-            header(out, HeaderKind::Map, oty.len() as u32);
+            write_map_header(out, oty.len() as u32);
             for ((name, aty), item) in oty.attributes().zip(items.iter()) {
                 write_str(out, name);
                 write(out, item, aty).map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
@@ -67,7 +67,7 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
         }
         // Keys sorted bytewise, which is how a map value holds them.
         (Repr::Map(_, entries), Type::Map(ety)) => {
-            header(out, HeaderKind::Map, entries.len() as u32);
+            write_map_header(out, entries.len() as u32);
             for (k, item) in entries {
                 write_str(out, k);
                 write(out, item, ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;

@@ -46,6 +46,9 @@
 
 mod decode;
 pub(crate) mod encode;
+// The typed layer's: its sets are written in order, and read that way.
+#[cfg(feature = "serde")]
+pub(crate) mod set_order;
 mod unknown;
 
 use crate::error::Result;

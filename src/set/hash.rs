@@ -9,20 +9,47 @@ use crate::gostr;
 use crate::types::Type;
 use crate::value::{Repr, Value};
 
+/// The hash string of an unknown, of a null and of the two bools.
+pub(crate) const UNKNOWN: char = '?';
+pub(crate) const NULL: char = '~';
+pub(crate) fn bool_hash(b: bool) -> char {
+    if b {
+        'T'
+    } else {
+        'F'
+    }
+}
+
+/// The brackets around a structured value's components; each component
+/// is followed by `;`, and a map's is its quoted key, `:`, its value.
+pub(crate) fn brackets(ty: &Type) -> (char, char) {
+    match ty {
+        Type::Object(_) | Type::Tuple(_) => ('<', '>'),
+        Type::Map(_) => ('{', '}'),
+        _ => ('[', ']'),
+    }
+}
+
+/// A string's hash string: Go-quoted.
+pub(crate) fn write_string_hash(out: &mut String, s: &str) {
+    gostr::quote_into(out, s)
+}
+
+/// A number's hash string: big.Float.String(), as go-cty writes it.
+pub(crate) fn write_number_hash(out: &mut String, n: &crate::Number) {
+    n.write_g10(out)
+}
+
 /// Appends go-cty's set hash string of `v`.
 pub(super) fn write_hash(out: &mut String, v: &Value) {
     match v.repr() {
-        Repr::Unknown(..) => out.push('?'),
-        Repr::Null(_) => out.push('~'),
-        Repr::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
-        Repr::String(s) => gostr::quote_into(out, s),
-        // big.Float.String(), as go-cty writes it.
-        Repr::Number(n) => n.write_g10(out),
+        Repr::Unknown(..) => out.push(UNKNOWN),
+        Repr::Null(_) => out.push(NULL),
+        Repr::Bool(b) => out.push(bool_hash(*b)),
+        Repr::String(s) => write_string_hash(out, s),
+        Repr::Number(n) => write_number_hash(out, n),
         Repr::Seq(_, items) => {
-            let (open, close) = match v.ty() {
-                Type::Object(_) | Type::Tuple(_) => ('<', '>'),
-                _ => ('[', ']'),
-            };
+            let (open, close) = brackets(v.ty());
             out.push(open);
             for i in items {
                 write_hash(out, i);
@@ -31,14 +58,15 @@ pub(super) fn write_hash(out: &mut String, v: &Value) {
             out.push(close);
         }
         Repr::Map(_, m) => {
-            out.push('{');
+            let (open, close) = brackets(v.ty());
+            out.push(open);
             for (k, i) in m {
-                gostr::quote_into(out, k);
+                write_string_hash(out, k);
                 out.push(':');
                 write_hash(out, i);
                 out.push(';');
             }
-            out.push('}');
+            out.push(close);
         }
     }
 }
@@ -160,21 +188,20 @@ fn leaf_hash_parts<'v>(
 
 /// Opening and closing bracket and number of components of a hash string.
 fn shape(v: &Value) -> (char, char, usize) {
-    match v.repr() {
-        Repr::Seq(_, items) => match v.ty() {
-            Type::Object(_) | Type::Tuple(_) => ('<', '>', items.len()),
-            _ => ('[', ']', items.len()),
-        },
-        Repr::Map(_, m) => ('{', '}', m.len()),
-        _ => (' ', ' ', 0),
-    }
+    let n = match v.repr() {
+        Repr::Seq(_, items) => items.len(),
+        Repr::Map(_, m) => m.len(),
+        _ => return (' ', ' ', 0),
+    };
+    let (open, close) = brackets(v.ty());
+    (open, close, n)
 }
 
 fn write_component(out: &mut String, v: &Value, i: usize) {
     match v.repr() {
         Repr::Seq(_, items) => write_hash(out, &items[i]),
         Repr::Map(_, m) => {
-            gostr::quote_into(out, &m[i].0);
+            write_string_hash(out, &m[i].0);
             out.push(':');
             write_hash(out, &m[i].1);
         }

@@ -18,7 +18,7 @@
 //! Everything here is O(n log n) in the number of elements, plus one pass
 //! over each element to build its hash string.
 
-mod hash;
+pub(crate) mod hash;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;

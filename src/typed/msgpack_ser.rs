@@ -17,6 +17,7 @@ use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, Typed
 use super::{is_private_name, take_stash, Stashed};
 use crate::error::{Error, Result};
 use crate::msgpack::encode::{write_array_header, write_map_header, write_number, write_str};
+use crate::msgpack::set_order::known_in_order;
 use crate::path::PathStep;
 use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
@@ -357,18 +358,22 @@ impl<'o, 't> SeqWriter<'o, 't> {
 sequence_traits!(SeqWriter<'_, '_>, ());
 
 /// Puts a set's elements, written at the end of `out`, in the set's order
-/// behind its header: `set::canonical_order` decides, from the elements as
-/// values, so the rule stays in one place. A set of one is in order as it
-/// is; otherwise the elements are read back from what was just written,
-/// which costs a fraction of building them as values the way `to_value`
-/// does.
+/// behind its header. A set of one is in order as it is, and so is one
+/// whose bytes show it (`known_in_order`: written in order, as sets held in
+/// order are). Otherwise `set::canonical_order` decides, from the elements
+/// read back as values from what was just written, which costs a fraction
+/// of building them the way `to_value` does.
 fn write_set(
     out: &mut Vec<u8>,
     elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     ety: &Type,
 ) -> Result<()> {
     let start = elements.first().map_or(out.len(), |(r, _)| r.start);
-    let order = if elements.len() < 2 {
+    let written_in_order = || {
+        elements.iter().all(|(_, v)| v.is_none())
+            && known_in_order(ety, elements.iter().map(|(r, _)| &out[r.clone()]), u32::MAX)
+    };
+    let order = if elements.len() < 2 || written_in_order() {
         None
     } else {
         // Bytes ctywire itself just wrote, from values in memory: the
