@@ -111,6 +111,16 @@ pub(crate) trait Wire<'a> {
     ) -> Result<Option<DynamicStart<'a, Self::DynamicEnd>>>;
     /// Finishes a dynamic wrapper after its value.
     fn end_dynamic(&mut self, end: Self::DynamicEnd) -> Result<()>;
+
+    /// Whether the set that comes next, of element type `ety`, is known
+    /// from its bytes alone to stand in the set's order with no
+    /// duplicates, reading nothing (numbers as text are read with decimal
+    /// exponents up to `max_exponent`). `false` where a format cannot tell
+    /// cheaply; the set is then read as a value, for `set` to order.
+    #[cfg(feature = "serde")]
+    fn set_known_in_order(&mut self, _ety: &Type, _max_exponent: u32) -> bool {
+        false
+    }
 }
 
 /// Decodes one whole input with `wire`, as type `ty`.

@@ -185,6 +185,22 @@ proptest! {
     }
 
     #[test]
+    fn sets_read_in_any_order_come_out_as_decode_reads_them(
+        (ety, elems) in concrete_type().prop_flat_map(|t| (Just(t.clone()), elements_in_any_order(t)))
+    ) {
+        // A list's bytes are a set's, in the list's order.
+        let bytes = msgpack::encode(&Value::list(ety.clone(), elems).unwrap(), &Type::list(ety.clone())).unwrap();
+        let ty = Type::set(ety);
+        let direct = msgpack::from_slice::<Vec<Value>>(&bytes, &ty);
+        let plain = msgpack::decode(&bytes, &ty).and_then(|v| from_value::<Vec<Value>>(&v));
+        match (direct, plain) {
+            (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "from_slice {:?}, decode {:?}", a, b),
+        }
+    }
+
+    #[test]
     fn maps_written_in_any_order_come_out_as_encode_writes_them(
         (ety, entries) in concrete_type().prop_flat_map(|t| (
             Just(t.clone()),

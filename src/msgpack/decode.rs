@@ -224,6 +224,43 @@ impl<'a> Reader<'a> {
     fn unread(&mut self, at: usize) {
         self.pos = at;
     }
+
+    /// Steps over one whole item, nested ones included, without looking
+    /// inside: items still to pass are counted rather than recursed into,
+    /// so no input nests it deeper than one loop.
+    #[cfg(feature = "serde")]
+    pub(super) fn skip_item(&mut self) -> Result<()> {
+        let mut pending: u64 = 1;
+        while pending > 0 {
+            pending -= 1;
+            match self.head()? {
+                Head::Str(n) | Head::Bin(n) => {
+                    self.take(n as usize)?;
+                }
+                Head::Array(n) => pending += u64::from(n),
+                Head::Map(n) => pending += 2 * u64::from(n),
+                Head::Ext => {
+                    // marker, [length], type, data
+                    let marker = self.peek()?;
+                    self.pos += 1;
+                    let data = match marker {
+                        0xd4 => 1,
+                        0xd5 => 2,
+                        0xd6 => 4,
+                        0xd7 => 8,
+                        0xd8 => 16,
+                        0xc7 => usize::from(u8::from_be_bytes(self.be()?)),
+                        0xc8 => usize::from(u16::from_be_bytes(self.be()?)),
+                        _ => u32::from_be_bytes(self.be()?) as usize,
+                    };
+                    self.take(1 + data)?;
+                }
+                Head::Reserved => return Err(Error::data("reserved msgpack marker")),
+                Head::Nil | Head::Bool(_) | Head::Int(_) | Head::Uint(_) | Head::Float(_) => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 // The reading of each form is forced inline in release builds, where the
@@ -236,6 +273,27 @@ impl<'a> Wire<'a> for Reader<'a> {
     /// Elements or entries left.
     type Seq = usize;
     type DynamicEnd = ();
+
+    #[cfg(feature = "serde")]
+    fn set_known_in_order(&mut self, ety: &Type, max_exponent: u32) -> bool {
+        // A copy of the position: nothing is consumed.
+        let mut r = Reader {
+            buf: self.buf,
+            pos: self.pos,
+        };
+        let Ok(Head::Array(n)) = r.head() else {
+            return false;
+        };
+        let mut whole = true;
+        let elements = (0..n).map_while(|_| {
+            let start = r.pos;
+            let skipped = r.skip_item().is_ok();
+            whole &= skipped;
+            skipped.then(|| &self.buf[start..r.pos])
+        });
+        let in_order = super::set_order::known_in_order(ety, elements, max_exponent);
+        in_order && whole
+    }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn start(&mut self) -> Result<usize> {

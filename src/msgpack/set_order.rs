@@ -4,25 +4,25 @@
 //! that a set written in order (as go-cty and ctywire write every set) is
 //! not built as values only to learn that.
 //!
-//! The order itself is `set`'s (known elements, then unknowns, then null;
-//! strings bytewise, numbers numerically, `false` before `true`, anything
-//! else by its hash string, built here from the bytes with `set::hash`'s
-//! pieces). Only a sure "in order" counts: whatever the bytes alone cannot
-//! settle (text that may need normalizing, a non-integral number among
-//! primitives, an object's attributes out of place, a dynamic part, a
-//! malformed item) answers "not known", and the values decide.
+//! The order itself is `set`'s (known elements, then null; strings
+//! bytewise, numbers numerically, `false` before `true`, anything else by
+//! its hash string, built here from the bytes with `set::hash`'s pieces).
+//! Only a sure "in order" counts: whatever the bytes alone cannot settle
+//! (text that may need normalizing, a non-integral number among
+//! primitives, an object's attributes out of place, a dynamic part, an
+//! unknown anywhere, since refinements may make it known, a malformed
+//! item) answers "not known", and the values decide.
 
 use std::cmp::Ordering;
 
 use super::decode::{is_ext, Head, Reader};
-use crate::set::hash::{bool_hash, brackets, write_number_hash, write_string_hash, NULL, UNKNOWN};
+use crate::set::hash::{bool_hash, brackets, write_number_hash, write_string_hash, NULL};
 use crate::strings::is_nfc_fast;
 use crate::types::Type;
 
 /// Whether `elements` (each one whole msgpack item of type `ety`) are
-/// known to be in the set's order, each after the one before (unknowns,
-/// which never equal anything, may tie). Numbers written as text are read
-/// with decimal exponents up to `max_exponent`.
+/// known to be in the set's order, each after the one before. Numbers
+/// written as text are read with decimal exponents up to `max_exponent`.
 pub(crate) fn known_in_order<'e>(
     ety: &Type,
     elements: impl Iterator<Item = &'e [u8]>,
@@ -36,10 +36,8 @@ pub(crate) fn known_in_order<'e>(
     let mut last: Option<&[u8]> = None;
     for e in elements {
         if let Some(a) = last {
-            match cx.elements(ety, a, e) {
-                Some(Ordering::Less) => {}
-                Some(Ordering::Equal) if rank(a) == Some(UNKNOWN_RANK) => {}
-                _ => return false,
+            if cx.elements(ety, a, e) != Some(Ordering::Less) {
+                return false;
             }
         }
         last = Some(e);
@@ -47,22 +45,17 @@ pub(crate) fn known_in_order<'e>(
     true
 }
 
-/// `set`'s ranks: known and not null, unknown, null.
+/// `set`'s ranks: known and not null, then null (nil). An unknown (an
+/// ext) is not ranked here.
 const KNOWN_RANK: u8 = 0;
-const UNKNOWN_RANK: u8 = 1;
 const NULL_RANK: u8 = 2;
 
-/// nil is a null and an ext an unknown (with its refinements); anything
-/// else is known.
 fn rank(item: &[u8]) -> Option<u8> {
-    let b = *item.first()?;
-    Some(if b == NIL {
-        NULL_RANK
-    } else if is_ext(b) {
-        UNKNOWN_RANK
-    } else {
-        KNOWN_RANK
-    })
+    match *item.first()? {
+        NIL => Some(NULL_RANK),
+        b if is_ext(b) => None,
+        _ => Some(KNOWN_RANK),
+    }
 }
 
 const NIL: u8 = 0xc0;
@@ -197,9 +190,7 @@ fn write_hash(out: &mut String, ty: &Type, r: &mut Reader<'_>, max_exponent: u32
         return Some(());
     }
     if is_ext(b) {
-        skip_ext(r)?;
-        out.push(UNKNOWN);
-        return Some(());
+        return None;
     }
     match ty {
         Type::String => write_string_hash(out, plain_text(r)?),
@@ -247,23 +238,4 @@ fn integer(r: &mut Reader<'_>) -> Option<i128> {
         Head::Uint(n) => Some(i128::from(n)),
         _ => None,
     }
-}
-
-/// Steps over an ext: its marker, its length (for ext 8/16/32), its type
-/// byte and its data.
-fn skip_ext(r: &mut Reader<'_>) -> Option<()> {
-    let marker = *r.take(1).ok()?.first()?;
-    let data = match marker {
-        0xd4 => 1,
-        0xd5 => 2,
-        0xd6 => 4,
-        0xd7 => 8,
-        0xd8 => 16,
-        0xc7 => usize::from(*r.take(1).ok()?.first()?),
-        0xc8 => usize::from(u16::from_be_bytes(r.be().ok()?)),
-        0xc9 => u32::from_be_bytes(r.be().ok()?) as usize,
-        _ => return None,
-    };
-    r.take(1 + data).ok()?;
-    Some(())
 }

@@ -3,13 +3,14 @@
 //!
 //! It runs over the shared decoder ([`crate::decode`]) and its format
 //! readers, so the limits, the order of checks and the refusals are the
-//! decoder's. Lists, tuples, maps and objects go straight into the Rust
-//! shape, with no [`Value`] tree between. Everything else is read as the
-//! decoder reads it, as one small value, and handed to the same rules as
-//! [`from_value`](super::from_value) ([`ValueDeserializer`]): primitives
-//! (so both paths convert alike), dynamic positions (whose type is on the
-//! wire), sets (canonical order and de-duplication are cty's, not the
-//! Rust collection's), collections whose element type has dynamic parts
+//! decoder's. Lists, tuples, maps, objects and sets already in order go
+//! straight into the Rust shape, with no [`Value`] tree between.
+//! Everything else is read as the decoder reads it, as one small value, and
+//! handed to the same rules as [`from_value`](super::from_value)
+//! ([`ValueDeserializer`]): primitives (so both paths convert alike),
+//! dynamic positions (whose type is on the wire), other sets (canonical
+//! order and de-duplication are cty's, not the Rust collection's),
+//! collections whose element type has dynamic parts
 //! (their elements must agree on one type), unknowns that refinements
 //! collapsed into known values, and whatever a `Value` field takes.
 
@@ -114,25 +115,32 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         let direct = match self.ty {
             Type::List(e) if e.is_static() => self.direct()?,
             Type::Tuple(_) => self.direct()?,
+            // A set whose bytes show it in the set's order, as go-cty
+            // writes every set, reads like a list; any other is read as a
+            // value, for `set` to order and de-duplicate.
+            Type::Set(e) if e.is_static() => match self.direct()? {
+                Some(at)
+                    if self
+                        .d
+                        .w
+                        .set_known_in_order(e, self.d.opts.max_number_exponent) =>
+                {
+                    Some(at)
+                }
+                _ => None,
+            },
             _ => None,
         };
         let Some(at) = direct else {
             return self.via_value(|v| de::Deserializer::deserialize_seq(v, visitor));
         };
         let (etys, list_of): (&[Type], Option<&Type>) = match self.ty {
-            Type::List(e) => (&[], Some(e)),
+            Type::List(e) | Type::Set(e) => (&[], Some(e)),
             Type::Tuple(ts) => (ts, None),
-            _ => return Err(Error::data("internal error: not a list or tuple")),
+            _ => return Err(Error::data("internal error: not a list, set or tuple")),
         };
         let Some((seq, len)) = self.d.w.begin_array()? else {
-            return Err(required(
-                at,
-                if list_of.is_some() {
-                    "a list"
-                } else {
-                    "a tuple"
-                },
-            ));
+            return Err(required(at, super::required_form(self.ty)));
         };
         let wrong_length = |given: usize| {
             Error::data(format!(
