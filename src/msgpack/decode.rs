@@ -219,6 +219,23 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads an ext's marker and, for ext 8/16/32, its length: how many
+    /// bytes of data follow its type byte.
+    pub(super) fn ext_len(&mut self) -> Result<usize> {
+        let marker = self.peek()?;
+        self.pos += 1;
+        Ok(match marker {
+            0xd4 => 1,
+            0xd5 => 2,
+            0xd6 => 4,
+            0xd7 => 8,
+            0xd8 => 16,
+            0xc7 => usize::from(u8::from_be_bytes(self.be()?)),
+            0xc8 => usize::from(u16::from_be_bytes(self.be()?)),
+            _ => u32::from_be_bytes(self.be()?) as usize,
+        })
+    }
+
     /// Steps back over a head read to see what it was.
     #[inline]
     fn unread(&mut self, at: usize) {
@@ -240,19 +257,8 @@ impl<'a> Reader<'a> {
                 Head::Array(n) => pending += u64::from(n),
                 Head::Map(n) => pending += 2 * u64::from(n),
                 Head::Ext => {
-                    // marker, [length], type, data
-                    let marker = self.peek()?;
-                    self.pos += 1;
-                    let data = match marker {
-                        0xd4 => 1,
-                        0xd5 => 2,
-                        0xd6 => 4,
-                        0xd7 => 8,
-                        0xd8 => 16,
-                        0xc7 => usize::from(u8::from_be_bytes(self.be()?)),
-                        0xc8 => usize::from(u16::from_be_bytes(self.be()?)),
-                        _ => u32::from_be_bytes(self.be()?) as usize,
-                    };
+                    // Its type byte, then its data.
+                    let data = self.ext_len()?;
                     self.take(1 + data)?;
                 }
                 Head::Reserved => return Err(Error::data("reserved msgpack marker")),

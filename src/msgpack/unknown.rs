@@ -134,18 +134,7 @@ fn written_prefix(p: &str) -> Option<String> {
 /// An ext at the reader's position, as an unknown (or null) of type `ty`.
 pub(super) fn read(r: &mut Reader<'_>, ty: &Type, opts: &DecodeOptions) -> Result<Value> {
     let at = r.pos();
-    let marker = r.peek()?;
-    r.take(1)?;
-    let len = match marker {
-        0xd4 => 1,
-        0xd5 => 2,
-        0xd6 => 4,
-        0xd7 => 8,
-        0xd8 => 16,
-        0xc7 => usize::from(u8::from_be_bytes(r.be()?)),
-        0xc8 => usize::from(u16::from_be_bytes(r.be()?)),
-        _ => u32::from_be_bytes(r.be()?) as usize,
-    };
+    let len = r.ext_len()?;
     let ext_type = i8::from_be_bytes(r.be()?);
     if len <= 1 {
         // Any ext type: an unknown whose payload means nothing.
