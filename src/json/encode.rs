@@ -65,6 +65,30 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     Ok(())
 }
 
+/// An element, attribute or entry value, which conforms to `ty`: strings,
+/// nulls and bools of a known type written in place, the rest by [`write`].
+///
+/// Most values are such leaves, and a call to `write` for each cost more
+/// than the writing (its prologue, epilogue and dispatch).
+///
+/// Inlined only when optimizing: unoptimized, its inlined copies kept
+/// stack slots of their own in `write`'s frame, which deep nesting pays
+/// for at every level.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_member(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
+    // Under `dynamic` even a leaf carries its type: `write` does that.
+    if !matches!(ty, Type::Dynamic) {
+        match v.repr() {
+            Repr::String(s) => write_quoted(out, s),
+            Repr::Null(_) => out.extend_from_slice(b"null"),
+            Repr::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            _ => return write(out, v, ty),
+        }
+        return Ok(());
+    }
+    write(out, v, ty)
+}
+
 fn write_array<'v>(
     out: &mut Vec<u8>,
     items: impl Iterator<Item = (&'v Value, &'v Type)>,
@@ -74,7 +98,7 @@ fn write_array<'v>(
         if i > 0 {
             out.push(b',');
         }
-        write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
+        write_member(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
     }
     out.push(b']');
     Ok(())
@@ -93,7 +117,7 @@ fn write_object<'v>(
         }
         write_quoted(out, name);
         out.push(b':');
-        write(out, item, ty).map_err(|e| e.under(step(name)))?;
+        write_member(out, item, ty).map_err(|e| e.under(step(name)))?;
     }
     out.push(b'}');
     Ok(())
@@ -106,21 +130,32 @@ fn write_object<'v>(
 /// payload: 60M of 119M in `json_quote_into` over 5 encodes), at a table
 /// lookup and branch per byte; checking eight bytes at a time first takes
 /// a few instructions per eight.
-#[inline]
+///
+/// The short path is inlined into each caller (only when optimizing, for
+/// the stack, as [`write_member`] is): as a call, its prologue, epilogue
+/// and the check's constants were a third of its instructions.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_quoted(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
-    if b.len() <= SHORT_MAX {
-        if write_short_plain(out, b) {
-            return;
-        }
-    } else if needs_no_escape(b) {
+    if b.len() <= SHORT_MAX && write_short_plain(out, b) {
+        return;
+    }
+    write_quoted_long(out, s);
+}
+
+/// [`write_quoted`] for a string that is long or needs escaping.
+#[inline(never)]
+fn write_quoted_long(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    // A short one came here because it needs escaping.
+    if b.len() > SHORT_MAX && needs_no_escape(b) {
         out.reserve(b.len() + 2);
         out.push(b'"');
         out.extend_from_slice(b);
         out.push(b'"');
-        return;
+    } else {
+        json_quote_into(out, s);
     }
-    json_quote_into(out, s);
 }
 
 /// Longest string [`write_short_plain`] takes: four 8-byte words.
