@@ -115,8 +115,7 @@ fn write_object<'v>(
         if i > 0 {
             out.push(b',');
         }
-        write_quoted(out, name);
-        out.push(b':');
+        write_key(out, name);
         write_member(out, item, ty).map_err(|e| e.under(step(name)))?;
     }
     out.push(b'}');
@@ -137,10 +136,22 @@ fn write_object<'v>(
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_quoted(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
-    if b.len() <= SHORT_MAX && write_short_plain(out, b) {
+    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\"") {
         return;
     }
     write_quoted_long(out, s);
+}
+
+/// An object key and its colon: [`write_quoted`] with the colon stored
+/// with the closing quote, saving it a capacity check and length update.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_key(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\":") {
+        return;
+    }
+    write_quoted_long(out, s);
+    out.push(b':');
 }
 
 /// [`write_quoted`] for a string that is long or needs escaping.
@@ -161,8 +172,9 @@ fn write_quoted_long(out: &mut Vec<u8>, s: &str) {
 /// Longest string [`write_short_plain`] takes: four 8-byte words.
 const SHORT_MAX: usize = 32;
 
-/// Writes `b`, of at most [`SHORT_MAX`] bytes, quoted, if it needs no
-/// escape; else writes nothing and returns false.
+/// Writes `b`, of at most [`SHORT_MAX`] bytes, quoted (`"`, `b`, then
+/// `close`, the closing quote and perhaps a colon), if it needs no escape;
+/// else writes nothing and returns false.
 ///
 /// Most strings are short. For them the general path cost two `memcpy`
 /// calls (the check's last partial word, and the copy) and four capacity
@@ -173,22 +185,25 @@ const SHORT_MAX: usize = 32;
 /// are, with one capacity check.
 #[allow(unsafe_code)]
 #[inline(always)]
-fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
+fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
     let n = b.len();
-    debug_assert!(n <= SHORT_MAX);
+    debug_assert!(n <= SHORT_MAX && close.len() <= 2);
+    // With `close`, the bytes to write.
+    let len = n + 1 + close.len();
     if n > 16 {
         // The first and last 16 bytes, as four words.
         let w = [word(b, 0), word(b, 8), word(b, n - 16), word(b, n - 8)];
         if escape_mask(w[0]) | escape_mask(w[1]) | escape_mask(w[2]) | escape_mask(w[3]) != 0 {
             return false;
         }
-        out.reserve(n + 2);
+        out.reserve(len);
         let at = out.len();
-        // SAFETY: `reserve` made room for the n + 2 bytes written from
+        // SAFETY: `reserve` made room for the `len` bytes written from
         // `at`: as 16 < n <= 32, every store below lies within
-        // `at..at + n + 2` (8-byte stores at 1, 9, n - 15 and n - 7,
-        // quotes at 0 and n + 1); the stores overlap, leaving no gap, so
-        // `set_len` covers only written bytes.
+        // `at..at + len` (8-byte stores at 1, 9, n - 15 and n - 7, the
+        // quote at 0, `close` from n + 1); the stores overlap, leaving no
+        // gap, so `set_len` covers only written bytes; `close`, like `b`, is
+        // borrowed apart from `out`, so no copy overlaps.
         unsafe {
             let dst = out.as_mut_ptr().add(at);
             dst.write(b'"');
@@ -197,8 +212,8 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
                     .cast::<[u8; 8]>()
                     .write_unaligned(w.to_le_bytes());
             }
-            dst.add(n + 1).write(b'"');
-            out.set_len(at + n + 2);
+            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+            out.set_len(at + len);
         }
         return true;
     }
@@ -208,13 +223,14 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
         if escape_mask(first) | escape_mask(last) != 0 {
             return false;
         }
-        out.reserve(n + 2);
+        out.reserve(len);
         let at = out.len();
-        // SAFETY: `reserve` made room for the n + 2 bytes written from
+        // SAFETY: `reserve` made room for the `len` bytes written from
         // `at`: as 8 <= n <= 16, every store below lies within
-        // `at..at + n + 2` (8-byte stores at 1 and n - 7, quotes at 0 and
-        // n + 1); the stores overlap or meet, leaving no gap, so `set_len`
-        // covers only written bytes.
+        // `at..at + len` (8-byte stores at 1 and n - 7, the quote at 0,
+        // `close` from n + 1); the stores overlap or meet, leaving no gap,
+        // so `set_len` covers only written bytes; `close`, like `b`, is
+        // borrowed apart from `out`, so no copy overlaps.
         unsafe {
             let dst = out.as_mut_ptr().add(at);
             dst.write(b'"');
@@ -224,8 +240,8 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
             dst.add(n - 7)
                 .cast::<[u8; 8]>()
                 .write_unaligned(last.to_le_bytes());
-            dst.add(n + 1).write(b'"');
-            out.set_len(at + n + 2);
+            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+            out.set_len(at + len);
         }
         return true;
     }
@@ -247,13 +263,14 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
     if escape_mask(w) != 0 {
         return false;
     }
-    out.reserve(n + 2);
+    out.reserve(len);
     let at = out.len();
-    // SAFETY: `reserve` made room for the n + 2 bytes written from `at`:
-    // every store below lies within `at..at + n + 2`, as n < 8 (4-byte
+    // SAFETY: `reserve` made room for the `len` bytes written from `at`:
+    // every store below lies within `at..at + len`, as n < 8 (4-byte
     // stores at 1 and n - 3 for n >= 4; else bytes at 1, 1 + n / 2 and n;
-    // quotes at 0 and n + 1); `set_len` covers exactly those bytes, now
-    // all written (the stores overlap, leaving no gap).
+    // the quote at 0, `close` from n + 1); `set_len` covers exactly those
+    // bytes, now all written (the stores overlap, leaving no gap); `close`,
+    // like `b`, is borrowed apart from `out`, so no copy overlaps.
     unsafe {
         let dst = out.as_mut_ptr().add(at);
         dst.write(b'"');
@@ -269,8 +286,8 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8]) -> bool {
             dst.add(1 + n / 2).write(b[n / 2]);
             dst.add(n).write(b[n - 1]);
         }
-        dst.add(n + 1).write(b'"');
-        out.set_len(at + n + 2);
+        std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+        out.set_len(at + len);
     }
     true
 }
@@ -358,6 +375,11 @@ mod tests {
                     write_quoted(&mut ours, plain);
                     assert_eq!(ours[..before], b"0123456"[..before]);
                     assert_eq!(ours[before..], quoted, "{len} after {before}");
+                    ours.truncate(before);
+                    write_key(&mut ours, plain);
+                    assert_eq!(ours[..before], b"0123456"[..before]);
+                    assert_eq!(ours[before..ours.len() - 1], quoted);
+                    assert_eq!(ours.last(), Some(&b':'));
                 }
             }
             for at in 0..len {
@@ -370,7 +392,7 @@ mod tests {
                         assert!(!needs_no_escape(&bytes));
                         if len <= SHORT_MAX {
                             let mut out = Vec::new();
-                            assert!(!write_short_plain(&mut out, &bytes));
+                            assert!(!write_short_plain(&mut out, &bytes, b"\""));
                             assert!(out.is_empty());
                         }
                         continue;
@@ -381,6 +403,10 @@ mod tests {
                     assert_eq!(ours, go, "byte {b:#x} at {at} of {len}");
                     let escaped = go.len() != text.len() + 2;
                     assert!(!(escaped && needs_no_escape(&bytes)));
+                    let mut key = Vec::new();
+                    write_key(&mut key, text);
+                    go.push(b':');
+                    assert_eq!(key, go, "key: byte {b:#x} at {at} of {len}");
                 }
             }
         }
