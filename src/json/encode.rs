@@ -65,6 +65,30 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     Ok(())
 }
 
+/// An element, attribute or entry value, which conforms to `ty`: strings,
+/// nulls and bools of a known type written in place, the rest by [`write`].
+///
+/// Most values are such leaves, and a call to `write` for each cost more
+/// than the writing (its prologue, epilogue and dispatch).
+///
+/// Inlined only when optimizing: unoptimized, its inlined copies kept
+/// stack slots of their own in `write`'s frame, which deep nesting pays
+/// for at every level.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_member(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
+    // Under `dynamic` even a leaf carries its type: `write` does that.
+    if !matches!(ty, Type::Dynamic) {
+        match v.repr() {
+            Repr::String(s) => write_quoted(out, s),
+            Repr::Null(_) => out.extend_from_slice(b"null"),
+            Repr::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+            _ => return write(out, v, ty),
+        }
+        return Ok(());
+    }
+    write(out, v, ty)
+}
+
 fn write_array<'v>(
     out: &mut Vec<u8>,
     items: impl Iterator<Item = (&'v Value, &'v Type)>,
@@ -74,7 +98,7 @@ fn write_array<'v>(
         if i > 0 {
             out.push(b',');
         }
-        write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
+        write_member(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
     }
     out.push(b']');
     Ok(())
@@ -91,9 +115,8 @@ fn write_object<'v>(
         if i > 0 {
             out.push(b',');
         }
-        write_quoted(out, name);
-        out.push(b':');
-        write(out, item, ty).map_err(|e| e.under(step(name)))?;
+        write_key(out, name);
+        write_member(out, item, ty).map_err(|e| e.under(step(name)))?;
     }
     out.push(b'}');
     Ok(())
@@ -106,16 +129,179 @@ fn write_object<'v>(
 /// payload: 60M of 119M in `json_quote_into` over 5 encodes), at a table
 /// lookup and branch per byte; checking eight bytes at a time first takes
 /// a few instructions per eight.
-#[inline]
+///
+/// The short path is inlined into each caller (only when optimizing, for
+/// the stack, as [`write_member`] is): as a call, its prologue, epilogue
+/// and the check's constants were a third of its instructions.
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn write_quoted(out: &mut Vec<u8>, s: &str) {
-    if needs_no_escape(s.as_bytes()) {
-        out.reserve(s.len() + 2);
+    let b = s.as_bytes();
+    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\"") {
+        return;
+    }
+    write_quoted_long(out, s);
+}
+
+/// An object key and its colon: [`write_quoted`] with the colon stored
+/// with the closing quote, saving it a capacity check and length update.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_key(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\":") {
+        return;
+    }
+    write_quoted_long(out, s);
+    out.push(b':');
+}
+
+/// [`write_quoted`] for a string that is long or needs escaping.
+#[inline(never)]
+fn write_quoted_long(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    // A short one came here because it needs escaping.
+    if b.len() > SHORT_MAX && needs_no_escape(b) {
+        out.reserve(b.len() + 2);
         out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
+        out.extend_from_slice(b);
         out.push(b'"');
     } else {
         json_quote_into(out, s);
     }
+}
+
+/// Longest string [`write_short_plain`] takes: four 8-byte words.
+const SHORT_MAX: usize = 32;
+
+/// Writes `b`, of at most [`SHORT_MAX`] bytes, quoted (`"`, `b`, then
+/// `close`, the closing quote and perhaps a colon), if it needs no escape;
+/// else writes nothing and returns false.
+///
+/// Most strings are short. For them the general path cost two `memcpy`
+/// calls (the check's last partial word, and the copy) and four capacity
+/// checks: 40% of JSON-encoding a map of short strings. Here the bytes
+/// are loaded once as a few fixed-size pieces (the first and last 8, or
+/// 4, bytes, overlapping in the middle; for 17 to 32 bytes also the 8
+/// after the first and before the last), checked, and stored as they
+/// are, with one capacity check.
+#[allow(unsafe_code)]
+#[inline(always)]
+fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
+    let n = b.len();
+    debug_assert!(n <= SHORT_MAX && close.len() <= 2);
+    // With `close`, the bytes to write.
+    let len = n + 1 + close.len();
+    if n > 16 {
+        // The first and last 16 bytes, as four words.
+        let w = [word(b, 0), word(b, 8), word(b, n - 16), word(b, n - 8)];
+        if escape_mask(w[0]) | escape_mask(w[1]) | escape_mask(w[2]) | escape_mask(w[3]) != 0 {
+            return false;
+        }
+        out.reserve(len);
+        let at = out.len();
+        // SAFETY: `reserve` made room for the `len` bytes written from
+        // `at`: as 16 < n <= 32, every store below lies within
+        // `at..at + len` (8-byte stores at 1, 9, n - 15 and n - 7, the
+        // quote at 0, `close` from n + 1); the stores overlap, leaving no
+        // gap, so `set_len` covers only written bytes; `close`, like `b`, is
+        // borrowed apart from `out`, so no copy overlaps.
+        unsafe {
+            let dst = out.as_mut_ptr().add(at);
+            dst.write(b'"');
+            for (w, to) in w.iter().zip([1, 9, n - 15, n - 7]) {
+                dst.add(to)
+                    .cast::<[u8; 8]>()
+                    .write_unaligned(w.to_le_bytes());
+            }
+            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+            out.set_len(at + len);
+        }
+        return true;
+    }
+    if n >= 8 {
+        // The first and last 8 bytes.
+        let (first, last) = (word(b, 0), word(b, n - 8));
+        if escape_mask(first) | escape_mask(last) != 0 {
+            return false;
+        }
+        out.reserve(len);
+        let at = out.len();
+        // SAFETY: `reserve` made room for the `len` bytes written from
+        // `at`: as 8 <= n <= 16, every store below lies within
+        // `at..at + len` (8-byte stores at 1 and n - 7, the quote at 0,
+        // `close` from n + 1); the stores overlap or meet, leaving no gap,
+        // so `set_len` covers only written bytes; `close`, like `b`, is
+        // borrowed apart from `out`, so no copy overlaps.
+        unsafe {
+            let dst = out.as_mut_ptr().add(at);
+            dst.write(b'"');
+            dst.add(1)
+                .cast::<[u8; 8]>()
+                .write_unaligned(first.to_le_bytes());
+            dst.add(n - 7)
+                .cast::<[u8; 8]>()
+                .write_unaligned(last.to_le_bytes());
+            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+            out.set_len(at + len);
+        }
+        return true;
+    }
+    // Under 8 bytes: the check on one word made of the first and last 4
+    // bytes (overlapping), or of the first, middle and last byte, padded
+    // with a byte that never needs escaping.
+    let (head, tail) = if n >= 4 {
+        (half(b, 0), half(b, n - 4))
+    } else {
+        (0, 0)
+    };
+    let w = if n >= 4 {
+        u64::from(head) | u64::from(tail) << 32
+    } else if n > 0 {
+        u64::from_le_bytes([b[0], b[n / 2], b[n - 1], b'a', b'a', b'a', b'a', b'a'])
+    } else {
+        u64::from_le_bytes([b'a'; 8])
+    };
+    if escape_mask(w) != 0 {
+        return false;
+    }
+    out.reserve(len);
+    let at = out.len();
+    // SAFETY: `reserve` made room for the `len` bytes written from `at`:
+    // every store below lies within `at..at + len`, as n < 8 (4-byte
+    // stores at 1 and n - 3 for n >= 4; else bytes at 1, 1 + n / 2 and n;
+    // the quote at 0, `close` from n + 1); `set_len` covers exactly those
+    // bytes, now all written (the stores overlap, leaving no gap); `close`,
+    // like `b`, is borrowed apart from `out`, so no copy overlaps.
+    unsafe {
+        let dst = out.as_mut_ptr().add(at);
+        dst.write(b'"');
+        if n >= 4 {
+            dst.add(1)
+                .cast::<[u8; 4]>()
+                .write_unaligned(head.to_le_bytes());
+            dst.add(n - 3)
+                .cast::<[u8; 4]>()
+                .write_unaligned(tail.to_le_bytes());
+        } else if n > 0 {
+            dst.add(1).write(b[0]);
+            dst.add(1 + n / 2).write(b[n / 2]);
+            dst.add(n).write(b[n - 1]);
+        }
+        std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+        out.set_len(at + len);
+    }
+    true
+}
+
+/// The 8 bytes of `b` from `at`, as a little-endian word.
+#[inline(always)]
+fn word(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The 4 bytes of `b` from `at`, as a little-endian word.
+#[inline(always)]
+fn half(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
 
 /// Whether `s` holds none of the bytes Go's JSON quoting may escape:
@@ -124,61 +310,91 @@ fn write_quoted(out: &mut Vec<u8>, s: &str) {
 #[inline]
 fn needs_no_escape(s: &[u8]) -> bool {
     let mut chunks = s.chunks_exact(8);
+    let mut mask = 0;
     for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        if !plain_word(u64::from_le_bytes(word)) {
-            return false;
-        }
+        mask |= escape_mask(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
     }
-    // The last few bytes, padded with a byte that never needs escaping.
+    // The last few bytes: the last 8 (overlapping checked ones), or, in a
+    // string under 8 bytes, the bytes padded with one that never needs
+    // escaping.
     let rest = chunks.remainder();
-    let mut word = [b'a'; 8];
-    word[..rest.len()].copy_from_slice(rest);
-    plain_word(u64::from_le_bytes(word))
+    if !rest.is_empty() {
+        mask |= if s.len() >= 8 {
+            escape_mask(word(s, s.len() - 8))
+        } else {
+            let mut w = [b'a'; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            escape_mask(u64::from_le_bytes(w))
+        };
+    }
+    mask == 0
 }
 
-/// [`needs_no_escape`] for eight bytes at once (SWAR: each test leaves a
-/// byte's high bit set where the byte matches; exact as a whole, though
-/// not byte by byte).
+/// Nonzero where some of eight bytes may need escaping, for
+/// [`needs_no_escape`]; exact as a whole, though not byte by byte, so the
+/// masks of several words may be or'ed and tested once.
+///
+/// SWAR: for each kind of byte a subtraction leaves a byte's high bit set
+/// where the byte matches (`y - 0x01…` turns a zero byte of `y` into
+/// 0xff). Bytes of 0x80 or more are refused outright (the `x` term), so
+/// the usual `& !y` that keeps such bytes from matching falsely is not
+/// needed; a borrow carried into a higher byte can set its high bit too,
+/// but only below a byte that matched, so the whole is exact.
 #[inline(always)]
-fn plain_word(x: u64) -> bool {
+fn escape_mask(x: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Some byte of `y` is zero.
-    let has_zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH;
-    let high_bit = x & HIGH;
-    let control = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
-    let backslash = has_zero(x ^ (b'\\' as u64 * ONES));
+    let control = x.wrapping_sub(0x20 * ONES);
+    let backslash = (x ^ (b'\\' as u64 * ONES)).wrapping_sub(ONES);
     // `"` (0x22) and `&` (0x26) differ only in bit 2; `<` (0x3c) and `>`
     // (0x3e) only in bit 1: one comparison for each pair.
-    let quote_amp = has_zero((x | (0x04 * ONES)) ^ (0x26 * ONES));
-    let angle = has_zero((x | (0x02 * ONES)) ^ (0x3e * ONES));
-    (high_bit | control | backslash | quote_amp | angle) == 0
+    let quote_amp = ((x | (0x04 * ONES)) ^ (0x26 * ONES)).wrapping_sub(ONES);
+    let angle = ((x | (0x02 * ONES)) ^ (0x3e * ONES)).wrapping_sub(ONES);
+    (x | control | backslash | quote_amp | angle) & HIGH
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The eight-byte check agrees with the byte-by-byte quoting: every
-    /// byte value at every position of strings of 0 to 19 bytes.
+    /// The word-at-a-time check and copy agree with the byte-by-byte
+    /// quoting: every byte value at every position of strings of 0 to 40
+    /// bytes (through each size class of the short path, its limit of 32,
+    /// and the general path's whole and partial last words).
     #[test]
     fn quick_quoting_agrees_with_go_quoting() {
-        let base = "abcdefghijklmnopqrs";
+        let base = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
         for len in 0..=base.len() {
             let plain = &base[..len];
-            let mut ours = Vec::new();
-            write_quoted(&mut ours, plain);
-            assert_eq!(ours, format!("\"{plain}\"").into_bytes());
+            let quoted = format!("\"{plain}\"").into_bytes();
+            // After what is already there, with and without room for it.
+            for before in [0, 1, 7] {
+                for room in [0, len + 2] {
+                    let mut ours = Vec::with_capacity(before + room);
+                    ours.extend_from_slice(&b"0123456"[..before]);
+                    write_quoted(&mut ours, plain);
+                    assert_eq!(ours[..before], b"0123456"[..before]);
+                    assert_eq!(ours[before..], quoted, "{len} after {before}");
+                    ours.truncate(before);
+                    write_key(&mut ours, plain);
+                    assert_eq!(ours[..before], b"0123456"[..before]);
+                    assert_eq!(ours[before..ours.len() - 1], quoted);
+                    assert_eq!(ours.last(), Some(&b':'));
+                }
+            }
             for at in 0..len {
                 for b in 0u8..=0xff {
                     let mut bytes = plain.as_bytes().to_vec();
                     bytes[at] = b;
                     let Ok(text) = std::str::from_utf8(&bytes) else {
                         // A lone byte of 0x80 or more: not text, but the
-                        // check must still refuse it.
+                        // checks must still refuse it.
                         assert!(!needs_no_escape(&bytes));
+                        if len <= SHORT_MAX {
+                            let mut out = Vec::new();
+                            assert!(!write_short_plain(&mut out, &bytes, b"\""));
+                            assert!(out.is_empty());
+                        }
                         continue;
                     };
                     let (mut ours, mut go) = (Vec::new(), Vec::new());
@@ -187,6 +403,10 @@ mod tests {
                     assert_eq!(ours, go, "byte {b:#x} at {at} of {len}");
                     let escaped = go.len() != text.len() + 2;
                     assert!(!(escaped && needs_no_escape(&bytes)));
+                    let mut key = Vec::new();
+                    write_key(&mut key, text);
+                    go.push(b':');
+                    assert_eq!(key, go, "key: byte {b:#x} at {at} of {len}");
                 }
             }
         }

@@ -14,6 +14,23 @@ use crate::value::{Repr, Value};
 
 // Writes to a Vec<u8> cannot fail, so rmp's io results are dropped.
 
+/// nil: a null of any type.
+const NIL: u8 = 0xc0;
+/// fixarray of two: a dynamic value's `[type, value]` pair.
+const FIXARRAY_2: u8 = 0x92;
+/// bin8, a bin of at most 255 bytes: a dynamic value's type JSON, mostly.
+const BIN8: u8 = 0xc4;
+
+/// false (0xc2) and true (0xc3).
+#[inline(always)]
+fn bool_marker(b: bool) -> u8 {
+    if b {
+        0xc3
+    } else {
+        0xc2
+    }
+}
+
 pub(super) fn encode_into(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     let v = conformed(v, ty)?;
     write(out, &v, ty)
@@ -26,35 +43,24 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
     // (`matches!`, not `==`: `Type`'s `PartialEq` is a call, made for
     // every value written; 3% of encoding the dynamic payload.)
     if matches!(ty, Type::Dynamic) && !matches!(v.ty(), Type::Dynamic) {
-        out.push(0x92);
-        let mut type_json = Vec::with_capacity(16);
-        v.ty().write_json(&mut type_json);
-        header(out, HeaderKind::Bin, type_json.len() as u32);
-        out.extend_from_slice(&type_json);
-        return write(out, v, v.ty());
+        return write_typed(out, v);
     }
     match (v.repr(), ty) {
         (Repr::Unknown(_, r), _) => unknown::write(out, v.ty(), r.as_deref()),
-        (Repr::Null(_), _) => {
-            out.push(0xc0);
-        }
-        (Repr::String(s), _) => {
-            write_str(out, s);
-        }
+        (Repr::Null(_), _) => out.push(NIL),
+        (Repr::String(s), _) => write_str(out, s),
         (Repr::Number(n), _) => write_number(out, n),
-        (Repr::Bool(b), _) => {
-            out.push(if *b { 0xc3 } else { 0xc2 });
-        }
+        (Repr::Bool(b), _) => out.push(bool_marker(*b)),
         (Repr::Seq(_, items), Type::List(ety) | Type::Set(ety)) => {
             write_array_header(out, items.len() as u32);
             for (i, item) in items.iter().enumerate() {
-                write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
+                write_member(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
             }
         }
         (Repr::Seq(_, items), Type::Tuple(etys)) => {
             write_array_header(out, items.len() as u32);
             for (i, (item, ety)) in items.iter().zip(etys.iter()).enumerate() {
-                write(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
+                write_member(out, item, ety).map_err(|e| e.under(PathStep::Index(i as u64)))?;
             }
         }
         // Attributes in the type's (sorted) order, which is the value's.
@@ -62,7 +68,8 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
             write_map_header(out, oty.len() as u32);
             for ((name, aty), item) in oty.attributes().zip(items.iter()) {
                 write_str(out, name);
-                write(out, item, aty).map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
+                write_member(out, item, aty)
+                    .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
             }
         }
         // Keys sorted bytewise, which is how a map value holds them.
@@ -70,12 +77,62 @@ fn write(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
             write_map_header(out, entries.len() as u32);
             for (k, item) in entries {
                 write_str(out, k);
-                write(out, item, ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
+                write_member(out, item, ety).map_err(|e| e.under(PathStep::Key(k.to_string())))?;
             }
         }
         _ => return Err(Error::nonconforming(v, ty)),
     }
     Ok(())
+}
+
+/// An element, attribute or entry value, which conforms to `ty`: strings,
+/// nulls and bools of a known type written in place, the rest by [`write`].
+///
+/// Most values are such leaves, and a call to `write` for each cost more
+/// than the writing (its prologue, epilogue and dispatch).
+///
+/// Inlined only when optimizing: unoptimized, its inlined copies kept
+/// stack slots of their own in `write`'s frame, and 255 levels of nesting
+/// no longer fitted a 1 MiB stack.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_member(out: &mut Vec<u8>, v: &Value, ty: &Type) -> Result<()> {
+    // Under `dynamic` even a leaf carries its type: `write` does that.
+    if !matches!(ty, Type::Dynamic) {
+        match v.repr() {
+            Repr::String(s) => write_str(out, s),
+            Repr::Null(_) => out.push(NIL),
+            Repr::Bool(b) => out.push(bool_marker(*b)),
+            _ => return write(out, v, ty),
+        }
+        return Ok(());
+    }
+    write(out, v, ty)
+}
+
+/// A concrete value in a dynamic position: `[type JSON as bin, value]`.
+///
+/// Out of line: few values are in dynamic positions, and inlined into
+/// `write` this would widen the frame every value pays for.
+#[inline(never)]
+fn write_typed(out: &mut Vec<u8>, v: &Value) -> Result<()> {
+    out.push(FIXARRAY_2);
+    // The JSON goes straight into `out`, after a placeholder for a bin8
+    // header (lengths up to 255, which almost every type's JSON fits); a
+    // longer one is moved over for its wider header. Cheaper than a JSON
+    // buffer of its own per value, an allocation each.
+    let at = out.len();
+    out.extend_from_slice(&[0, 0]);
+    v.ty().write_json(out);
+    let len = (out.len() - at - 2) as u32;
+    if len <= 0xff {
+        out[at] = BIN8;
+        out[at + 1] = len as u8;
+    } else {
+        let mut wide = Vec::with_capacity(5);
+        header(&mut wide, HeaderKind::Bin, len);
+        out.splice(at..at + 2, wide);
+    }
+    write(out, v, v.ty())
 }
 
 pub(crate) fn write_number(out: &mut Vec<u8>, n: &Number) {
@@ -147,8 +204,81 @@ fn header(out: &mut Vec<u8>, kind: HeaderKind, len: u32) {
 /// dynamic payload, 5 encodes).
 #[inline(always)]
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    header(out, HeaderKind::Str, s.len() as u32);
-    out.extend_from_slice(s.as_bytes());
+    let b = s.as_bytes();
+    if b.len() <= FIXSTR_MAX {
+        write_fixstr(out, b);
+    } else {
+        header(out, HeaderKind::Str, b.len() as u32);
+        out.extend_from_slice(b);
+    }
+}
+
+/// Longest str with the length in its marker byte (fixstr).
+const FIXSTR_MAX: usize = 31;
+/// fixstr marker, or'ed with the length.
+const FIXSTR: u8 = 0xa0;
+
+/// A str of at most [`FIXSTR_MAX`] bytes: its marker and bytes written
+/// in place, the bytes as two fixed-size pieces (one from the start, one
+/// from the end, overlapping in the middle) instead of a `memcpy` call.
+///
+/// Most strings written are short (names, ids, values). Through
+/// `extend_from_slice` each cost a call to `memcpy` (20% of encoding the
+/// dynamic payload, 13 instructions inside it per string) and a capacity
+/// check and length update for the marker and again for the bytes. A
+/// safe version (fixed-size `extend_from_slice`s and a `truncate`) was
+/// slower than `memcpy`: the vector's length and capacity are reloaded
+/// after every store.
+///
+/// Inlined only when optimizing: unoptimized, each of `write`'s inlined
+/// copies kept stack slots of its own, and `write`'s frame grew from 2.5
+/// to 8.5 KB, too much for 255 levels of nesting on a 1 MiB stack.
+#[allow(unsafe_code)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline(never))]
+fn write_fixstr(out: &mut Vec<u8>, b: &[u8]) {
+    let n = b.len();
+    debug_assert!(n <= FIXSTR_MAX);
+    out.reserve(1 + n);
+    let at = out.len();
+    let src = b.as_ptr();
+    // SAFETY: `reserve` made room for the 1 + n bytes written from `at`
+    // (every write below is within `dst[..1 + n]`, and reads within
+    // `src[..n]`, as the branch conditions bound n); `b` is borrowed and
+    // so not inside `out`, which is borrowed mutably, so the copies do
+    // not overlap; and `set_len` covers exactly the bytes now written.
+    unsafe {
+        let dst = out.as_mut_ptr().add(at);
+        dst.write(FIXSTR | n as u8);
+        let dst = dst.add(1);
+        if n >= 16 {
+            copy_fixed::<16>(src, dst);
+            copy_fixed::<16>(src.add(n - 16), dst.add(n - 16));
+        } else if n >= 8 {
+            copy_fixed::<8>(src, dst);
+            copy_fixed::<8>(src.add(n - 8), dst.add(n - 8));
+        } else if n >= 4 {
+            copy_fixed::<4>(src, dst);
+            copy_fixed::<4>(src.add(n - 4), dst.add(n - 4));
+        } else if n > 0 {
+            // 1 to 3 bytes: the first, the middle and the last.
+            dst.write(*src);
+            dst.add(n / 2).write(*src.add(n / 2));
+            dst.add(n - 1).write(*src.add(n - 1));
+        }
+        out.set_len(at + 1 + n);
+    }
+}
+
+/// Copies `K` bytes, a constant: compiled to a load and a store.
+///
+/// # Safety
+/// As `ptr::copy_nonoverlapping(src, dst, K)`.
+#[allow(unsafe_code)]
+#[inline(always)]
+unsafe fn copy_fixed<const K: usize>(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller's.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, K) }
 }
 
 /// A list, set or tuple header for `len` elements.
@@ -198,6 +328,53 @@ mod tests {
                 rmp(&mut theirs, n);
                 assert_eq!(ours, theirs, "length {n}");
             }
+        }
+    }
+
+    /// The inline short-string copy writes what rmp writes, for every
+    /// length of each of its size classes and past the fixstr limit, after
+    /// any amount already written and whether or not `out` has to grow.
+    #[test]
+    fn strs_are_rmps() {
+        let text: String = (0..300u32)
+            .map(|i| char::from(b'!' + (i * 7 % 90) as u8))
+            .collect();
+        for len in (0..=40).chain([255, 256, 257]) {
+            let s = &text[..len];
+            for before in [0, 1, 5, 31] {
+                let prefix = &text[len..len + before];
+                let mut theirs = prefix.as_bytes().to_vec();
+                let _ = mp::write_str(&mut theirs, s);
+                for capacity in [before, before + len, theirs.len(), 1024] {
+                    let mut ours = Vec::with_capacity(capacity);
+                    ours.extend_from_slice(prefix.as_bytes());
+                    write_str(&mut ours, s);
+                    assert_eq!(ours, theirs, "length {len} after {before}");
+                }
+            }
+        }
+    }
+
+    /// A dynamic value's type JSON, written in place after room for a bin8
+    /// header, gets the header rmp gives its length on both sides of the
+    /// bin8/bin16 (255/256) and bin16/bin32 (65535/65536) limits.
+    #[test]
+    fn type_json_headers_are_rmps() {
+        // `["object",{"a…a":"bool"}]`: the name's length sets the JSON's.
+        let frame = r#"["object",{"":"bool"}]"#.len();
+        for json_len in [254, 255, 256, 257, 65_534, 65_535, 65_536, 65_537] {
+            let name = "a".repeat(json_len - frame);
+            let v = Value::object([(name.as_str(), Value::bool(true))]);
+            let json = v.ty().to_json();
+            assert_eq!(json.len(), json_len);
+            let mut theirs = vec![0x92];
+            let _ = mp::write_bin(&mut theirs, json.as_bytes());
+            let _ = mp::write_map_len(&mut theirs, 1);
+            let _ = mp::write_str(&mut theirs, &name);
+            theirs.push(0xc3);
+            let mut ours = vec![];
+            encode_into(&mut ours, &v, &Type::Dynamic).unwrap();
+            assert_eq!(ours, theirs, "type JSON of {json_len} bytes");
         }
     }
 }
