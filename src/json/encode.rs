@@ -187,7 +187,11 @@ const SHORT_MAX: usize = 32;
 #[inline(always)]
 fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
     let n = b.len();
-    debug_assert!(n <= SHORT_MAX && close.len() <= 2);
+    // The callers check this already (and the check then folds away); it
+    // is here so that the stores below are sound on their own.
+    if n > SHORT_MAX {
+        return false;
+    }
     // With `close`, the bytes to write.
     let len = n + 1 + close.len();
     if n > 16 {
@@ -295,13 +299,15 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
 /// The 8 bytes of `b` from `at`, as a little-endian word.
 #[inline(always)]
 fn word(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+    // (An 8-byte slice always converts; the callers bound `at`.)
+    u64::from_le_bytes(<[u8; 8]>::try_from(&b[at..at + 8]).unwrap_or_default())
 }
 
 /// The 4 bytes of `b` from `at`, as a little-endian word.
 #[inline(always)]
 fn half(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+    // (A 4-byte slice always converts; the callers bound `at`.)
+    u32::from_le_bytes(<[u8; 4]>::try_from(&b[at..at + 4]).unwrap_or_default())
 }
 
 /// Whether `s` holds none of the bytes Go's JSON quoting may escape:

@@ -238,7 +238,13 @@ const FIXSTR: u8 = 0xa0;
 #[cfg_attr(debug_assertions, inline(never))]
 fn write_fixstr(out: &mut Vec<u8>, b: &[u8]) {
     let n = b.len();
-    debug_assert!(n <= FIXSTR_MAX);
+    // `write_str` checks this already (and the check then folds away); it
+    // is here so that the stores below are sound on their own.
+    if n > FIXSTR_MAX {
+        header(out, HeaderKind::Str, n as u32);
+        out.extend_from_slice(b);
+        return;
+    }
     out.reserve(1 + n);
     let at = out.len();
     let src = b.as_ptr();
