@@ -122,7 +122,8 @@
 //! `msgpack::to_vec`/`from_slice` and `json::to_vec`/`from_slice` do the
 //! same with the wire bytes (`from_slice` straight from them, with the
 //! decoder's [`DecodeOptions`] limits and refusals; `to_vec` writes exactly
-//! what `encode(&to_value(..)?, ..)` writes). The type decides the shape on
+//! what `encode(&to_value(..)?, ..)` writes, and `msgpack::to_vec_into`
+//! appends it to a buffer you reuse). The type decides the shape on
 //! the wire, so one Rust shape can stand for several cty types:
 //!
 //! | cty | Rust |
