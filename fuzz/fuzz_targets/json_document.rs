@@ -18,7 +18,10 @@ fuzz_target!(|data: &[u8]| {
     let pretty = Json::parse(&doc.to_string_pretty()).expect("pretty JSON reads back");
     assert_eq!(pretty, doc);
     assert_eq!(to_json(&doc).expect("a document serializes"), doc);
-    assert_eq!(from_json::<Json>(&doc).expect("a document deserializes"), doc);
+    assert_eq!(
+        from_json::<Json>(&doc).expect("a document deserializes"),
+        doc
+    );
     let _ = from_json::<CreateResult>(&doc);
     let _ = from_props(&doc, &Type::Dynamic);
 });

@@ -14,7 +14,8 @@ fuzz_target!(|data: &[u8]| {
     peer::feed(
         data,
         |r, w| {
-            let echo = Handlers::new().request("echo", |p| async move { Ok(p.unwrap_or(Json::Null)) });
+            let echo =
+                Handlers::new().request("echo", |p| async move { Ok(p.unwrap_or(Json::Null)) });
             JsonRpcPeer::new(r, w, echo, peer::options())
         },
         |p| async move {

@@ -20,6 +20,13 @@ struct Rule {
 }
 
 #[derive(Serialize, Deserialize)]
+struct Grant {
+    who: Option<String>,
+    level: Option<Number>,
+    scopes: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Serialize, Deserialize)]
 struct Thing {
     name: String,
     size: Option<i64>,
@@ -30,6 +37,7 @@ struct Thing {
     id: Unknowable<String>,
     rule: Vec<Rule>,
     pair: Option<(String, bool)>,
+    grants: Option<Vec<Option<Grant>>>,
     extra: Value,
 }
 
@@ -40,7 +48,8 @@ fn thing_type() -> &'static Type {
             r#"["object",{"name":"string","size":"number","ratio":"number","exact":"number",
             "tags":["map","string"],"ports":["set","number"],"id":"string",
             "rule":["list",["object",{"port":"number","note":"string"}]],
-            "pair":["tuple",["string","bool"]],"extra":"dynamic"}]"#,
+            "pair":["tuple",["string","bool"]],"extra":"dynamic",
+            "grants":["set",["object",{"who":"string","level":"number","scopes":["map","string"]}]]}]"#,
         )
         .expect("the fuzz type")
     })
@@ -55,11 +64,21 @@ fuzz_target!(|data: &[u8]| {
     if format & 1 == 0 {
         let direct = msgpack::from_slice_with::<Thing>(payload, ty, &opts);
         let plain = msgpack::decode_with(payload, ty, &opts).and_then(|v| from_value::<Thing>(&v));
-        assert_eq!(direct.is_ok(), plain.is_ok(), "from_slice and decode + from_value disagree");
-        if let Ok(t) = direct {
+        assert_eq!(
+            direct.is_ok(),
+            plain.is_ok(),
+            "from_slice and decode + from_value disagree"
+        );
+        if let (Ok(t), Ok(p)) = (direct, plain) {
             // An f64 may be written back differently (nearest value); the
-            // write must still succeed.
-            msgpack::to_vec(&t, ty).expect("what was read writes back");
+            // write must still succeed, and both readings write the same
+            // (a set read straight from the bytes is in the set's order).
+            let bytes = msgpack::to_vec(&t, ty).expect("what was read writes back");
+            assert_eq!(
+                bytes,
+                msgpack::to_vec(&p, ty).expect("writes back"),
+                "the readings differ"
+            );
         }
     } else {
         let direct = json::from_slice_with::<Thing>(payload, ty, &opts);
@@ -68,7 +87,11 @@ fuzz_target!(|data: &[u8]| {
         // decode lets the last win, is refused straight into a struct.
         let repeated = matches!(&direct, Err(e) if e.message().starts_with("duplicate attribute"));
         if !repeated {
-            assert_eq!(direct.is_ok(), plain.is_ok(), "from_slice and decode + from_value disagree");
+            assert_eq!(
+                direct.is_ok(),
+                plain.is_ok(),
+                "from_slice and decode + from_value disagree"
+            );
         }
         if let Ok(t) = direct {
             // Only an f64 grown to infinity (1e400 is a number) has no
