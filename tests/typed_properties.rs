@@ -201,6 +201,31 @@ proptest! {
     }
 
     #[test]
+    fn sets_in_set_elements_read_in_any_order_come_out_as_decode_reads_them(
+        inner in prop::collection::vec(prop::collection::vec("[ab]", 0..3), 0..4),
+    ) {
+        // Lists' bytes are sets' too: the inner sets come in any order.
+        let as_list = Type::list(Type::object([("s", Type::list(Type::String))]));
+        let elems = inner.iter().map(|s| {
+            Value::object([("s", Value::list(Type::String, s.iter().map(|x| Value::string(x.as_str())).collect()).unwrap())])
+        });
+        let bytes = msgpack::encode(&Value::list(Type::object([("s", Type::list(Type::String))]), elems.collect()).unwrap(), &as_list).unwrap();
+        let ty = Type::set(Type::object([("s", Type::set(Type::String))]));
+        let direct = msgpack::from_slice::<Vec<Value>>(&bytes, &ty).unwrap();
+        let plain = from_value::<Vec<Value>>(&msgpack::decode(&bytes, &ty).unwrap()).unwrap();
+        prop_assert_eq!(direct, plain);
+        // And sets of sets.
+        let lists = inner.iter().map(|s| {
+            Value::list(Type::String, s.iter().map(|x| Value::string(x.as_str())).collect()).unwrap()
+        });
+        let bytes = msgpack::encode(&Value::list(Type::list(Type::String), lists.collect()).unwrap(), &Type::list(Type::list(Type::String))).unwrap();
+        let ty = Type::set(Type::set(Type::String));
+        let direct = msgpack::from_slice::<Vec<Value>>(&bytes, &ty).unwrap();
+        let plain = from_value::<Vec<Value>>(&msgpack::decode(&bytes, &ty).unwrap()).unwrap();
+        prop_assert_eq!(direct, plain);
+    }
+
+    #[test]
     fn maps_written_in_any_order_come_out_as_encode_writes_them(
         (ety, entries) in concrete_type().prop_flat_map(|t| (
             Just(t.clone()),

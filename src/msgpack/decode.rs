@@ -71,6 +71,12 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// The bytes read since position `start`.
+    #[cfg(feature = "serde")]
+    pub(super) fn since(&self, start: usize) -> &'a [u8] {
+        self.buf.get(start..self.pos).unwrap_or_default()
+    }
+
     #[inline]
     fn eof(&self) -> Error {
         Error::eof().at_offset(self.buf.len())

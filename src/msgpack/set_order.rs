@@ -82,6 +82,11 @@ impl Compare {
             // Integers compare as numbers; a non-integral number among
             // primitives sends the set to its de-duplication by text.
             Type::Number => Some(integer(&mut ra)?.cmp(&integer(&mut rb)?)),
+            // A set's hash string is its canonical form's, so the
+            // component by component comparison (which stops at the first
+            // difference) would judge sets of sets before seeing whether
+            // each stands in order: left to the values.
+            Type::Set(_) => None,
             _ => self.hash_strings(ety, &mut ra, &mut rb),
         }
     }
@@ -206,8 +211,20 @@ fn write_hash(out: &mut String, ty: &Type, r: &mut Reader<'_>, max_exponent: u32
             let n = components(ty, r)?;
             out.push(open);
             let mut last_key = None;
+            let mut last_element: Option<&[u8]> = None;
             for i in 0..n {
+                let start = r.pos();
                 write_component(out, ty, i, r, &mut last_key, max_exponent)?;
+                // A set hashes as its canonical form, which its bytes are
+                // only known to be when they stand in order.
+                if let Type::Set(e) = ty {
+                    let element = r.since(start);
+                    let pair = last_element.into_iter().chain([element]);
+                    if !known_in_order(e, pair, max_exponent) {
+                        return None;
+                    }
+                    last_element = Some(element);
+                }
             }
             out.push(close);
         }
