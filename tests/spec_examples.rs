@@ -146,6 +146,61 @@ fn dynamic_values_carry_their_type_in_band_unless_it_is_unknown() {
     );
 }
 
+/// A msgpack str: fixstr up to 31 bytes, str8 beyond.
+fn mp_str(out: &mut Vec<u8>, s: &str) {
+    if s.len() <= 31 {
+        out.push(0xa0 | s.len() as u8);
+    } else {
+        out.extend([0xd9, s.len() as u8]);
+    }
+    out.extend_from_slice(s.as_bytes());
+}
+
+#[test]
+fn maps_of_strings_read_alike_whatever_form_each_entry_takes() {
+    // Short ASCII entries are read together; every other form (a long or
+    // non-ASCII key or value, a null, an unknown) and the order, repeats
+    // and normalization of keys are the general path's. Entries mixed.
+    let (short, long) = ("s".repeat(31), "l".repeat(32));
+    let mut b = vec![0x89];
+    for (k, v) in [("b", "x"), ("a", short.as_str()), ("c", long.as_str())] {
+        mp_str(&mut b, k);
+        mp_str(&mut b, v);
+    }
+    mp_str(&mut b, "e\u{301}"); // NFD: becomes "é"
+    mp_str(&mut b, "v");
+    mp_str(&mut b, "d");
+    mp_str(&mut b, "ü");
+    mp_str(&mut b, "n");
+    b.push(0xc0);
+    mp_str(&mut b, "u");
+    b.extend([0xd4, 0x00, 0x00]);
+    mp_str(&mut b, "a"); // repeated: the last wins
+    mp_str(&mut b, "last");
+    mp_str(&mut b, &long);
+    mp_str(&mut b, "k");
+    let got = msgpack::decode(&b, &Type::map(Type::String)).unwrap();
+    let want = Value::map(
+        Type::String,
+        [
+            ("a", Value::string("last")),
+            ("b", Value::string("x")),
+            ("c", Value::string(long.as_str())),
+            ("d", Value::string("ü")),
+            ("n", Value::null(Type::String)),
+            ("u", Value::unknown(Type::String)),
+            ("é", Value::string("v")),
+            (long.as_str(), Value::string("k")),
+        ],
+    )
+    .unwrap();
+    assert_eq!(got, want);
+    assert_eq!(got.entries().unwrap().count(), 8);
+    // The same entries in order, as go-cty writes them, read the same.
+    let again = msgpack::decode(&msgpack::encode(&want, want.ty()).unwrap(), want.ty()).unwrap();
+    assert_eq!(again, want);
+}
+
 #[test]
 fn maps_and_objects_are_written_with_sorted_keys() {
     let m = Value::map(
