@@ -135,23 +135,25 @@ fn write_object<'v>(
 /// and the check's constants were a third of its instructions.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_quoted(out: &mut Vec<u8>, s: &str) {
-    let b = s.as_bytes();
-    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\"") {
-        return;
-    }
-    write_quoted_long(out, s);
+    write_quoted_then(out, s, b"\"");
 }
 
 /// An object key and its colon: [`write_quoted`] with the colon stored
 /// with the closing quote, saving it a capacity check and length update.
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn write_key(out: &mut Vec<u8>, s: &str) {
+    write_quoted_then(out, s, b"\":");
+}
+
+/// `s` quoted, and after it `close` (its closing quote and what follows).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn write_quoted_then(out: &mut Vec<u8>, s: &str, close: &[u8]) {
     let b = s.as_bytes();
-    if b.len() <= SHORT_MAX && write_short_plain(out, b, b"\":") {
+    if b.len() <= SHORT_MAX && write_short_plain(out, b, close) {
         return;
     }
     write_quoted_long(out, s);
-    out.push(b':');
+    out.extend_from_slice(close.get(1..).unwrap_or_default());
 }
 
 /// [`write_quoted`] for a string that is long or needs escaping.
@@ -200,26 +202,12 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
         if escape_mask(w[0]) | escape_mask(w[1]) | escape_mask(w[2]) | escape_mask(w[3]) != 0 {
             return false;
         }
-        out.reserve(len);
-        let at = out.len();
-        // SAFETY: `reserve` made room for the `len` bytes written from
-        // `at`: as 16 < n <= 32, every store below lies within
-        // `at..at + len` (8-byte stores at 1, 9, n - 15 and n - 7, the
-        // quote at 0, `close` from n + 1); the stores overlap, leaving no
-        // gap, so `set_len` covers only written bytes; `close`, like `b`, is
-        // borrowed apart from `out`, so no copy overlaps.
-        unsafe {
-            let dst = out.as_mut_ptr().add(at);
-            dst.write(b'"');
-            for (w, to) in w.iter().zip([1, 9, n - 15, n - 7]) {
-                dst.add(to)
-                    .cast::<[u8; 8]>()
-                    .write_unaligned(w.to_le_bytes());
-            }
-            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
-            out.set_len(at + len);
-        }
-        return true;
+        return store_words(
+            out,
+            n,
+            &[(1, w[0]), (9, w[1]), (n - 15, w[2]), (n - 7, w[3])],
+            close,
+        );
     }
     if n >= 8 {
         // The first and last 8 bytes.
@@ -227,27 +215,7 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
         if escape_mask(first) | escape_mask(last) != 0 {
             return false;
         }
-        out.reserve(len);
-        let at = out.len();
-        // SAFETY: `reserve` made room for the `len` bytes written from
-        // `at`: as 8 <= n <= 16, every store below lies within
-        // `at..at + len` (8-byte stores at 1 and n - 7, the quote at 0,
-        // `close` from n + 1); the stores overlap or meet, leaving no gap,
-        // so `set_len` covers only written bytes; `close`, like `b`, is
-        // borrowed apart from `out`, so no copy overlaps.
-        unsafe {
-            let dst = out.as_mut_ptr().add(at);
-            dst.write(b'"');
-            dst.add(1)
-                .cast::<[u8; 8]>()
-                .write_unaligned(first.to_le_bytes());
-            dst.add(n - 7)
-                .cast::<[u8; 8]>()
-                .write_unaligned(last.to_le_bytes());
-            std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
-            out.set_len(at + len);
-        }
-        return true;
+        return store_words(out, n, &[(1, first), (n - 7, last)], close);
     }
     // Under 8 bytes: the check on one word made of the first and last 4
     // bytes (overlapping), or of the first, middle and last byte, padded
@@ -289,6 +257,46 @@ fn write_short_plain(out: &mut Vec<u8>, b: &[u8], close: &[u8]) -> bool {
             dst.add(1).write(b[0]);
             dst.add(1 + n / 2).write(b[n / 2]);
             dst.add(n).write(b[n - 1]);
+        }
+        std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
+        out.set_len(at + len);
+    }
+    true
+}
+
+/// Writes `"`, then `n` bytes given as 8-byte words at their offsets
+/// (from 1, in order, overlapping so that together they cover `1..=n`),
+/// then `close`, after one `reserve`. False, with nothing written, if the
+/// words do not cover `1..=n` exactly (the callers' always do: the check
+/// is here so that the stores are sound on their own, and folds away).
+#[allow(unsafe_code)]
+#[inline(always)]
+fn store_words(out: &mut Vec<u8>, n: usize, words: &[(usize, u64)], close: &[u8]) -> bool {
+    let mut covered = 1;
+    for &(to, _) in words {
+        if to < 1 || to > covered || to + 8 > n + 1 {
+            return false;
+        }
+        covered = covered.max(to + 8);
+    }
+    if covered != n + 1 {
+        return false;
+    }
+    let len = n + 1 + close.len();
+    out.reserve(len);
+    let at = out.len();
+    // SAFETY: `reserve` made room for the `len` bytes written from `at`:
+    // the quote at 0, the words within `1..=n`, which they cover with no
+    // gap (both checked above), `close` from n + 1; so `set_len` covers
+    // only written bytes. `close` is not inside `out`, which is borrowed
+    // mutably, so the copy does not overlap.
+    unsafe {
+        let dst = out.as_mut_ptr().add(at);
+        dst.write(b'"');
+        for &(to, w) in words {
+            dst.add(to)
+                .cast::<[u8; 8]>()
+                .write_unaligned(w.to_le_bytes());
         }
         std::ptr::copy_nonoverlapping(close.as_ptr(), dst.add(n + 1), close.len());
         out.set_len(at + len);
