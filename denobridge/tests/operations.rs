@@ -199,6 +199,13 @@ fn null_resource() -> Value {
 }
 
 /// Plans and applies a create; the new state and its private state.
+/// What Terraform does for a new resource: plan it from nothing and apply
+/// that plan, whatever either says (the caller looks at the diagnostics).
+async fn plan_and_apply_new(r: &Runner, config: &Value) -> Applied {
+    let p = plan(r, &null_resource(), config, config, &[]).await;
+    apply(r, &null_resource(), &p.planned, config, &p.private).await
+}
+
 async fn create(r: &Runner, config: &Value) -> (Value, Vec<u8>) {
     let p = plan(r, &null_resource(), config, config, &[]).await;
     no_errors(&p.diags);
@@ -376,8 +383,7 @@ async fn an_unknown_reaching_apply_is_an_error_at_its_path_never_a_zero_value() 
         props,
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     assert!(a.diags.has_errors());
     assert_eq!(
         a.diags.0[0].path.as_ref().unwrap().to_string(),
@@ -565,8 +571,7 @@ async fn an_unknown_severity_is_reported_as_an_error_not_dropped() {
         props,
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     let d = a
         .diags
         .iter()
@@ -587,8 +592,7 @@ async fn a_flood_of_diagnostics_is_cut_to_a_hundred_and_a_left_out_error_still_f
         props,
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     assert_eq!(a.diags.iter().count(), 101, "{:?}", a.diags);
     let last = a.diags.iter().last().unwrap();
     assert!(last.summary.contains("500 diagnostics"), "{last:?}");
@@ -609,8 +613,7 @@ async fn an_unreadable_sensitive_state_is_an_error_that_never_quotes_it() {
         props,
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     assert!(a.diags.has_errors());
     let text = format!("{:?}", a.diags);
     assert!(!text.contains("hunter2"), "{text}");
@@ -644,8 +647,7 @@ async fn a_prop_path_into_a_map_with_a_numeric_key_is_a_key_step() {
         Value::null(Type::Dynamic),
     );
     let (_, _) = create(&r, &config).await;
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     let d = a
         .diags
         .iter()
@@ -670,8 +672,7 @@ async fn a_script_that_dies_mid_call_is_an_error_with_its_stderr() {
         props,
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     assert!(a.diags.has_errors());
     assert!(a.new_state.is_null());
     let text = format!("{:?}", a.diags);
@@ -839,8 +840,7 @@ async fn a_runtime_that_cannot_start_is_a_diagnostic_naming_where_deno_is_looked
         rich_props("x"),
         Value::null(Type::Dynamic),
     );
-    let p = plan(&r, &null_resource(), &config, &config, &[]).await;
-    let a = apply(&r, &null_resource(), &p.planned, &config, &p.private).await;
+    let a = plan_and_apply_new(&r, &config).await;
     assert!(a.diags.has_errors());
     assert!(
         format!("{:?}", a.diags).contains("DENO_BINARY"),
