@@ -20,6 +20,9 @@ use std::sync::OnceLock;
 
 use denobridge::ctywire::bridge::Json;
 
+mod support;
+use support::{dev_overrides, terraform, terraform_available};
+
 const SCRIPTS: [(&str, &str); 5] = [
     (
         "rpc.ts",
@@ -122,16 +125,9 @@ fn setup(name: &str, main_tf: &str) -> Workdir {
         std::fs::write(dir.join(file), text).unwrap();
     }
     std::fs::write(dir.join("main.tf"), main_tf).unwrap();
-    let cli = format!(
-        r#"provider_installation {{
-  dev_overrides {{
-    "registry.terraform.io/brad-jones/denobridge" = "{}"
-  }}
-  direct {{}}
-}}
-disable_checkpoint = true
-"#,
-        provider_dir().display()
+    let cli = dev_overrides(
+        "registry.terraform.io/brad-jones/denobridge",
+        provider_dir(),
     );
     std::fs::write(dir.join("terraformrc"), cli).unwrap();
     Workdir(dir)
@@ -139,23 +135,9 @@ disable_checkpoint = true
 
 /// Runs terraform; its exit code and output.
 fn tf(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new("terraform")
-        .args(args)
-        .arg("-no-color")
-        .current_dir(dir)
-        .env("TF_CLI_CONFIG_FILE", dir.join("terraformrc"))
-        .env("TF_IN_AUTOMATION", "1")
-        .env("CHECKPOINT_DISABLE", "1")
-        .env("TF_DATA_DIR", dir.join(".terraform"))
-        .output()
-        .expect("terraform runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, text) = support::run(terraform(dir).args(args).arg("-no-color"));
     eprintln!("== terraform {}\n{text}", args.join(" "));
-    (out.status.code().unwrap_or(-1), text)
+    (code, text)
 }
 
 fn tf_ok(dir: &Path, args: &[&str], want: i32) -> String {
@@ -174,13 +156,7 @@ fn tf_ok(dir: &Path, args: &[&str], want: i32) -> String {
 fn show(dir: &Path, plan: Option<&str>) -> (Json, String) {
     let mut args = vec!["show", "-json"];
     args.extend(plan);
-    let out = Command::new("terraform")
-        .args(&args)
-        .current_dir(dir)
-        .env("TF_CLI_CONFIG_FILE", dir.join("terraformrc"))
-        .env("TF_DATA_DIR", dir.join(".terraform"))
-        .output()
-        .expect("terraform runs");
+    let out = terraform(dir).args(&args).output().expect("terraform runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -205,7 +181,7 @@ fn calls(dir: &Path) -> String {
 }
 
 fn available() -> Option<PathBuf> {
-    if !works(Path::new("terraform"), "version") {
+    if !terraform_available() {
         println!("SKIPPED: the terraform CLI is not installed");
         return None;
     }

@@ -10,7 +10,9 @@
 //! `testdata/terraform/recorded.jsonl`, which ordinary tests replay.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod support;
+use support::{dev_overrides, terraform, terraform_available};
 
 const CONFIG: &str = r#"
 terraform {
@@ -81,35 +83,6 @@ output "echo" {
 }
 "#;
 
-fn terraform_available() -> bool {
-    Command::new("terraform")
-        .arg("version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn run(dir: &Path, record: &Path, cli_config: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new("terraform")
-        .args(args)
-        .current_dir(dir)
-        // Terraform hands its environment to the provider processes it starts.
-        .env("CTYWIRE_RECORD", record)
-        .env("TF_CLI_CONFIG_FILE", cli_config)
-        .env("TF_IN_AUTOMATION", "1")
-        .env("CHECKPOINT_DISABLE", "1")
-        .env("TF_DATA_DIR", dir.join(".terraform"))
-        .output()
-        .expect("terraform runs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code().unwrap_or(-1), text)
-}
-
 #[test]
 fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     if !terraform_available() {
@@ -123,8 +96,11 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     let provider_dir = Path::new(env!("CARGO_BIN_EXE_terraform-provider-test"))
         .parent()
         .expect("the binary is in a directory");
-    let cli_config = dir.join("terraformrc");
-    std::fs::write(&cli_config, cli_config_text(provider_dir)).unwrap();
+    std::fs::write(
+        dir.join("terraformrc"),
+        dev_overrides("registry.terraform.io/ctywire/test", provider_dir),
+    )
+    .unwrap();
     let record = dir.join("recorded.jsonl");
 
     let steps: [(&[&str], i32); 4] = [
@@ -150,7 +126,8 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         ),
     ];
     for (args, want) in steps {
-        let (code, text) = run(&dir, &record, &cli_config, args);
+        // Terraform hands its environment to the provider processes it starts.
+        let (code, text) = support::run(terraform(&dir).args(args).env("CTYWIRE_RECORD", &record));
         eprintln!("== terraform {}\n{text}", args.join(" "));
         assert_eq!(
             code,
@@ -178,21 +155,6 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         std::fs::write(target, dedup_lines(&recorded)).unwrap();
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A CLI configuration that makes Terraform run the provider binary in
-/// `provider_dir` for `registry.terraform.io/ctywire/test`, and every
-/// other provider as usual.
-fn cli_config_text(provider_dir: &Path) -> String {
-    // HCL strings take JSON's escapes.
-    let dir = serde_json::to_string(&provider_dir.display().to_string()).unwrap();
-    format!(
-        "disable_checkpoint = true\n\
-         provider_installation {{\n  \
-           dev_overrides {{\n    \"registry.terraform.io/ctywire/test\" = {dir}\n  }}\n  \
-           direct {{}}\n\
-         }}\n"
-    )
 }
 
 fn dedup_lines(text: &str) -> String {

@@ -1,0 +1,54 @@
+//! What both end-to-end tests need of the terraform CLI: whether it is
+//! here, a CLI configuration that makes it run a provider binary built by
+//! the test, and the way it is run.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Whether the terraform CLI runs here.
+pub fn terraform_available() -> bool {
+    Command::new("terraform")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A CLI configuration that makes Terraform run the provider binary in
+/// `provider_dir` for `source` (`dev_overrides`: no registry, no
+/// `terraform init`), and every other provider as usual.
+pub fn dev_overrides(source: &str, provider_dir: &Path) -> String {
+    // HCL strings take JSON's escapes.
+    let quoted = |s: &str| serde_json::to_string(s).expect("a string is JSON");
+    format!(
+        "disable_checkpoint = true\n\
+         provider_installation {{\n  \
+           dev_overrides {{\n    {} = {}\n  }}\n  \
+           direct {{}}\n\
+         }}\n",
+        quoted(source),
+        quoted(&provider_dir.display().to_string())
+    )
+}
+
+/// `terraform` to run in `dir`, with `dir/terraformrc` as its CLI
+/// configuration, its data in `dir/.terraform`, and no calls home.
+pub fn terraform(dir: &Path) -> Command {
+    let mut c = Command::new("terraform");
+    c.current_dir(dir)
+        .env("TF_CLI_CONFIG_FILE", dir.join("terraformrc"))
+        .env("TF_IN_AUTOMATION", "1")
+        .env("CHECKPOINT_DISABLE", "1")
+        .env("TF_DATA_DIR", dir.join(".terraform"));
+    c
+}
+
+/// Runs `command`: its exit code and its output, stdout then stderr.
+pub fn run(command: &mut Command) -> (i32, String) {
+    let out = command.output().expect("terraform runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
