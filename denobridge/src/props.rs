@@ -5,7 +5,7 @@
 //! (state, result).
 
 use ctywire::bridge::{from_props, to_props, Json, Unknowns};
-use ctywire::{Path, PathStep, Type, Value};
+use ctywire::{Path, Type, Value};
 use sha2::{Digest, Sha256};
 
 use crate::diag::{shorten, Diagnostic};
@@ -81,49 +81,55 @@ pub fn hash(json: &Json) -> Option<String> {
 
 /// Whether `v` holds an unknown anywhere, and where the first one is.
 pub fn first_unknown(v: &Value) -> Option<Path> {
-    fn walk(v: &Value, path: &mut Path) -> Option<Path> {
-        if !v.is_known() {
-            return Some(path.clone());
-        }
-        if let Some(attrs) = v.attributes() {
-            for (n, e) in attrs {
-                path.push(PathStep::Attr(n.to_string()));
-                let found = walk(e, path);
-                path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-        } else if let Some(entries) = v.entries() {
-            for (k, e) in entries {
-                path.push(PathStep::Key(k.to_string()));
-                let found = walk(e, path);
-                path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-        } else if let Some(items) = v.elements() {
-            for (i, e) in items.iter().enumerate() {
-                path.push(PathStep::Index(i as u64));
-                let found = walk(e, path);
-                path.pop();
-                if found.is_some() {
-                    return found;
-                }
-            }
-        }
-        None
-    }
     if v.is_wholly_known() {
         return None;
     }
-    walk(v, &mut Path::root()).or_else(|| Some(Path::root()))
+    let mut found = None;
+    // Parents come before their parts, in the value's order: the first
+    // unknown met is the one to report. (`f` never fails, so neither does
+    // the walk.)
+    let _ = v.walk(|path, v| {
+        if found.is_none() && !v.is_known() {
+            found = Some(path.clone());
+        }
+        Ok(found.is_none())
+    });
+    found.or_else(|| Some(Path::root()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_unknown_is_found_at_its_path_in_the_values_order() {
+        let known = Value::object([("a", Value::string("x"))]);
+        assert_eq!(first_unknown(&known), None);
+        let tags = Value::map(
+            Type::String,
+            vec![
+                ("k".to_string(), Value::string("v")),
+                ("z".to_string(), Value::unknown(Type::String)),
+            ],
+        )
+        .unwrap();
+        let list = Value::list(
+            Type::Number,
+            vec![Value::number(1), Value::unknown(Type::Number)],
+        )
+        .unwrap();
+        let v = Value::object([("b", tags), ("c", list)]);
+        assert_eq!(first_unknown(&v).unwrap().to_string(), r#".b["z"]"#);
+        let v = Value::object([
+            ("c", Value::unknown(Type::Dynamic)),
+            ("d", Value::string("x")),
+        ]);
+        assert_eq!(first_unknown(&v).unwrap().to_string(), ".c");
+        assert_eq!(
+            first_unknown(&Value::unknown(Type::String)),
+            Some(Path::root())
+        );
+    }
 
     fn props(v: Value) -> Value {
         Value::object([("props", v)])
