@@ -21,7 +21,7 @@ use crate::msgpack::set_order::known_in_order;
 use crate::path::PathStep;
 use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
-use crate::value::Value;
+use crate::value::{Repr, Value};
 
 // Writes to a Vec<u8> cannot fail, so rmp's io results are dropped.
 
@@ -425,17 +425,12 @@ fn is_negative_zero(n: &crate::Number) -> bool {
 }
 
 fn has_negative_zero(v: &Value) -> bool {
-    if let Some(n) = v.as_number() {
-        return is_negative_zero(n);
+    match v.repr() {
+        Repr::Number(n) => is_negative_zero(n),
+        Repr::Seq(_, items) => items.iter().any(has_negative_zero),
+        Repr::Map(_, entries) => entries.iter().any(|(_, e)| has_negative_zero(e)),
+        _ => false,
     }
-    if let Some(mut attrs) = v.attributes() {
-        return attrs.any(|(_, a)| has_negative_zero(a));
-    }
-    if let Some(mut entries) = v.entries() {
-        return entries.any(|(_, e)| has_negative_zero(e));
-    }
-    v.elements()
-        .is_some_and(|es| es.iter().any(has_negative_zero))
 }
 
 /// A Rust map: as a map of a static element type, its entries written
