@@ -757,3 +757,98 @@ fn to_vec_writes_what_encode_writes_for_to_value_whatever_the_field_order() {
         "[0]: a string is required, not the struct Rule"
     );
 }
+
+/// Two structs of one name (each in its own module) with their fields in
+/// different orders, one of them skipping fields now and then.
+mod first {
+    #[derive(serde::Serialize)]
+    pub struct Shape {
+        pub zeta: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub beta: Option<i64>,
+        pub alpha: String,
+    }
+}
+mod second {
+    #[derive(serde::Serialize)]
+    pub struct Shape {
+        pub alpha: String,
+        pub beta: Option<i64>,
+        pub zeta: Option<String>,
+    }
+}
+
+#[test]
+fn fields_are_placed_right_however_structs_and_types_alternate() {
+    // The encoder learns where a struct's fields go in a type and then
+    // follows that; every write is checked against `to_value` + `encode`,
+    // which looks each field up by name. Types are made afresh each round
+    // (so an address may be reused), with the attributes at other places.
+    let check = |v: &dyn erased::Shape, ty: &Type| {
+        let bytes = v.to_vec(ty).unwrap();
+        assert_eq!(
+            bytes,
+            msgpack::encode(&v.to_value(ty).unwrap(), ty).unwrap()
+        );
+    };
+    for round in 0..40i64 {
+        let extra = ["", r#","aaa":"bool""#, r#","bb":"number","yy":"string""#][round as usize % 3];
+        let ty = ty(&format!(
+            r#"["object",{{"alpha":"string","beta":"number","zeta":"string"{extra}}}]"#
+        ));
+        let a = first::Shape {
+            zeta: Some(format!("z{round}")),
+            beta: (round % 2 == 0).then_some(round),
+            alpha: "a".repeat(round as usize),
+        };
+        let b = second::Shape {
+            alpha: format!("a{round}"),
+            beta: None,
+            zeta: (round % 3 == 0).then(|| "z".to_string()),
+        };
+        check(&a, &ty);
+        check(&b, &ty);
+        check(&a, &ty);
+        // In a list, the struct follows its plan element after element.
+        let list = Type::list(ty.clone());
+        let many = vec![
+            second::Shape {
+                alpha: "x".into(),
+                beta: Some(round),
+                zeta: None
+            };
+            3
+        ];
+        assert_eq!(
+            msgpack::to_vec(&many, &list).unwrap(),
+            msgpack::encode(&to_value(&many, &list).unwrap(), &list).unwrap()
+        );
+    }
+}
+
+impl Clone for second::Shape {
+    fn clone(&self) -> Self {
+        second::Shape {
+            alpha: self.alpha.clone(),
+            beta: self.beta,
+            zeta: self.zeta.clone(),
+        }
+    }
+}
+
+/// Both structs behind one trait, for the test above.
+mod erased {
+    use ctywire::{msgpack, to_value, Result, Type, Value};
+    pub trait Shape {
+        fn to_vec(&self, ty: &Type) -> Result<Vec<u8>>;
+        fn to_value(&self, ty: &Type) -> Result<Value>;
+    }
+    impl<T: serde::Serialize> Shape for T {
+        fn to_vec(&self, ty: &Type) -> Result<Vec<u8>> {
+            msgpack::to_vec(self, ty)
+        }
+        fn to_value(&self, ty: &Type) -> Result<Value> {
+            to_value(self, ty)
+        }
+    }
+}

@@ -135,12 +135,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
 impl Serialize for Number {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if is_typed_serializer::<S>() {
+        let typed = is_typed_serializer::<S>();
+        if let Some(i) = self.to_i64() {
+            // ctywire's serializers take an i64 as `Number::from_i64`, the
+            // same number, without the stash (most numbers written are
+            // such integers); only -0 must come whole, as 0 would lose it.
+            if !typed || i != 0 || !self.is_negative() {
+                return s.serialize_i64(i);
+            }
+        }
+        if typed {
             stash(Stashed::Number(self.clone()));
             return s.serialize_newtype_struct(NUMBER_TOKEN, &());
-        }
-        if let Some(i) = self.to_i64() {
-            return s.serialize_i64(i);
         }
         if let Some(u) = self.to_u64() {
             return s.serialize_u64(u);

@@ -10,13 +10,19 @@
 //! [`TypedSerializer`] and written by the encoder, so both paths agree by
 //! construction there.
 
+use std::borrow::Cow;
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
+
 use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
 use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
 use super::{is_private_name, take_stash, Stashed};
 use crate::error::{Error, Result};
-use crate::msgpack::encode::{write_array_header, write_map_header, write_number, write_str};
+use crate::msgpack::encode::{
+    write_array_header, write_map_header, write_number, write_str, write_str_ascii,
+};
 use crate::msgpack::set_order::known_in_order;
 use crate::path::PathStep;
 use crate::strings::nfc;
@@ -41,6 +47,14 @@ impl<'o, 't> MsgpackSerializer<'o, 't> {
 
     fn typed(&self) -> TypedSerializer<'t> {
         TypedSerializer { ty: self.ty }
+    }
+
+    /// Text at a type other than string: converted as `to_value` does.
+    #[cold]
+    #[inline(never)]
+    fn str_general(self, v: &str) -> Result<()> {
+        let v = ser::Serializer::serialize_str(self.typed(), v);
+        self.write(v)
     }
 
     fn int(self, v: i64) -> Result<()> {
@@ -121,13 +135,18 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         if matches!(self.ty, Type::String) {
-            write_str(self.out, &nfc(v));
+            // Written as it is, and seen to be ASCII (so NFC) as it is
+            // copied, as nearly all text is.
+            let at = self.out.len();
+            if !write_str_ascii(self.out, v) {
+                rewrite_nfc(self.out, at, v);
+            }
             return Ok(());
         }
-        let v = ser::Serializer::serialize_str(self.typed(), v);
-        self.write(v)
+        self.str_general(v)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         let v = ser::Serializer::serialize_bytes(self.typed(), v);
@@ -227,6 +246,17 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     }
 }
 
+/// Text written at `at` that was not all ASCII: rewritten in NFC if it is
+/// not that already. Kept out of line so that the common path stays small.
+#[cold]
+#[inline(never)]
+fn rewrite_nfc(out: &mut Vec<u8>, at: usize, v: &str) {
+    if let Cow::Owned(composed) = nfc(v) {
+        out.truncate(at);
+        write_str(out, &composed);
+    }
+}
+
 /// A sequence: a list or tuple of a known length straight to the output,
 /// a set's elements written and then put in the set's order, anything else
 /// gathered as values.
@@ -241,9 +271,11 @@ pub(crate) enum SeqWriter<'o, 't> {
     Set {
         out: &'o mut Vec<u8>,
         ety: &'t Type,
-        /// Where each element's bytes are in `out` (all after the place
-        /// the set's header goes once its length is known), and the
-        /// element as a value where the bytes cannot give it.
+        /// Where a header for the length serde announced is, to be settled
+        /// once the set's own length is known.
+        header: std::ops::Range<usize>,
+        /// Where each element's bytes are in `out` (all after `header`),
+        /// and the element as a value where the bytes cannot give it.
         elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     },
     General {
@@ -261,11 +293,14 @@ impl<'o, 't> SeqWriter<'o, 't> {
             (Type::List(e), Some(_)) if e.is_static() => (Some(e), &[]),
             (Type::Tuple(ts), Some(n)) if n == ts.len() => (None, ts),
             (Type::Set(e), _) if e.is_static() => {
+                let at = s.out.len();
+                write_array_header(s.out, len.unwrap_or(0) as u32);
                 return Ok(SeqWriter::Set {
+                    header: at..s.out.len(),
                     out: s.out,
                     ety: e,
                     elements: Vec::with_capacity(len.unwrap_or(0).min(1024)),
-                })
+                });
             }
             _ => {
                 let seq = ser::Serializer::serialize_seq(s.typed(), len)?;
@@ -289,7 +324,9 @@ impl<'o, 't> SeqWriter<'o, 't> {
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         match self {
             SeqWriter::General { seq, .. } => ser::SerializeSeq::serialize_element(seq, value),
-            SeqWriter::Set { out, ety, elements } => {
+            SeqWriter::Set {
+                out, ety, elements, ..
+            } => {
                 let under = |e: Error| e.under(PathStep::Index(elements.len() as u64));
                 let start = out.len();
                 let outer = NEGATIVE_ZERO.replace(Some(false));
@@ -347,7 +384,12 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let v = ser::SerializeSeq::end(seq);
                 MsgpackSerializer { out, ty }.write(v)
             }
-            SeqWriter::Set { out, ety, elements } => write_set(out, elements, ety),
+            SeqWriter::Set {
+                out,
+                ety,
+                header,
+                elements,
+            } => write_set(out, header, elements, ety),
             // The header promised the length serde gave; a sequence that
             // then wrote another count broke its own promise.
             SeqWriter::Direct { .. } => Ok(()),
@@ -365,10 +407,11 @@ sequence_traits!(SeqWriter<'_, '_>, ());
 /// of building them the way `to_value` does.
 fn write_set(
     out: &mut Vec<u8>,
+    header: std::ops::Range<usize>,
     elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     ety: &Type,
 ) -> Result<()> {
-    let start = elements.first().map_or(out.len(), |(r, _)| r.start);
+    let start = header.end;
     let written_in_order = || {
         elements.iter().all(|(_, v)| v.is_none())
             && known_in_order(ety, elements.iter().map(|(r, _)| &out[r.clone()]), u32::MAX)
@@ -390,13 +433,12 @@ fn write_set(
         crate::set::canonical_order(ety, &values)
     };
     let Some(order) = order else {
-        // Already in order: only the header goes in front.
-        let mut header = Vec::with_capacity(5);
-        write_array_header(&mut header, elements.len() as u32);
-        out.splice(start..start, header);
+        // Already in order: only the header is settled.
+        settle_header(out, header, elements.len() as u32, write_array_header);
         return Ok(());
     };
     let written = out.split_off(start);
+    out.truncate(header.start);
     write_array_header(out, order.len() as u32);
     for i in order {
         let r = &elements[i].0;
@@ -440,8 +482,9 @@ pub(crate) enum MapWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
         ety: &'t Type,
-        /// Where the map's header goes once its length is known.
-        start: usize,
+        /// Where a header for the length serde announced is, to be settled
+        /// once the map's own length is known.
+        header: std::ops::Range<usize>,
         /// Each entry's key text and whole entry (key, then value), as
         /// places in `out`.
         entries: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
@@ -459,7 +502,11 @@ impl<'o, 't> MapWriter<'o, 't> {
     fn new(s: MsgpackSerializer<'o, 't>, len: Option<usize>) -> Result<Self> {
         match s.ty {
             Type::Map(e) if e.is_static() => Ok(MapWriter::Direct {
-                start: s.out.len(),
+                header: {
+                    let at = s.out.len();
+                    write_map_header(s.out, len.unwrap_or(0) as u32);
+                    at..s.out.len()
+                },
                 out: s.out,
                 ety: e,
                 entries: Vec::with_capacity(len.unwrap_or(0).min(1024)),
@@ -541,20 +588,20 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
             }
             MapWriter::Direct {
                 out,
-                start,
+                header,
                 mut entries,
                 in_order,
                 ..
             } => {
                 if in_order {
-                    let mut header = Vec::with_capacity(5);
-                    write_map_header(&mut header, entries.len() as u32);
-                    out.splice(start..start, header);
+                    settle_header(out, header, entries.len() as u32, write_map_header);
                     return Ok(());
                 }
+                let start = header.end;
                 // Keys sorted bytewise, a repeated key's last value kept,
                 // as `Value::map` does.
                 let written = out.split_off(start);
+                out.truncate(header.start);
                 let at = |r: &std::ops::Range<usize>| &written[r.start - start..r.end - start];
                 entries.sort_by(|a, b| at(&a.0).cmp(at(&b.0)));
                 let mut kept: Vec<&std::ops::Range<usize>> = Vec::with_capacity(entries.len());
@@ -579,6 +626,30 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     }
 }
 
+/// Puts the header for `n` items, written by `write`, in place of the
+/// provisional one at `provisional` (written for the length serde
+/// announced before the items followed it): over it when both are the
+/// same size, as they nearly always are, else by moving the items.
+fn settle_header(
+    out: &mut Vec<u8>,
+    provisional: std::ops::Range<usize>,
+    n: u32,
+    write: fn(&mut Vec<u8>, u32),
+) {
+    let end = out.len();
+    write(out, n);
+    let len = out.len() - end;
+    if len == provisional.len() {
+        out.copy_within(end.., provisional.start);
+        out.truncate(end);
+    } else {
+        // [provisional][items][header] becomes [header][items].
+        out[provisional.start..].rotate_right(len);
+        let old = provisional.start + len;
+        out.drain(old..old + provisional.len());
+    }
+}
+
 /// Where the text of the one msgpack str that `bytes` hold is; `None`
 /// when they hold anything else.
 fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
@@ -598,7 +669,7 @@ fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 pub(crate) enum StructWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
-        oty: &'t ObjectType,
+        oty: &'t Arc<ObjectType>,
         ty: &'t Type,
         name: &'static str,
         /// The attributes before `next` are written, in order, up to
@@ -608,6 +679,9 @@ pub(crate) enum StructWriter<'o, 't> {
         /// Attributes that came out of order, and everything after them:
         /// position and where its name and value are in `out`.
         late: Vec<(usize, std::ops::Range<usize>)>,
+        /// Where this struct's fields were found the last time, and the
+        /// next place in that plan; or the plan being learned.
+        plan: Plan,
     },
     General {
         out: &'o mut Vec<u8>,
@@ -624,6 +698,7 @@ impl<'o, 't> StructWriter<'o, 't> {
                 Ok(StructWriter::Direct {
                     in_order_end: s.out.len(),
                     out: s.out,
+                    plan: Plan::for_struct(oty, name, len),
                     oty,
                     ty: s.ty,
                     name,
@@ -663,15 +738,23 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 next,
                 in_order_end,
                 late,
+                plan,
             } => {
-                // Fields usually come in the type's order: the name due
-                // next is compared before any search.
-                // Out of order, the one after the last to come is the
-                // next best guess.
-                let guess = late.last().map_or(*next, |(j, _)| j + 1);
-                let due = guess < oty.len() && oty.name(guess) == key;
-                let Some(i) = (if due { Some(guess) } else { oty.index_of(key) }) else {
-                    return Err(not_an_attribute(ty, name, key));
+                let i = match plan.known(key) {
+                    Some(i) => i,
+                    None => {
+                        // Fields usually come in the type's order: the
+                        // name due next is compared before any search.
+                        // Out of order, the one after the last to come is
+                        // the next best guess.
+                        let guess = late.last().map_or(*next, |(j, _)| j + 1);
+                        let due = guess < oty.len() && oty.name(guess) == key;
+                        let Some(i) = (if due { Some(guess) } else { oty.index_of(key) }) else {
+                            return Err(not_an_attribute(ty, name, key));
+                        };
+                        plan.learn(key, i);
+                        i
+                    }
                 };
                 if i < *next {
                     return Err(Error::data(format!(
@@ -715,11 +798,14 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
             StructWriter::Direct {
                 out,
                 oty,
+                name,
                 next,
                 in_order_end,
                 late,
+                mut plan,
                 ..
             } => {
+                plan.keep(oty, name);
                 // What came late goes where it belongs; what never came
                 // (skipped fields) is null.
                 let written = out.split_off(in_order_end);
@@ -741,6 +827,98 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// Where one Rust struct's fields are in one object type, in the order
+/// serde hands them over: learned from the first such struct written and
+/// then followed, so that each field is found by comparing two pointers
+/// instead of its name (name matching was a tenth of encoding the fleet
+/// from structs; callgrind).
+///
+/// A field's name is a `&'static str`, so the same address and length is
+/// the same name. A field the plan does not expect there (one skipped by
+/// `skip_serializing_if`, or another struct of the same name) is looked
+/// up by its name, as without a plan.
+pub(crate) enum Plan {
+    Following {
+        fields: Rc<[(&'static str, usize)]>,
+        at: usize,
+    },
+    Learning(Vec<(&'static str, usize)>),
+}
+
+/// A learned plan, for the struct (by its name's address) and the object
+/// type it was learned for. The type is held weakly: that keeps its
+/// allocation, so no other type can come to have its address, without
+/// keeping the type itself.
+struct KeptPlan {
+    oty: Weak<ObjectType>,
+    name: &'static str,
+    fields: Rc<[(&'static str, usize)]>,
+}
+
+/// How many plans a thread keeps (a program writes a handful of struct
+/// types; this bounds what a long-running one holds).
+const PLANS_KEPT: usize = 64;
+
+std::thread_local! {
+    static PLANS: std::cell::RefCell<Vec<KeptPlan>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Plan {
+    fn for_struct(oty: &Arc<ObjectType>, name: &'static str, len: usize) -> Plan {
+        let found = PLANS.with(|plans| {
+            plans
+                .borrow()
+                .iter()
+                .find(|p| std::ptr::eq(p.name, name) && Weak::as_ptr(&p.oty) == Arc::as_ptr(oty))
+                .map(|p| p.fields.clone())
+        });
+        match found {
+            Some(fields) => Plan::Following { fields, at: 0 },
+            None => Plan::Learning(Vec::with_capacity(len.min(oty.len()))),
+        }
+    }
+
+    /// The position of `key` if the plan expects it next (or after fields
+    /// that were skipped this time).
+    #[inline]
+    fn known(&mut self, key: &'static str) -> Option<usize> {
+        let Plan::Following { fields, at } = self else {
+            return None;
+        };
+        let j = (*at..fields.len()).find(|&j| std::ptr::eq(fields[j].0, key))?;
+        *at = j + 1;
+        Some(fields[j].1)
+    }
+
+    fn learn(&mut self, key: &'static str, i: usize) {
+        if let Plan::Learning(fields) = self {
+            fields.push((key, i));
+        }
+    }
+
+    /// Keeps a plan learned from a struct written whole.
+    fn keep(&mut self, oty: &Arc<ObjectType>, name: &'static str) {
+        let Plan::Learning(fields) = self else {
+            return;
+        };
+        let fields: Rc<[(&'static str, usize)]> = std::mem::take(fields).into();
+        PLANS.with(|plans| {
+            let mut plans = plans.borrow_mut();
+            if plans.len() >= PLANS_KEPT {
+                plans.retain(|p| p.oty.strong_count() > 0);
+            }
+            if plans.len() >= PLANS_KEPT {
+                plans.remove(0);
+            }
+            plans.push(KeptPlan {
+                oty: Arc::downgrade(oty),
+                name,
+                fields,
+            });
+        });
     }
 }
 
