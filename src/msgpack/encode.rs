@@ -149,10 +149,7 @@ pub(crate) fn write_number(out: &mut Vec<u8>, n: &Number) {
         return;
     }
     // The rest (`0.1`, 2^64) is exact decimal text, so nothing is lost.
-    let mut text = Vec::with_capacity(24);
-    n.write_text(&mut text);
-    header(out, HeaderKind::Str, text.len() as u32);
-    out.extend_from_slice(&text);
+    write_str(out, &n.text());
 }
 
 /// The msgpack forms with a length in their header.

@@ -26,7 +26,7 @@ impl Number {
 
     /// The canonical text (see [`Number::write_text`]), held inline
     /// unless it is a long decimal.
-    pub(super) fn text(&self) -> CompactString {
+    pub(crate) fn text(&self) -> CompactString {
         match &self.0 {
             Repr::Int(i) => i.to_compact_string(),
             Repr::NegZero => CompactString::const_new("-0"),

@@ -30,7 +30,7 @@ use compact_str::CompactString;
 use num_bigint::BigUint;
 
 use crate::error::{Error, Result};
-use float::{decompose, exact_decimal, exact_f64};
+use float::{decompose, exact_decimal, exact_f64_of_text};
 use format::write_f_format;
 pub use parse::DEFAULT_MAX_NUMBER_EXPONENT;
 
@@ -244,10 +244,7 @@ impl Number {
             Repr::Inf { negative: true } => Some(f64::NEG_INFINITY),
             Repr::Inf { negative: false } => Some(f64::INFINITY),
             // Canonical text has a point exactly when it is not an integer.
-            Repr::Decimal(text) if text.contains('.') => {
-                let (negative, digits, point) = decimal_parts(text);
-                exact_f64(negative, &digits, point)
-            }
+            Repr::Decimal(text) if text.contains('.') => exact_f64_of_text(text),
             Repr::Decimal(_) => None,
         }
     }
@@ -520,6 +517,54 @@ mod tests {
         let mut sub = String::new();
         write_f_format(&mut sub, false, &digits, point);
         assert_eq!(f(parsed(&sub)), Some(f64::from_bits(1)));
+    }
+
+    #[test]
+    fn exactness_read_from_short_text_agrees_with_the_digit_vector_path() {
+        // `exact_f64_of_text` reads up to 19 digits straight from the text;
+        // the plain path takes the text apart first. Binary fractions (so
+        // exact), decimals that are not, and lengths on both sides of 19.
+        let plain = |t: &str| {
+            let (negative, digits, point) = decimal_parts(t);
+            float::exact_f64(negative, &digits, point)
+        };
+        let mut seed: u64 = 7;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut exact = 0;
+        for _ in 0..20_000 {
+            let text = match next() % 3 {
+                // A binary fraction: an integer over a power of two.
+                0 => format!(
+                    "{}",
+                    (next() % 100_000) as f64 / f64::from(1u32 << (next() % 30))
+                ),
+                // A decimal fraction with up to 24 digits.
+                1 => {
+                    let digits: String = (0..1 + next() % 24)
+                        .map(|_| char::from(b'0' + (next() % 10) as u8))
+                        .collect();
+                    let at = 1 + next() as usize % digits.len();
+                    format!("{}.{}1", &digits[..at], &digits[at..])
+                }
+                // Below one, with leading zeros.
+                _ => format!(
+                    "0.{}{}",
+                    "0".repeat(next() as usize % 12),
+                    next() % 1_000_000 + 1
+                ),
+            };
+            let sign = if next() % 2 == 0 { "-" } else { "" };
+            let n = parsed(&format!("{sign}{text}"));
+            let Repr::Decimal(t) = &n.0 else { continue };
+            assert_eq!(exact_f64_of_text(t), plain(t), "{t}");
+            exact += usize::from(plain(t).is_some());
+        }
+        assert!(exact > 1000, "only {exact} exact cases");
     }
 
     #[test]
