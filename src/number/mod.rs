@@ -237,6 +237,24 @@ impl Number {
     /// exactly: every float64 read from the wire, a binary fraction read as
     /// text (`0.5`), and ±infinity. `None` for every integer, even one
     /// float64 holds (`2^70`), and for fractions it cannot hold (`0.1`).
+    /// The i64 this number is held as, if any (never -0, which is not an
+    /// i64): `from_i64` makes this same number again.
+    pub(crate) fn as_held_i64(&self) -> Option<i64> {
+        match self.0 {
+            Repr::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The float64 this number is held as, if any (a finite fraction):
+    /// `from_f64` makes this same number again.
+    pub(crate) fn as_held_f64(&self) -> Option<f64> {
+        match self.0 {
+            Repr::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
     pub(crate) fn non_integer_as_exact_f64(&self) -> Option<f64> {
         match &self.0 {
             Repr::Int(_) | Repr::NegZero => None,

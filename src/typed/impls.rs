@@ -134,29 +134,41 @@ impl<'de> Visitor<'de> for ValueVisitor {
 }
 
 impl Serialize for Number {
+    #[inline]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let typed = is_typed_serializer::<S>();
-        if let Some(i) = self.to_i64() {
-            // ctywire's serializers take an i64 as `Number::from_i64`, the
-            // same number, without the stash (most numbers written are
-            // such integers); only -0 must come whole, as 0 would lose it.
-            if !typed || i != 0 || !self.is_negative() {
-                return s.serialize_i64(i);
-            }
+        // Most numbers are held as an i64 or a float64: to every
+        // serializer that is the same number (ctywire's make it again with
+        // `from_i64` / `from_f64`, and msgpack's writes it at once).
+        if let Some(i) = self.as_held_i64() {
+            return s.serialize_i64(i);
         }
-        if typed {
-            stash(Stashed::Number(self.clone()));
-            return s.serialize_newtype_struct(NUMBER_TOKEN, &());
-        }
-        if let Some(u) = self.to_u64() {
-            return s.serialize_u64(u);
-        }
-        if let Some(f) = self.non_integer_as_exact_f64() {
+        if let Some(f) = self.as_held_f64() {
             return s.serialize_f64(f);
         }
-        // No serde primitive holds it exactly: its text does.
-        s.serialize_str(&self.to_string())
+        serialize_other_number(self, s)
     }
+}
+
+/// A number not held as an i64 or float64: -0, ±infinity, decimal text.
+#[inline(never)]
+fn serialize_other_number<S: Serializer>(n: &Number, s: S) -> Result<S::Ok, S::Error> {
+    if is_typed_serializer::<S>() {
+        // Whole, through the stash: -0 as 0 would lose its sign, and
+        // no serde primitive holds the rest exactly.
+        stash(Stashed::Number(n.clone()));
+        return s.serialize_newtype_struct(NUMBER_TOKEN, &());
+    }
+    if let Some(i) = n.to_i64() {
+        return s.serialize_i64(i);
+    }
+    if let Some(u) = n.to_u64() {
+        return s.serialize_u64(u);
+    }
+    if let Some(f) = n.non_integer_as_exact_f64() {
+        return s.serialize_f64(f);
+    }
+    // No serde primitive holds it exactly: its text does.
+    s.serialize_str(&n.to_string())
 }
 
 impl<'de> Deserialize<'de> for Number {

@@ -129,6 +129,13 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         self.write(v)
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
+        // A finite fraction is the number `Number::from_f64` makes, which
+        // msgpack writes as that float64; the rest (integers, -0, NaN,
+        // infinities, other types) is built the general way.
+        if matches!(self.ty, Type::Number) && v.is_finite() && v.fract() != 0.0 {
+            let _ = mp::write_f64(self.out, v);
+            return Ok(());
+        }
         let v = ser::Serializer::serialize_f64(self.typed(), v);
         self.write(v)
     }
@@ -774,6 +781,10 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                     *in_order_end = out.len();
                 } else {
                     // A repeated field: the last wins, as in `Value::object`.
+                    if late.is_empty() {
+                        // Usually all the rest comes late: one allocation.
+                        late.reserve(oty.len() - *next);
+                    }
                     late.push((i, start..out.len()));
                 }
                 Ok(())
@@ -801,29 +812,37 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 name,
                 next,
                 in_order_end,
-                late,
+                mut late,
                 mut plan,
                 ..
             } => {
                 plan.keep(oty, name);
-                // What came late goes where it belongs; what never came
-                // (skipped fields) is null.
-                let written = out.split_off(in_order_end);
-                let mut at: Vec<Option<&std::ops::Range<usize>>> = vec![None; oty.len() - next];
-                for (i, range) in &late {
-                    at[i - next] = Some(range);
+                // What came late is copied after everything, in the
+                // type's order, and then moved down over where it came;
+                // what never came (skipped fields) is null. The sort is
+                // stable, so of a repeated field the last written wins.
+                let end = out.len();
+                // Fields late only because one came before its place are
+                // already in order among themselves.
+                if !late.is_sorted_by_key(|(i, _)| *i) {
+                    late.sort_by_key(|(i, _)| *i);
                 }
-                for (i, range) in at.into_iter().enumerate() {
-                    match range {
-                        Some(r) => out.extend_from_slice(
-                            &written[r.start - in_order_end..r.end - in_order_end],
-                        ),
+                let mut k = 0;
+                for i in next..oty.len() {
+                    let mut came = None;
+                    while k < late.len() && late[k].0 == i {
+                        came = Some(late[k].1.clone());
+                        k += 1;
+                    }
+                    match came {
+                        Some(r) => out.extend_from_within(r),
                         None => {
-                            write_str(out, oty.name(next + i));
+                            write_str(out, oty.name(i));
                             out.push(NIL);
                         }
                     }
                 }
+                out.drain(in_order_end..end);
                 Ok(())
             }
         }
