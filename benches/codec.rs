@@ -130,6 +130,20 @@ fn typed(
                 msgpack::to_vec_into(&mut out, &structs, &case.ty).expect("encode")
             })
         });
+        // A reference: rmp_serde, the common msgpack serde library, on the
+        // same bytes and structs. It applies none of cty's rules (no type,
+        // NFC, set order or attribute placement; its bytes are not
+        // go-cty's), so it shows what serde's data model and these Rust
+        // shapes cost by themselves.
+        group.bench_function(BenchmarkId::new("rmp_serde", "decode-into-structs"), |b| {
+            b.iter_with_large_drop(|| rmp_serde::from_slice::<T>(bytes).expect("rmp_serde"))
+        });
+        group.bench_function(BenchmarkId::new("rmp_serde", "encode-from-structs"), |b| {
+            b.iter(|| {
+                out.clear();
+                rmp_serde::encode::write_named(&mut out, &structs).expect("rmp_serde")
+            })
+        });
     }
     match case.name {
         "fleet" => rows::<Vec<Instance>>(group, case, bytes),
