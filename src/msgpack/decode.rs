@@ -349,11 +349,19 @@ impl<'a> Wire<'a> for Reader<'a> {
     fn string(&mut self) -> Result<Option<(Cow<'a, str>, bool)>> {
         let at = self.pos;
         let b = self.peek()?;
-        // The most common form, without the general dispatch.
+        // The most common forms (fixstr, and str 8 for text of 32 bytes or
+        // more), without the general dispatch.
         if let 0xa0..=0xbf = b {
             self.pos += 1;
             let (s, ascii) = self.text(u32::from(b & 0x1f))?;
             return Ok(Some((Cow::Borrowed(s), ascii)));
+        }
+        if b == 0xd9 {
+            if let Some(&n) = self.buf.get(self.pos + 1) {
+                self.pos += 2;
+                let (s, ascii) = self.text(u32::from(n))?;
+                return Ok(Some((Cow::Borrowed(s), ascii)));
+            }
         }
         match self.head()? {
             Head::Str(n) | Head::Bin(n) => {
