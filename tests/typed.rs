@@ -852,3 +852,35 @@ mod erased {
         }
     }
 }
+
+/// An unknown whose refinements pin it down (a list of exactly two) is a
+/// known value to every reader: read straight from the bytes it comes out
+/// as `decode` + `from_value` make it, and is refused alike where it does
+/// not fit.
+#[test]
+fn an_unknown_that_its_refinements_make_known_reads_as_decode_reads_it() {
+    // ext 12: {1: false (not null), 5: 2 (length min), 6: 2 (length max)}.
+    let bytes = [0xc7, 0x07, 0x0c, 0x83, 0x01, 0xc2, 0x05, 0x02, 0x06, 0x02];
+    let ty = Type::list(Type::String);
+    fn both<T: serde::de::DeserializeOwned + std::fmt::Debug + PartialEq>(
+        bytes: &[u8],
+        ty: &Type,
+    ) -> Result<T, String> {
+        let direct = msgpack::from_slice::<T>(bytes, ty).map_err(|e| e.to_string());
+        let plain = msgpack::decode(bytes, ty)
+            .and_then(|v| from_value::<T>(&v))
+            .map_err(|e| e.to_string());
+        assert_eq!(direct, plain);
+        direct
+    }
+    let got = both::<Unknowable<Option<Vec<Unknowable<Option<String>>>>>>(&bytes, &ty).unwrap();
+    assert!(
+        matches!(got, Unknowable::Known(Some(ref v)) if v.len() == 2),
+        "{got:?}"
+    );
+    both::<Unknowable<Vec<Unknowable<String>>>>(&bytes, &ty).unwrap();
+    both::<Option<Vec<Unknowable<String>>>>(&bytes, &ty).unwrap();
+    both::<Value>(&bytes, &ty).unwrap();
+    // Its elements are still unknown: a plain `String` refuses them.
+    both::<Unknowable<Vec<String>>>(&bytes, &ty).unwrap_err();
+}
