@@ -16,7 +16,9 @@
 use std::cmp::Ordering;
 
 use super::decode::{is_ext, Head, Reader};
-use crate::set::hash::{bool_hash, brackets, write_number_hash, write_string_hash, NULL};
+use crate::set::hash::{
+    bool_hash, brackets, compare_leaves, write_number_hash, write_string_hash, Leaf, NULL,
+};
 use crate::strings::is_nfc_fast;
 use crate::types::Type;
 
@@ -216,15 +218,6 @@ impl Compare {
     }
 }
 
-/// A component whose hash string the bytes show without building it:
-/// a one-character one (`T`, `F`, `~`), or a string's, `"` + its text
-/// quoted + `"`.
-#[derive(Clone, Copy)]
-enum Leaf<'a> {
-    Char(u8),
-    Text(&'a [u8]),
-}
-
 /// Reads component `i` of a list, tuple or object if its value is a leaf
 /// ([`Leaf`]), an object's attribute name checked as `write_component`
 /// checks it; `None` for anything else, with the reader left wherever it
@@ -252,46 +245,6 @@ fn leaf_component<'a>(ty: &Type, i: usize, r: &mut Reader<'a>) -> Option<Leaf<'a
         _ if matches!(ety, Type::String) => Some(Leaf::Text(plain_text(r)?.as_bytes())),
         _ => None,
     }
-}
-
-/// The first byte of a character's quoted form, for a character that
-/// starts with byte `c`: printable ASCII other than `"` and `\` stands for
-/// itself, other ASCII is escaped (`\`); for the first byte of anything
-/// else, `None` (printed as it is or escaped, both sorting after `"`).
-fn quoted_first(c: u8) -> Option<u8> {
-    match c {
-        b'"' | b'\\' => Some(b'\\'),
-        b' '..=b'~' => Some(c),
-        0..=0x7f => Some(b'\\'),
-        _ => None,
-    }
-}
-
-/// Compares the hash strings of two leaves, each followed by `;`, as
-/// their bytes would; `None` where the first difference lies in text
-/// that is escaped or not ASCII, which only the built strings settle.
-fn compare_leaves(a: Leaf<'_>, b: Leaf<'_>) -> Option<Ordering> {
-    let (x, y) = match (a, b) {
-        (Leaf::Char(x), Leaf::Char(y)) => return Some(x.cmp(&y)),
-        (Leaf::Char(x), Leaf::Text(_)) => return Some(x.cmp(&b'"')),
-        (Leaf::Text(_), Leaf::Char(y)) => return Some(b'"'.cmp(&y)),
-        (Leaf::Text(x), Leaf::Text(y)) => (x, y),
-    };
-    // Up to the first byte that differs the texts are the same, and so
-    // are their quoted forms as long as that byte starts a character in
-    // both: it does where it is ASCII (or where one text ends, since both
-    // are whole UTF-8). There the closing quote or the next character's
-    // first quoted byte decides, unless both are escapes.
-    let i = x.iter().zip(y).take_while(|(p, q)| p == q).count();
-    let (p, q) = match (x.get(i), y.get(i)) {
-        (None, None) => return Some(Ordering::Equal),
-        (None, Some(&q)) => return Some(quoted_first(q).map_or(Ordering::Less, |q| b'"'.cmp(&q))),
-        (Some(&p), None) => {
-            return Some(quoted_first(p).map_or(Ordering::Greater, |p| p.cmp(&b'"')))
-        }
-        (Some(&p), Some(&q)) => (quoted_first(p)?, quoted_first(q)?),
-    };
-    (p != q).then(|| p.cmp(&q))
 }
 
 /// Reads a structured item's header: how many components follow.

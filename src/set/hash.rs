@@ -122,28 +122,80 @@ pub(super) fn compare_hash_strings(
     }
 }
 
+/// A leaf whose hash string is seen without building it: a
+/// one-character one (`T`, `F`, `~`, `?`), or a string's, `"` + its text
+/// quoted + `"`. Both set orders compare these in place: on values
+/// ([`compare_leaf_hashes`]) and on msgpack bytes (`msgpack::set_order`).
+#[derive(Clone, Copy)]
+pub(crate) enum Leaf<'a> {
+    Char(u8),
+    Text(&'a [u8]),
+}
+
+/// The first byte of a character's quoted form, for a character that
+/// starts with byte `c`: printable ASCII other than `"` and `\` stands for
+/// itself, other ASCII is escaped (`\`); for the first byte of anything
+/// else, `None` (printed as it is or escaped, both sorting after `"`).
+fn quoted_first(c: u8) -> Option<u8> {
+    match c {
+        b'"' | b'\\' => Some(b'\\'),
+        b' '..=b'~' => Some(c),
+        0..=0x7f => Some(b'\\'),
+        _ => None,
+    }
+}
+
+/// Compares the hash strings of two leaves, each followed by `;`, as
+/// their bytes would; `None` where the first difference lies in text
+/// that is escaped or not ASCII, which only the built strings settle.
+pub(crate) fn compare_leaves(a: Leaf<'_>, b: Leaf<'_>) -> Option<Ordering> {
+    let (x, y) = match (a, b) {
+        (Leaf::Char(x), Leaf::Char(y)) => return Some(x.cmp(&y)),
+        (Leaf::Char(x), Leaf::Text(_)) => return Some(x.cmp(&b'"')),
+        (Leaf::Text(_), Leaf::Char(y)) => return Some(b'"'.cmp(&y)),
+        (Leaf::Text(x), Leaf::Text(y)) => (x, y),
+    };
+    // Up to the first byte that differs the texts are the same, and so
+    // are their quoted forms as long as that byte starts a character in
+    // both: it does where it is ASCII (or where one text ends, since both
+    // are whole UTF-8). There the closing quote or the next character's
+    // first quoted byte decides, unless both are escapes.
+    let i = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let (p, q) = match (x.get(i), y.get(i)) {
+        (None, None) => return Some(Ordering::Equal),
+        (None, Some(&q)) => return Some(quoted_first(q).map_or(Ordering::Less, |q| b'"'.cmp(&q))),
+        (Some(&p), None) => {
+            return Some(quoted_first(p).map_or(Ordering::Greater, |p| p.cmp(&b'"')))
+        }
+        (Some(&p), Some(&q)) => (quoted_first(p)?, quoted_first(q)?),
+    };
+    (p != q).then(|| p.cmp(&q))
+}
+
 /// Compares `H(a);` with `H(b);` in place when both are leaves whose hash
-/// string is cheap to see in pieces: a string of printable ASCII with
-/// nothing to escape (`"` + text + `"`), an integer of at most 10 digits
-/// (its digits), a bool, a null or an unknown. `None` for anything else.
+/// string is cheap to see in pieces: strings, bools, nulls and unknowns as
+/// [`Leaf`]s ([`compare_leaves`], shared with the order read off msgpack
+/// bytes), an integer of at most 10 digits by its digits. `None` for
+/// anything else, and where `compare_leaves` cannot tell.
 fn compare_leaf_hashes(a: &Value, b: &Value) -> Option<Ordering> {
+    if let (Some(x), Some(y)) = (leaf(a), leaf(b)) {
+        return compare_leaves(x, y);
+    }
     let (mut ba, mut bb) = ([0u8; 24], [0u8; 24]);
     let pa = leaf_hash_parts(a, &mut ba)?;
     let pb = leaf_hash_parts(b, &mut bb)?;
-    // Plain strings: compare the text, and where one is a prefix of the
-    // other, its closing quote against the other's next byte.
-    if let ((b"\"", x, _), (b"\"", y, _)) = (pa, pb) {
-        let common = x.len().min(y.len());
-        return Some(match x[..common].cmp(&y[..common]) {
-            Ordering::Equal => match x.len().cmp(&y.len()) {
-                Ordering::Equal => Ordering::Equal,
-                Ordering::Less => b'"'.cmp(&y[common]),
-                Ordering::Greater => x[common].cmp(&b'"'),
-            },
-            other => other,
-        });
-    }
     Some(hash_bytes(pa).cmp(hash_bytes(pb)))
+}
+
+/// A value as a [`Leaf`], where it is one.
+fn leaf(v: &Value) -> Option<Leaf<'_>> {
+    Some(match v.repr() {
+        Repr::String(s) => Leaf::Text(s.as_bytes()),
+        Repr::Bool(b) => Leaf::Char(bool_hash(*b) as u8),
+        Repr::Null(_) => Leaf::Char(NULL as u8),
+        Repr::Unknown(..) => Leaf::Char(UNKNOWN as u8),
+        _ => return None,
+    })
 }
 
 /// The bytes of a leaf's hash string and its `;`.
@@ -261,8 +313,14 @@ mod tests {
                 );
             }
         }
+        // Text escaped where it first differs is compared in place too;
+        // a difference in text that is not ASCII is left to the strings.
         assert_eq!(
             compare_leaf_hashes(&Value::string("a\"b"), &Value::string("a")),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare_leaf_hashes(&Value::string("aé"), &Value::string("ab")),
             None
         );
         assert_eq!(
