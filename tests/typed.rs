@@ -884,3 +884,84 @@ fn an_unknown_that_its_refinements_make_known_reads_as_decode_reads_it() {
     // Its elements are still unknown: a plain `String` refuses them.
     both::<Unknowable<Vec<String>>>(&bytes, &ty).unwrap_err();
 }
+
+#[test]
+fn a_set_or_map_shorter_than_serde_announced_gets_its_own_header() {
+    // The header is first written for the length serde announces and
+    // settled at the end: repeats make the set or map shorter, here across
+    // the line between a one-byte header (up to 15) and a three-byte one.
+    let words: Vec<String> = (0..20).map(|i| format!("w{:02}", i % 15)).collect();
+    for ty in [Type::set(Type::String), Type::list(Type::String)] {
+        for shuffled in [false, true] {
+            let mut w = words.clone();
+            if shuffled {
+                w.reverse();
+            }
+            assert_eq!(
+                msgpack::to_vec(&w, &ty).unwrap(),
+                msgpack::encode(&to_value(&w, &ty).unwrap(), &ty).unwrap(),
+                "{ty:?} {shuffled}"
+            );
+        }
+    }
+    let entries: Vec<(String, u8)> = (0..20).map(|i| (format!("k{:02}", i % 15), i)).collect();
+    let ty = Type::map(Type::Number);
+    for shuffled in [false, true] {
+        let mut e = entries.clone();
+        if shuffled {
+            e.reverse();
+        }
+        // A map serialized entry by entry, repeats included.
+        struct Entries<'e>(&'e [(String, u8)]);
+        impl serde::Serialize for Entries<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+            }
+        }
+        let bytes = msgpack::to_vec(&Entries(&e), &ty).unwrap();
+        assert_eq!(
+            bytes,
+            msgpack::encode(&to_value(&Entries(&e), &ty).unwrap(), &ty).unwrap()
+        );
+        assert_eq!(msgpack::decode(&bytes, &ty).unwrap().len(), Some(15));
+    }
+}
+
+#[test]
+fn a_set_or_map_of_unannounced_length_gets_its_own_header() {
+    // An iterator that cannot tell its length announces none: the header
+    // written for none is one byte, the set's or map's own three.
+    struct Unannounced(usize);
+    impl serde::Serialize for Unannounced {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq((0..self.0).map(|i| format!("w{i:02}")).filter(|_| true))
+        }
+    }
+    struct UnannouncedMap(usize);
+    impl serde::Serialize for UnannouncedMap {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(
+                (0..self.0)
+                    .map(|i| (format!("k{i:02}"), i))
+                    .filter(|_| true),
+            )
+        }
+    }
+    for n in [0, 1, 15, 16, 20] {
+        for ty in [Type::set(Type::String), Type::list(Type::String)] {
+            let bytes = msgpack::to_vec(&Unannounced(n), &ty).unwrap();
+            assert_eq!(
+                bytes,
+                msgpack::encode(&to_value(&Unannounced(n), &ty).unwrap(), &ty).unwrap()
+            );
+            assert_eq!(msgpack::decode(&bytes, &ty).unwrap().len(), Some(n));
+        }
+        let ty = Type::map(Type::Number);
+        let bytes = msgpack::to_vec(&UnannouncedMap(n), &ty).unwrap();
+        assert_eq!(
+            bytes,
+            msgpack::encode(&to_value(&UnannouncedMap(n), &ty).unwrap(), &ty).unwrap()
+        );
+        assert_eq!(msgpack::decode(&bytes, &ty).unwrap().len(), Some(n));
+    }
+}
