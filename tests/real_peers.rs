@@ -336,6 +336,23 @@ async fn a_100_mb_line_is_refused_within_the_line_limit() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_child_that_stops_reading_and_exits_is_reported_by_how_it_ended() {
+    // It closes its stdin at once, so the call's write fails (a broken
+    // pipe) before its stdout closes: the call still fails saying how the
+    // child ended, not only that a write failed. (Under load, a child that
+    // exits at once, as in the health-check test, can race this way.)
+    let script = "exec 0<&-; echo giving up >&2; sleep 0.3; exit 5";
+    let child = Child::spawn(ChildOptions::new("sh", ["-c", script]), Handlers::new()).unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let err = child.peer().call("health", None).await.unwrap_err();
+    let CallError::Closed(why) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(why.contains("exit status: 5"), "{why}");
+    assert!(why.contains("giving up"), "{why}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stdout_closed_while_stderr_goes_on_fails_calls_at_once() {
     // A child that closes its stdout and goes on writing to stderr for
     // four seconds (a shell: Deno keeps its stdout open until it exits).

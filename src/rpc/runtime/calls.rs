@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Notify};
 
 use super::CallError;
 
@@ -12,6 +12,8 @@ use super::CallError;
 /// connection has closed, and why.
 pub(super) struct Calls<T> {
     state: Mutex<State<T>>,
+    /// Woken when the connection closes.
+    closing: Notify,
     /// The largest id the protocol can carry (msgpack-rpc's are 32-bit).
     max_id: u64,
 }
@@ -30,6 +32,7 @@ impl<T> Calls<T> {
                 pending: HashMap::new(),
                 closed: None,
             }),
+            closing: Notify::new(),
             max_id,
         }
     }
@@ -88,6 +91,26 @@ impl<T> Calls<T> {
         for (tx, why) in pending {
             let _ = tx.send(Err(CallError::Closed(why)));
         }
+        self.closing.notify_waiters();
+    }
+
+    /// Waits until the connection has closed, for at most `within`;
+    /// whether it has.
+    pub(super) async fn closed_within(&self, within: Duration) -> bool {
+        let closed = async {
+            loop {
+                // Registered before the check, so a close in between is
+                // not missed.
+                let notified = self.closing.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                if self.closed().is_some() {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        tokio::time::timeout(within, closed).await.is_ok()
     }
 
     /// Why the connection closed, if it has.

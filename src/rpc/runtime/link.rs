@@ -94,6 +94,11 @@ impl<T: Send + 'static> Link<T> {
     }
 }
 
+/// How long a failed write waits for the reading side to close the link
+/// with its own reason: longer than a child's takes to tell how it ended
+/// (it waits up to 250 ms for the exit, and as long for stderr).
+const READING_SIDE_WAIT: Duration = Duration::from_secs(1);
+
 /// Writes what is queued, in order; a failed write closes the link.
 pub(super) async fn write_queued<T: Send + 'static, W: AsyncWrite + Unpin>(
     mut writer: W,
@@ -106,6 +111,12 @@ pub(super) async fn write_queued<T: Send + 'static, W: AsyncWrite + Unpin>(
             writer.flush().await
         };
         if let Err(e) = written.await {
+            // A write fails when the other side has gone, and then its
+            // reading side ends too and says more (a child's exit status
+            // and last stderr lines): that reason is given a moment to
+            // come first. Only a side that stopped reading but still
+            // writes gets this one.
+            link.calls.closed_within(READING_SIDE_WAIT).await;
             link.calls
                 .close(format!("writing to the other side failed: {e}"));
             return;
