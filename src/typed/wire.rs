@@ -365,6 +365,15 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
                         let Some(n) = self.d.w.number(max_exponent)? else {
                             return Err(required(at, "a number"));
                         };
+                        // Held as an i64 or a float64 (most numbers), it
+                        // goes as one: `Number`'s visitor makes the same
+                        // number again (`from_i64`, `from_f64`).
+                        if let Some(i) = n.as_held_i64() {
+                            return visitor.visit_i64(i);
+                        }
+                        if let Some(f) = n.as_held_f64() {
+                            return visitor.visit_f64(f);
+                        }
                         stash(Stashed::Number(n));
                         let r = visitor.visit_unit();
                         take_stash();
