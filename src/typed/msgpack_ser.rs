@@ -191,9 +191,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // unknowns) is built the general way.
         match take_stash() {
             Some(Stashed::Number(n)) if matches!(self.ty, Type::Number) => {
-                if is_negative_zero(&n) {
-                    note_negative_zero(&Value::number(n.clone()));
-                }
+                note_negative_zero_if(|| is_negative_zero(&n));
                 write_number(self.out, &n);
                 Ok(())
             }
@@ -418,7 +416,6 @@ fn write_set(
     elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     ety: &Type,
 ) -> Result<()> {
-    let start = header.end;
     let written_in_order = || {
         elements.iter().all(|(_, v)| v.is_none())
             && known_in_order(ety, elements.iter().map(|(r, _)| &out[r.clone()]), u32::MAX)
@@ -444,13 +441,9 @@ fn write_set(
         settle_header(out, header, elements.len() as u32, write_array_header);
         return Ok(());
     };
-    let written = out.split_off(start);
-    out.truncate(header.start);
-    write_array_header(out, order.len() as u32);
-    for i in order {
-        let r = &elements[i].0;
-        out.extend_from_slice(&written[r.start - start..r.end - start]);
-    }
+    let n = order.len() as u32;
+    let items = order.into_iter().map(|i| elements[i].0.clone());
+    rewrite_in_order(out, header, n, write_array_header, items);
     Ok(())
 }
 
@@ -464,7 +457,13 @@ std::thread_local! {
 
 /// Notes a -0 in `v` for the set element being written, if any.
 fn note_negative_zero(v: &Value) {
-    if NEGATIVE_ZERO.get() == Some(false) && has_negative_zero(v) {
+    note_negative_zero_if(|| has_negative_zero(v));
+}
+
+/// Notes a -0 for the set element being written, if one is being written
+/// (only then is `found` asked) and `found` says so.
+fn note_negative_zero_if(found: impl FnOnce() -> bool) {
+    if NEGATIVE_ZERO.get() == Some(false) && found() {
         NEGATIVE_ZERO.set(Some(true));
     }
 }
@@ -604,29 +603,19 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                     settle_header(out, header, entries.len() as u32, write_map_header);
                     return Ok(());
                 }
-                let start = header.end;
                 // Keys sorted bytewise, a repeated key's last value kept,
-                // as `Value::map` does.
-                let written = out.split_off(start);
-                out.truncate(header.start);
-                let at = |r: &std::ops::Range<usize>| &written[r.start - start..r.end - start];
-                entries.sort_by(|a, b| at(&a.0).cmp(at(&b.0)));
-                let mut kept: Vec<&std::ops::Range<usize>> = Vec::with_capacity(entries.len());
-                let mut last_key: Option<&[u8]> = None;
-                for (text, entry) in &entries {
-                    if last_key == Some(at(text)) {
-                        if let Some(last) = kept.last_mut() {
-                            *last = entry;
-                        }
-                    } else {
-                        kept.push(entry);
+                // as `Value::map` does (the sort is stable).
+                entries.sort_by(|a, b| out[a.0.clone()].cmp(&out[b.0.clone()]));
+                let mut kept: Vec<std::ops::Range<usize>> = Vec::with_capacity(entries.len());
+                for (i, (text, entry)) in entries.iter().enumerate() {
+                    let repeated = i > 0 && out[entries[i - 1].0.clone()] == out[text.clone()];
+                    match kept.last_mut() {
+                        Some(last) if repeated => *last = entry.clone(),
+                        _ => kept.push(entry.clone()),
                     }
-                    last_key = Some(at(text));
                 }
-                write_map_header(out, kept.len() as u32);
-                for entry in kept {
-                    out.extend_from_slice(at(entry));
-                }
+                let n = kept.len() as u32;
+                rewrite_in_order(out, header, n, write_map_header, kept);
                 Ok(())
             }
         }
@@ -655,6 +644,25 @@ fn settle_header(
         let old = provisional.start + len;
         out.drain(old..old + provisional.len());
     }
+}
+
+/// Writes, in place of a provisional header and the items after it, the
+/// header for `n` items (by `write`) and then the items at `items`
+/// (places in `out` after the header) in the order given: copied after
+/// the end, then moved down, so no second buffer is needed.
+fn rewrite_in_order(
+    out: &mut Vec<u8>,
+    provisional: std::ops::Range<usize>,
+    n: u32,
+    write: fn(&mut Vec<u8>, u32),
+    items: impl IntoIterator<Item = std::ops::Range<usize>>,
+) {
+    let end = out.len();
+    write(out, n);
+    for r in items {
+        out.extend_from_within(r);
+    }
+    out.drain(provisional.start..end);
 }
 
 /// Where the text of the one msgpack str that `bytes` hold is; `None`
