@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 use rmp::Marker;
 
+use super::encode::NIL;
 use super::unknown;
 use crate::convert::number_from_string;
 use crate::decode::{self, DynamicStart, Key, Wire};
@@ -340,7 +341,7 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn null(&mut self) -> Result<bool> {
-        let nil = self.peek()? == 0xc0;
+        let nil = self.peek()? == NIL;
         self.pos += usize::from(nil);
         Ok(nil)
     }

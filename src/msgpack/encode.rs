@@ -15,7 +15,7 @@ use crate::value::{Repr, Value};
 // Writes to a Vec<u8> cannot fail, so rmp's io results are dropped.
 
 /// nil: a null of any type.
-const NIL: u8 = 0xc0;
+pub(crate) const NIL: u8 = 0xc0;
 /// fixarray of two: a dynamic value's `[type, value]` pair.
 const FIXARRAY_2: u8 = 0x92;
 /// bin8, a bin of at most 255 bytes: a dynamic value's type JSON, mostly.
@@ -23,7 +23,7 @@ const BIN8: u8 = 0xc4;
 
 /// false (0xc2) and true (0xc3).
 #[inline(always)]
-fn bool_marker(b: bool) -> u8 {
+pub(crate) fn bool_marker(b: bool) -> u8 {
     if b {
         0xc3
     } else {
@@ -201,13 +201,7 @@ fn header(out: &mut Vec<u8>, kind: HeaderKind, len: u32) {
 /// dynamic payload, 5 encodes).
 #[inline(always)]
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    let b = s.as_bytes();
-    if b.len() <= FIXSTR_MAX {
-        write_fixstr(out, b);
-    } else {
-        header(out, HeaderKind::Str, b.len() as u32);
-        out.extend_from_slice(b);
-    }
+    write_str_bytes(out, s.as_bytes());
 }
 
 /// [`write_str`], answering whether the text was all ASCII (and so NFC).
@@ -218,14 +212,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 /// was 10% of encoding the fleet from structs (callgrind).
 #[inline(always)]
 pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() <= FIXSTR_MAX {
-        write_fixstr(out, b) & HIGH_BITS == 0
-    } else {
-        header(out, HeaderKind::Str, b.len() as u32);
-        out.extend_from_slice(b);
-        b.is_ascii()
-    }
+    write_str_bytes(out, s.as_bytes()) & HIGH_BITS == 0
 }
 
 /// The high bit of each of eight bytes: any set, in bytes or'ed together,
@@ -237,9 +224,10 @@ const FIXSTR_MAX: usize = 31;
 /// fixstr marker, or'ed with the length.
 const FIXSTR: u8 = 0xa0;
 
-/// A str of at most [`FIXSTR_MAX`] bytes: its marker and bytes written
-/// in place, the bytes as two fixed-size pieces (one from the start, one
-/// from the end, overlapping in the middle) instead of a `memcpy` call.
+/// A str's header and bytes. One of at most [`FIXSTR_MAX`] bytes, nearly
+/// every one: its marker and bytes written in place, the bytes as two
+/// fixed-size pieces (one from the start, one from the end, overlapping
+/// in the middle) instead of a `memcpy` call.
 ///
 /// Most strings written are short (names, ids, values). Through
 /// `extend_from_slice` each cost a call to `memcpy` (20% of encoding the
@@ -259,10 +247,10 @@ const FIXSTR: u8 = 0xa0;
 #[allow(unsafe_code)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline(never))]
-fn write_fixstr(out: &mut Vec<u8>, b: &[u8]) -> u64 {
+fn write_str_bytes(out: &mut Vec<u8>, b: &[u8]) -> u64 {
     let n = b.len();
-    // `write_str` checks this already (and the check then folds away); it
-    // is here so that the stores below are sound on their own.
+    // Longer: its header and then the bytes. This check also bounds the
+    // stores below.
     if n > FIXSTR_MAX {
         header(out, HeaderKind::Str, n as u32);
         out.extend_from_slice(b);

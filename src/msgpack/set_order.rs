@@ -16,6 +16,7 @@
 use std::cmp::Ordering;
 
 use super::decode::{is_ext, Head, Reader};
+use super::encode::NIL;
 use crate::set::hash::{
     bool_hash, brackets, compare_leaves, write_number_hash, write_string_hash, Leaf, NULL,
 };
@@ -114,8 +115,6 @@ fn element<'a>(ety: &Type, r: &mut Reader<'a>) -> Option<Element<'a>> {
         }
     })
 }
-
-const NIL: u8 = 0xc0;
 
 /// Two hash-string buffers, and the bound on numbers' exponents.
 struct Compare {

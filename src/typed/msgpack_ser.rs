@@ -21,7 +21,8 @@ use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, Typed
 use super::{is_private_name, take_stash, Stashed};
 use crate::error::{Error, Result};
 use crate::msgpack::encode::{
-    write_array_header, write_map_header, write_number, write_str, write_str_ascii,
+    bool_marker, write_array_header, write_map_header, write_number, write_str, write_str_ascii,
+    NIL,
 };
 use crate::msgpack::set_order::known_in_order;
 use crate::path::PathStep;
@@ -80,7 +81,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
 
     fn serialize_bool(self, v: bool) -> Result<()> {
         if matches!(self.ty, Type::Bool) {
-            self.out.push(if v { TRUE } else { FALSE });
+            self.out.push(bool_marker(v));
             return Ok(());
         }
         let v = ser::Serializer::serialize_bool(self.typed(), v);
@@ -948,8 +949,3 @@ impl Plan {
         });
     }
 }
-
-/// msgpack's nil (a null at any type) and its two bools.
-const NIL: u8 = 0xc0;
-const FALSE: u8 = 0xc2;
-const TRUE: u8 = 0xc3;
