@@ -337,14 +337,18 @@ impl Value {
     }
 }
 
+/// Whether each key comes after the one before (so all are unique).
+fn keys_ascend(entries: &[(CompactString, Value)]) -> bool {
+    entries
+        .windows(2)
+        .all(|w| key_lt(w[0].0.as_bytes(), w[1].0.as_bytes()))
+}
+
 /// Map entries sorted by key; for equal keys the last one stays.
 fn sorted_map_entries(
     mut entries: ThinVec<(CompactString, Value)>,
 ) -> ThinVec<(CompactString, Value)> {
-    if entries
-        .windows(2)
-        .all(|w| key_lt(w[0].0.as_bytes(), w[1].0.as_bytes()))
-    {
+    if keys_ascend(&entries) {
         return entries;
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -476,10 +480,7 @@ pub(crate) fn decoded_map(
     sorted: bool,
 ) -> Result<Value> {
     debug_assert!(
-        !sorted
-            || entries
-                .windows(2)
-                .all(|w| key_lt(w[0].0.as_bytes(), w[1].0.as_bytes())),
+        !sorted || keys_ascend(&entries),
         "keys said to be in order are not"
     );
     let mut entries = if sorted {
@@ -781,7 +782,7 @@ mod tests {
             "\u{7f}",
             "\u{80}",
             "日本",
-            // Across the eight-byte words the check compares first.
+            // Around the eighth byte, and one a prefix of another.
             "abcdefgh",
             "abcdefgi",
             "abcdefg",

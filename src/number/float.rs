@@ -57,9 +57,6 @@ pub(super) fn exact_f64(negative: bool, digits: &[u8], point: i32) -> Option<f64
     let q = d / p;
     let tz = q.trailing_zeros()?; // None for zero, which is no fraction
     let odd = q >> tz;
-    if odd.bits() > 53 {
-        return None;
-    }
     scaled(negative, odd.to_u64()?, tz as i64 - k)
 }
 
@@ -105,17 +102,14 @@ fn small_exact_f64(negative: bool, d: u64, k: i64) -> Option<f64> {
         return None; // zero is no fraction
     }
     let tz = q.trailing_zeros();
-    let odd = q >> tz;
-    if 64 - odd.leading_zeros() > 53 {
-        return None;
-    }
-    scaled(negative, odd, i64::from(tz) - k)
+    scaled(negative, q >> tz, i64::from(tz) - k)
 }
 
-/// `±odd × 2^lsb_exp` (odd below 2^53) as a float64, if in range.
+/// `±odd × 2^lsb_exp` as a float64, if it is one: odd of at most 53
+/// bits, and in range.
 fn scaled(negative: bool, odd: u64, lsb_exp: i64) -> Option<f64> {
     let bits = i64::from(64 - odd.leading_zeros());
-    if lsb_exp < -1074 || lsb_exp + bits > 1024 {
+    if bits > 53 || lsb_exp < -1074 || lsb_exp + bits > 1024 {
         return None;
     }
     let scale = if lsb_exp >= -1022 {

@@ -233,10 +233,6 @@ impl Number {
         }
     }
 
-    /// The float64 equal to this non-integral number, if float64 holds it
-    /// exactly: every float64 read from the wire, a binary fraction read as
-    /// text (`0.5`), and ±infinity. `None` for every integer, even one
-    /// float64 holds (`2^70`), and for fractions it cannot hold (`0.1`).
     /// The i64 this number is held as, if any (never -0, which is not an
     /// i64): `from_i64` makes this same number again.
     pub(crate) fn as_held_i64(&self) -> Option<i64> {
@@ -255,6 +251,10 @@ impl Number {
         }
     }
 
+    /// The float64 equal to this non-integral number, if float64 holds it
+    /// exactly: every float64 read from the wire, a binary fraction read as
+    /// text (`0.5`), and ±infinity. `None` for every integer, even one
+    /// float64 holds (`2^70`), and for fractions it cannot hold (`0.1`).
     pub(crate) fn non_integer_as_exact_f64(&self) -> Option<f64> {
         match &self.0 {
             Repr::Int(_) | Repr::NegZero => None,

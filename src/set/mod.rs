@@ -50,7 +50,6 @@ pub(crate) fn canonical_order(ety: &Type, elements: &[Value]) -> Option<Vec<usiz
     if elements.len() < 2 {
         return None;
     }
-    let positions = || (0..elements.len()).collect::<Vec<usize>>();
     match ety {
         Type::String | Type::Bool | Type::Number => {
             let cmp = |a: &usize, b: &usize| compare_primitive(&elements[*a], &elements[*b]);
@@ -62,14 +61,14 @@ pub(crate) fn canonical_order(ety: &Type, elements: &[Value]) -> Option<Vec<usiz
             if elements.iter().any(has_inexact_number) {
                 let mut keep = vec![true; elements.len()];
                 mark_equivalents_hashed(elements, 0..elements.len(), &mut keep);
-                let mut order: Vec<usize> = positions().into_iter().filter(|&i| keep[i]).collect();
+                let mut order: Vec<usize> = (0..elements.len()).filter(|&i| keep[i]).collect();
                 order.sort_by(cmp);
                 return Some(order);
             }
             if already_canonical(elements, compare_primitive) {
                 return None;
             }
-            let mut order = positions();
+            let mut order: Vec<usize> = (0..elements.len()).collect();
             order.sort_by(cmp);
             order.dedup_by(|later, earlier| equivalent(&elements[*earlier], &elements[*later]));
             Some(order)

@@ -94,23 +94,16 @@ impl<T> Calls<T> {
         self.closing.notify_waiters();
     }
 
-    /// Waits until the connection has closed, for at most `within`;
-    /// whether it has.
-    pub(super) async fn closed_within(&self, within: Duration) -> bool {
-        let closed = async {
-            loop {
-                // Registered before the check, so a close in between is
-                // not missed.
-                let notified = self.closing.notified();
-                tokio::pin!(notified);
-                notified.as_mut().enable();
-                if self.closed().is_some() {
-                    return;
-                }
-                notified.await;
-            }
-        };
-        tokio::time::timeout(within, closed).await.is_ok()
+    /// Waits until the connection has closed, for at most `within`.
+    pub(super) async fn wait_closed(&self, within: Duration) {
+        // Registered before the check, so a close in between is not
+        // missed; a close is never undone, so one wake-up is enough.
+        let notified = self.closing.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.closed().is_none() {
+            let _ = tokio::time::timeout(within, notified).await;
+        }
     }
 
     /// Why the connection closed, if it has.

@@ -116,7 +116,7 @@ pub(super) async fn write_queued<T: Send + 'static, W: AsyncWrite + Unpin>(
             // and last stderr lines): that reason is given a moment to
             // come first. Only a side that stopped reading but still
             // writes gets this one.
-            link.calls.closed_within(READING_SIDE_WAIT).await;
+            link.calls.wait_closed(READING_SIDE_WAIT).await;
             link.calls
                 .close(format!("writing to the other side failed: {e}"));
             return;
