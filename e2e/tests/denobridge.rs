@@ -135,9 +135,7 @@ fn setup(name: &str, main_tf: &str) -> Workdir {
 
 /// Runs terraform; its exit code and output.
 fn tf(dir: &Path, args: &[&str]) -> (i32, String) {
-    let (code, text) = support::run(terraform(dir).args(args).arg("-no-color"));
-    eprintln!("== terraform {}\n{text}", args.join(" "));
-    (code, text)
+    support::run(terraform(dir).args(args).arg("-no-color"))
 }
 
 fn tf_ok(dir: &Path, args: &[&str], want: i32) -> String {

@@ -128,7 +128,6 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     for (args, want) in steps {
         // Terraform hands its environment to the provider processes it starts.
         let (code, text) = support::run(terraform(&dir).args(args).env("CTYWIRE_RECORD", &record));
-        eprintln!("== terraform {}\n{text}", args.join(" "));
         assert_eq!(
             code,
             want,

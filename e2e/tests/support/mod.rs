@@ -42,7 +42,9 @@ pub fn terraform(dir: &Path) -> Command {
     c
 }
 
-/// Runs `command`: its exit code and its output, stdout then stderr.
+/// Runs `command` (terraform), logs its arguments and output for a
+/// failing test's report, and returns its exit code and its output,
+/// stdout then stderr.
 pub fn run(command: &mut Command) -> (i32, String) {
     let out = command.output().expect("terraform runs");
     let text = format!(
@@ -50,5 +52,7 @@ pub fn run(command: &mut Command) -> (i32, String) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    let args: Vec<_> = command.get_args().map(|a| a.to_string_lossy()).collect();
+    eprintln!("== terraform {}\n{text}", args.join(" "));
     (out.status.code().unwrap_or(-1), text)
 }
