@@ -83,6 +83,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
             #[cfg(feature = "serde")]
+            "borrowing-structs-decode" => {
+                if let Type::List(_) = ty {
+                    let v: Vec<instance::Instance<&str>> = msgpack::from_slice(&bytes, &ty)?;
+                    drop(std::hint::black_box(v));
+                } else {
+                    let v: instance::Instance<&str> = msgpack::from_slice(&bytes, &ty)?;
+                    drop(std::hint::black_box(v));
+                }
+            }
+            #[cfg(feature = "serde")]
             "structs-encode" => {
                 let fleet = fleet.as_ref().ok_or("no structs")?;
                 out.clear();

@@ -128,7 +128,7 @@
 //!
 //! | cty | Rust |
 //! |---|---|
-//! | string | `String` (`&str` when writing), `char`, a unit enum variant (its name) |
+//! | string | `String`, `&str` and `Cow<str>` (borrowed from the input by `from_slice`, below), `char`, a unit enum variant (its name) |
 //! | number | `i8`…`i128`, `u8`…`u128` (exact only), `f32`/`f64` (nearest), [`Number`] (exact), `String` (decimal text) |
 //! | bool | `bool` |
 //! | list, set, tuple | `Vec<T>`, `BTreeSet<T>`, `[T; N]`, `(A, B)`; a set is written de-duplicated in canonical order |

@@ -56,6 +56,26 @@ pub(crate) fn is_nfc_fast(s: &str) -> bool {
     s.is_ascii() || is_nfc_quick(s.chars()) == IsNormalized::Yes
 }
 
+/// Text read from the input, in NFC: still the input's own text where it
+/// already is (nearly always), so that it can be lent on as it is.
+#[inline(always)]
+pub(crate) fn cow_nfc(s: Cow<'_, str>, ascii: bool) -> Cow<'_, str> {
+    if ascii {
+        s
+    } else {
+        cow_nfc_unicode(s)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn cow_nfc_unicode(s: Cow<'_, str>) -> Cow<'_, str> {
+    match nfc(&s) {
+        Cow::Borrowed(_) => s,
+        Cow::Owned(o) => Cow::Owned(o),
+    }
+}
+
 /// `s` as an owned NFC string, reusing the allocation when it already is NFC.
 pub(crate) fn into_nfc(s: String) -> String {
     if is_nfc_fast(&s) {

@@ -965,3 +965,98 @@ fn a_set_or_map_of_unannounced_length_gets_its_own_header() {
         assert_eq!(msgpack::decode(&bytes, &ty).unwrap().len(), Some(n));
     }
 }
+
+/// A struct that takes all of its text from the input, as serde_json's
+/// borrowing structs do.
+#[derive(Deserialize, Debug)]
+struct Lent<'a> {
+    name: &'a str,
+    #[serde(borrow)]
+    note: std::borrow::Cow<'a, str>,
+    tags: BTreeMap<&'a str, &'a str>,
+    zones: Vec<&'a str>,
+}
+
+fn lent_type() -> Type {
+    ty(
+        r#"["object",{"name":"string","note":"string","tags":["map","string"],"zones":["list","string"]}]"#,
+    )
+}
+
+fn lies_within(s: &str, input: &[u8]) -> bool {
+    input.as_ptr_range().contains(&s.as_ptr())
+}
+
+#[test]
+fn strings_are_lent_out_of_the_input_where_it_holds_them_as_they_are() {
+    let ty = lent_type();
+    let value = Value::object([
+        ("name", Value::string("web")),
+        ("note", Value::string("café, composed")),
+        (
+            "tags",
+            Value::map(Type::String, [("tier", Value::string("front"))]).unwrap(),
+        ),
+        (
+            "zones",
+            Value::list(Type::String, vec![Value::string("a"), Value::string("b")]).unwrap(),
+        ),
+    ]);
+    let bytes = msgpack::encode(&value, &ty).unwrap();
+    let text = json::encode(&value, &ty).unwrap();
+    for (input, lent) in [
+        (&bytes, msgpack::from_slice::<Lent>(&bytes, &ty).unwrap()),
+        (&text, json::from_slice::<Lent>(&text, &ty).unwrap()),
+    ] {
+        assert_eq!(lent.name, "web");
+        assert!(matches!(
+            lent.note,
+            std::borrow::Cow::Borrowed("café, composed")
+        ));
+        assert_eq!(lent.tags, BTreeMap::from([("tier", "front")]));
+        assert_eq!(lent.zones, ["a", "b"]);
+        let every = [lent.name, &lent.note, "", lent.zones[0], lent.zones[1]];
+        let (k, v) = lent.tags.iter().next().unwrap();
+        for s in every.into_iter().filter(|s| !s.is_empty()).chain([*k, *v]) {
+            assert!(lies_within(s, input), "{s:?} was copied");
+        }
+    }
+}
+
+#[test]
+fn text_that_needs_normalizing_is_copied_and_refused_by_a_borrowed_str_at_its_path() {
+    // msgpack written by something other than go-cty may carry NFD text:
+    // cty holds it composed, so it cannot be lent as it is.
+    let ty = ty(r#"["object",{"name":"string"}]"#);
+    let nfd = b"\x81\xa4name\xa3e\xcc\x81";
+    #[derive(Deserialize)]
+    struct Owned<'a> {
+        #[serde(borrow)]
+        name: std::borrow::Cow<'a, str>,
+    }
+    let read: Owned = msgpack::from_slice(nfd, &ty).unwrap();
+    assert!(matches!(read.name, std::borrow::Cow::Owned(ref s) if s == "\u{e9}"));
+    #[derive(Deserialize, Debug)]
+    struct Borrowed<'a> {
+        #[allow(dead_code)]
+        name: &'a str,
+    }
+    let err = msgpack::from_slice::<Borrowed>(nfd, &ty).unwrap_err();
+    assert_eq!(err.path().to_string(), ".name");
+    assert!(err.message().contains("borrowed string"), "{err}");
+
+    // A map key likewise.
+    let map = Type::map(Type::String);
+    let nfd_key = b"\x81\xa3e\xcc\x81\xa1x";
+    let read: BTreeMap<String, &str> = msgpack::from_slice(nfd_key, &map).unwrap();
+    assert_eq!(read, BTreeMap::from([("\u{e9}".to_string(), "x")]));
+    let err = msgpack::from_slice::<BTreeMap<&str, &str>>(nfd_key, &map).unwrap_err();
+    assert!(err.message().contains("borrowed string"), "{err}");
+
+    // JSON text written with escapes is not the text itself either.
+    let escaped = br#"{"name":"say \"hi\""}"#;
+    let read: Owned = json::from_slice(escaped, &ty).unwrap();
+    assert_eq!(read.name, r#"say "hi""#);
+    let err = json::from_slice::<Borrowed>(escaped, &ty).unwrap_err();
+    assert_eq!(err.path().to_string(), ".name");
+}

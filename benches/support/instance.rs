@@ -1,7 +1,8 @@
 //! The benchmark instance type (`payloads::instance_type`) as Rust structs,
 //! the way a provider author would write them: every attribute may be
 //! null (the payloads make 10% of them null), numbers exact, nested blocks
-//! as `Vec`s, sets as `BTreeSet`s.
+//! as `Vec`s, sets as `BTreeSet`s. Text is `String` unless `S` says
+//! otherwise: `Instance<&str>` borrows every string from the input.
 
 #![allow(dead_code)]
 
@@ -10,85 +11,90 @@ use std::collections::{BTreeMap, BTreeSet};
 use ctywire::Number;
 use serde::{Deserialize, Serialize};
 
-type Tags = Option<BTreeMap<String, Option<String>>>;
+type Tags<S> = Option<BTreeMap<S, Option<S>>>;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
-pub struct Ebs {
+#[serde(bound(deserialize = "S: Deserialize<'de> + Ord"))]
+pub struct Ebs<S = String> {
     pub delete_on_termination: Option<bool>,
-    pub device_name: Option<String>,
+    pub device_name: Option<S>,
     pub encrypted: Option<bool>,
     pub iops: Option<Number>,
-    pub kms_key_id: Option<String>,
-    pub snapshot_id: Option<String>,
-    pub tags: Tags,
+    pub kms_key_id: Option<S>,
+    pub snapshot_id: Option<S>,
+    pub tags: Tags<S>,
     pub throughput: Option<Number>,
-    pub volume_id: Option<String>,
+    pub volume_id: Option<S>,
     pub volume_size: Option<Number>,
-    pub volume_type: Option<String>,
+    pub volume_type: Option<S>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
-pub struct CreditSpecification {
-    pub cpu_credits: Option<String>,
+#[serde(bound(deserialize = "S: Deserialize<'de> + Ord"))]
+pub struct CreditSpecification<S = String> {
+    pub cpu_credits: Option<S>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
-pub struct MetadataOptions {
-    pub http_endpoint: Option<String>,
+#[serde(bound(deserialize = "S: Deserialize<'de> + Ord"))]
+pub struct MetadataOptions<S = String> {
+    pub http_endpoint: Option<S>,
     pub http_put_response_hop_limit: Option<Number>,
-    pub http_tokens: Option<String>,
-    pub instance_metadata_tags: Option<String>,
+    pub http_tokens: Option<S>,
+    pub instance_metadata_tags: Option<S>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
-pub struct Timeouts {
-    pub create: Option<String>,
-    pub delete: Option<String>,
-    pub update: Option<String>,
+#[serde(bound(deserialize = "S: Deserialize<'de> + Ord"))]
+pub struct Timeouts<S = String> {
+    pub create: Option<S>,
+    pub delete: Option<S>,
+    pub update: Option<S>,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
-pub struct Instance {
-    pub ami: Option<String>,
-    pub arn: Option<String>,
+#[serde(bound(deserialize = "S: Deserialize<'de> + Ord"))]
+pub struct Instance<S = String> {
+    pub ami: Option<S>,
+    pub arn: Option<S>,
     pub associate_public_ip_address: Option<bool>,
-    pub availability_zone: Option<String>,
+    pub availability_zone: Option<S>,
     pub cpu_core_count: Option<Number>,
     pub cpu_threads_per_core: Option<Number>,
     pub disable_api_termination: Option<bool>,
     pub ebs_optimized: Option<bool>,
     pub get_password_data: Option<bool>,
     pub hibernation: Option<bool>,
-    pub host_id: Option<String>,
-    pub iam_instance_profile: Option<String>,
-    pub id: Option<String>,
-    pub instance_state: Option<String>,
-    pub instance_type: Option<String>,
+    pub host_id: Option<S>,
+    pub iam_instance_profile: Option<S>,
+    pub id: Option<S>,
+    pub instance_state: Option<S>,
+    pub instance_type: Option<S>,
     pub ipv6_address_count: Option<Number>,
-    pub ipv6_addresses: Option<Vec<Option<String>>>,
-    pub key_name: Option<String>,
+    pub ipv6_addresses: Option<Vec<Option<S>>>,
+    pub key_name: Option<S>,
     pub monitoring: Option<bool>,
-    pub outpost_arn: Option<String>,
-    pub password_data: Option<String>,
-    pub placement_group: Option<String>,
-    pub primary_network_interface_id: Option<String>,
-    pub private_dns: Option<String>,
-    pub private_ip: Option<String>,
-    pub public_dns: Option<String>,
-    pub public_ip: Option<String>,
-    pub secondary_private_ips: Option<BTreeSet<String>>,
-    pub security_groups: Option<BTreeSet<String>>,
+    pub outpost_arn: Option<S>,
+    pub password_data: Option<S>,
+    pub placement_group: Option<S>,
+    pub primary_network_interface_id: Option<S>,
+    pub private_dns: Option<S>,
+    pub private_ip: Option<S>,
+    pub public_dns: Option<S>,
+    pub public_ip: Option<S>,
+    pub secondary_private_ips: Option<BTreeSet<S>>,
+    pub security_groups: Option<BTreeSet<S>>,
     pub source_dest_check: Option<bool>,
-    pub subnet_id: Option<String>,
-    pub tags: Tags,
-    pub tags_all: Tags,
-    pub tenancy: Option<String>,
-    pub user_data: Option<String>,
-    pub user_data_base64: Option<String>,
-    pub vpc_security_group_ids: Option<BTreeSet<String>>,
-    pub ebs_block_device: Option<Vec<Option<Ebs>>>,
-    pub root_block_device: Option<Vec<Option<Ebs>>>,
-    pub credit_specification: Option<Vec<Option<CreditSpecification>>>,
-    pub metadata_options: Option<Vec<Option<MetadataOptions>>>,
-    pub timeouts: Option<Timeouts>,
+    pub subnet_id: Option<S>,
+    pub tags: Tags<S>,
+    pub tags_all: Tags<S>,
+    pub tenancy: Option<S>,
+    pub user_data: Option<S>,
+    pub user_data_base64: Option<S>,
+    pub vpc_security_group_ids: Option<BTreeSet<S>>,
+    pub ebs_block_device: Option<Vec<Option<Ebs<S>>>>,
+    pub root_block_device: Option<Vec<Option<Ebs<S>>>>,
+    pub credit_specification: Option<Vec<Option<CreditSpecification<S>>>>,
+    pub metadata_options: Option<Vec<Option<MetadataOptions<S>>>>,
+    pub timeouts: Option<Timeouts<S>>,
 }

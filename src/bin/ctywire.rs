@@ -529,11 +529,25 @@ fn typed_bench(bytes: &[u8], ty: &Type, seconds: f64) -> Result<String, String> 
             ",\"msgpack_decode_structs\":{d},\"msgpack_encode_structs\":{e}"
         ))
     }
+    // The same structs holding `&str`s lent by the input.
+    fn lent<'a, T: Serialize + serde::Deserialize<'a>>(
+        bytes: &'a [u8],
+        ty: &Type,
+        seconds: f64,
+    ) -> Result<String, String> {
+        let structs: T = msgpack::from_slice(bytes, ty).map_err(describe)?;
+        if msgpack::to_vec(&structs, ty).map_err(describe)? != bytes {
+            return Err("the borrowing structs do not write back the same bytes".into());
+        }
+        let d = time_per_op(seconds, || msgpack::from_slice::<T>(bytes, ty));
+        Ok(format!(",\"msgpack_decode_borrowing_structs\":{d}"))
+    }
     let instance = payloads::instance_type();
     if *ty == instance {
-        rows::<Instance>(bytes, ty, seconds)
+        Ok(rows::<Instance>(bytes, ty, seconds)? + &lent::<Instance<&str>>(bytes, ty, seconds)?)
     } else if *ty == Type::list(instance) {
-        rows::<Vec<Instance>>(bytes, ty, seconds)
+        Ok(rows::<Vec<Instance>>(bytes, ty, seconds)?
+            + &lent::<Vec<Instance<&str>>>(bytes, ty, seconds)?)
     } else {
         Ok(String::new())
     }

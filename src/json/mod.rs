@@ -91,16 +91,20 @@ pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<
 /// JSON text of type `ty` read into a serde type, with the default
 /// [`DecodeOptions`]: the same limits, leniencies and refusals as
 /// [`decode`], and errors at the path of the offending element.
-/// *Needs the `serde` feature.*
+/// Strings are lent out of `text` as [`msgpack::from_slice`] lends them,
+/// except those written with escapes (their text is not in the input as
+/// it is). *Needs the `serde` feature.*
+///
+/// [`msgpack::from_slice`]: crate::msgpack::from_slice
 #[cfg(feature = "serde")]
-pub fn from_slice<T: serde::de::DeserializeOwned>(text: &[u8], ty: &Type) -> Result<T> {
+pub fn from_slice<'a, T: serde::Deserialize<'a>>(text: &'a [u8], ty: &Type) -> Result<T> {
     from_slice_with(text, ty, &DecodeOptions::default())
 }
 
 /// [`from_slice`] with explicit limits. *Needs the `serde` feature.*
 #[cfg(feature = "serde")]
-pub fn from_slice_with<T: serde::de::DeserializeOwned>(
-    text: &[u8],
+pub fn from_slice_with<'a, T: serde::Deserialize<'a>>(
+    text: &'a [u8],
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<T> {

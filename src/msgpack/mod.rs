@@ -134,15 +134,44 @@ pub fn to_vec_into<T: serde::Serialize + ?Sized>(
 /// msgpack bytes of type `ty` read into a serde type, with the default
 /// [`DecodeOptions`]: the same limits and refusals as [`decode`], and
 /// errors at the path of the offending element. *Needs the `serde` feature.*
+///
+/// Strings can be borrowed from `bytes`, as serde_json lends them: a
+/// `&str` or `#[serde(borrow)] Cow<str>` field takes the input's own text.
+/// Text that is not in NFC has to be normalized first, so a `Cow` gets a
+/// copy of it and a `&str` field refuses it at its path.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use std::collections::BTreeMap;
+/// use ctywire::{msgpack, Type, Value};
+/// #[derive(serde::Deserialize)]
+/// struct Tagged<'a> {
+///     #[serde(borrow)]
+///     name: Cow<'a, str>,
+///     tags: BTreeMap<&'a str, &'a str>,
+/// }
+/// let ty = Type::parse(r#"["object",{"name":"string","tags":["map","string"]}]"#)?;
+/// let bytes = msgpack::encode(
+///     &Value::object([
+///         ("name", Value::string("café")),
+///         ("tags", Value::map(Type::String, [("tier", Value::string("web"))])?),
+///     ]),
+///     &ty,
+/// )?;
+/// let read: Tagged = msgpack::from_slice(&bytes, &ty)?;
+/// assert!(matches!(read.name, Cow::Borrowed("café")));
+/// assert_eq!(read.tags["tier"], "web");
+/// # Ok::<(), ctywire::Error>(())
+/// ```
 #[cfg(feature = "serde")]
-pub fn from_slice<T: serde::de::DeserializeOwned>(bytes: &[u8], ty: &Type) -> Result<T> {
+pub fn from_slice<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8], ty: &Type) -> Result<T> {
     from_slice_with(bytes, ty, &DecodeOptions::default())
 }
 
 /// [`from_slice`] with explicit limits. *Needs the `serde` feature.*
 #[cfg(feature = "serde")]
-pub fn from_slice_with<T: serde::de::DeserializeOwned>(
-    bytes: &[u8],
+pub fn from_slice_with<'a, T: serde::Deserialize<'a>>(
+    bytes: &'a [u8],
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<T> {

@@ -14,22 +14,23 @@
 //! (their elements must agree on one type), unknowns that refinements
 //! collapsed into known values, and whatever a `Value` field takes.
 
-use compact_str::CompactString;
-use serde::de::value::StrDeserializer;
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use std::borrow::Cow;
+
+use serde::de::{self, Deserialize, DeserializeSeed, Visitor};
 
 use super::de::{missing_field_named, ValueDeserializer};
 use super::{stash, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
 use crate::decode::{decode_whole, required, Decoder, Key, Wire};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
-use crate::strings::{compact_nfc, nfc};
+use crate::strings::cow_nfc;
 use crate::types::{ObjectType, Type};
 use crate::value::Value;
 use crate::DecodeOptions;
 
 /// Reads one whole input with `wire` into `T`, as type `ty`.
-pub(crate) fn from_wire<'a, W: Wire<'a>, T: DeserializeOwned>(
+pub(crate) fn from_wire<'a, W: Wire<'a>, T: Deserialize<'a>>(
     wire: W,
     input_len: usize,
     ty: &Type,
@@ -115,7 +116,7 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         })
     }
 
-    fn seq<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+    fn seq<V: Visitor<'a>>(mut self, visitor: V) -> Result<V::Value> {
         let direct = match self.ty {
             Type::List(e) if e.is_static() => self.direct()?,
             Type::Tuple(_) => self.direct()?,
@@ -185,7 +186,7 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         })
     }
 
-    fn map<'de, V: Visitor<'de>>(
+    fn map<V: Visitor<'a>>(
         mut self,
         visitor: V,
         fields: Option<&'static [&'static str]>,
@@ -261,16 +262,26 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
     }
 }
 
+/// Hands a string to `visitor`, borrowed from the input where the input
+/// holds it as it is (serde's `&str` and `#[serde(borrow)] Cow<str>`
+/// fields take it without a copy), else as a passing `&str`.
+fn visit_text<'a, V: Visitor<'a>>(s: Cow<'a, str>, ascii: bool, visitor: V) -> Result<V::Value> {
+    match cow_nfc(s, ascii) {
+        Cow::Borrowed(b) => visitor.visit_borrowed_str(b),
+        Cow::Owned(o) => visitor.visit_string(o),
+    }
+}
+
 /// The many requests that read the whole value first.
 macro_rules! via_value {
     ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        fn $method<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
             self.via_value(|v| de::Deserializer::$method(v, visitor))
         }
     )*};
 }
 
-impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W> {
+impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
     type Error = Error;
 
     via_value! {
@@ -282,24 +293,23 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         deserialize_ignored_any
     }
 
-    fn deserialize_str<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+    fn deserialize_str<V: Visitor<'a>>(mut self, visitor: V) -> Result<V::Value> {
         // The most common request, read without building a value.
         if matches!(self.ty, Type::String) {
             if let Some(at) = self.direct()? {
                 return match self.d.w.string()? {
-                    Some((s, ascii)) if ascii => visitor.visit_str(&s),
-                    Some((s, _)) => visitor.visit_str(&nfc(&s)),
+                    Some((s, ascii)) => visit_text(s, ascii, visitor),
                     None => Err(required(at, "a string")),
                 };
             }
         }
         self.via_value(|v| de::Deserializer::deserialize_str(v, visitor))
     }
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    fn deserialize_string<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_str(visitor)
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+    fn deserialize_bool<V: Visitor<'a>>(mut self, visitor: V) -> Result<V::Value> {
         if matches!(self.ty, Type::Bool) {
             if let Some(at) = self.direct()? {
                 return match self.d.w.bool()? {
@@ -311,7 +321,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         self.via_value(|v| de::Deserializer::deserialize_bool(v, visitor))
     }
 
-    fn deserialize_option<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+    fn deserialize_option<V: Visitor<'a>>(mut self, visitor: V) -> Result<V::Value> {
         match self.head()? {
             Head::Null => visitor.visit_none(),
             Head::Known(_) => visitor.visit_some(self),
@@ -319,7 +329,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         }
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'a>>(
         self,
         name: &'static str,
         visitor: V,
@@ -327,7 +337,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         self.via_value(|v| de::Deserializer::deserialize_unit_struct(v, name, visitor))
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
         mut self,
         name: &'static str,
         visitor: V,
@@ -390,13 +400,13 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         }
     }
 
-    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         self.seq(visitor)
     }
-    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
+    fn deserialize_tuple<V: Visitor<'a>>(self, _: usize, visitor: V) -> Result<V::Value> {
         self.seq(visitor)
     }
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
+    fn deserialize_tuple_struct<V: Visitor<'a>>(
         self,
         _: &'static str,
         _: usize,
@@ -405,10 +415,10 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         self.seq(visitor)
     }
 
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value> {
         self.map(visitor, None)
     }
-    fn deserialize_struct<V: Visitor<'de>>(
+    fn deserialize_struct<V: Visitor<'a>>(
         self,
         _: &'static str,
         fields: &'static [&'static str],
@@ -417,7 +427,7 @@ impl<'de, 'a, W: Wire<'a>> de::Deserializer<'de> for WireValue<'_, 'a, '_, '_, W
         self.map(visitor, Some(fields))
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
+    fn deserialize_enum<V: Visitor<'a>>(
         self,
         name: &'static str,
         variants: &'static [&'static str],
@@ -478,9 +488,9 @@ impl<'a, 't, W: Wire<'a>> ElementsWire<'_, 'a, '_, 't, W> {
     }
 }
 
-impl<'de, 'a, W: Wire<'a>> de::SeqAccess<'de> for &mut ElementsWire<'_, 'a, '_, '_, W> {
+impl<'a, W: Wire<'a>> de::SeqAccess<'a> for &mut ElementsWire<'_, 'a, '_, '_, W> {
     type Error = Error;
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    fn next_element_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let Some(ty) = self.advance()? else {
             return Ok(None);
         };
@@ -573,9 +583,9 @@ struct AttributesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
     pending: Option<(usize, bool)>,
 }
 
-impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for AttributesWire<'_, 'a, '_, '_, W> {
+impl<'a, W: Wire<'a>> de::MapAccess<'a> for AttributesWire<'_, 'a, '_, '_, W> {
     type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         let oty = self.oty;
         if !self.wire_done {
             match self.d.w.next_key(&mut self.seq, self.seen.expected(oty))? {
@@ -608,7 +618,7 @@ impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for AttributesWire<'_, 'a, '_, '_,
         Ok(None)
     }
 
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+    fn next_value_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<T::Value> {
         let Some((idx, missing)) = self.pending.take() else {
             return Err(Error::data(
                 "internal error: a value asked for before its key",
@@ -634,12 +644,13 @@ struct EntriesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
     counted: bool,
     count: usize,
     at: usize,
-    pending: Option<CompactString>,
+    /// The key just read, for the path of an error in its value.
+    pending: Option<Cow<'a, str>>,
 }
 
-impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for EntriesWire<'_, 'a, '_, '_, W> {
+impl<'a, W: Wire<'a>> de::MapAccess<'a> for EntriesWire<'_, 'a, '_, '_, W> {
     type Error = Error;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         let Some((_, key)) = self.d.w.next_key(&mut self.seq, None)? else {
             return Ok(None);
         };
@@ -655,13 +666,16 @@ impl<'de, 'a, W: Wire<'a>> de::MapAccess<'de> for EntriesWire<'_, 'a, '_, '_, W>
                 "internal error: a map key taken for an attribute",
             ));
         };
-        let k = compact_nfc(&k, ascii);
-        let out = seed.deserialize(StrDeserializer::new(&k)).map(Some);
+        let k = cow_nfc(k, ascii);
+        let out = match &k {
+            Cow::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(b)),
+            Cow::Owned(o) => seed.deserialize(StrDeserializer::new(o)),
+        };
         self.pending = Some(k);
-        out
+        out.map(Some)
     }
 
-    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+    fn next_value_seed<T: DeserializeSeed<'a>>(&mut self, seed: T) -> Result<T::Value> {
         let Some(k) = self.pending.take() else {
             return Err(Error::data(
                 "internal error: a value asked for before its key",
