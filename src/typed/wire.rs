@@ -13,10 +13,12 @@
 //! collections whose element type has dynamic parts
 //! (their elements must agree on one type), unknowns that refinements
 //! collapsed into known values, and whatever a `Value` field takes.
+//! Strings and map keys the input holds as cty does (NFC, unescaped) are
+//! lent to the visitor out of the input itself.
 
-use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use std::borrow::Cow;
 
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, Deserialize, DeserializeSeed, Visitor};
 
 use super::de::{missing_field_named, ValueDeserializer};
