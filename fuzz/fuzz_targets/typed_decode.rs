@@ -1,15 +1,17 @@
 //! Arbitrary bytes, as msgpack or JSON, into a fixed provider-like struct
 //! holding every wrapper (Option, Unknowable, Value, sets, maps, nested
 //! blocks): never a panic; straight from the bytes accepts exactly what
-//! `decode` + `from_value` accept; what is read writes back.
+//! `decode` + `from_value` accept; what is read writes back; text lent
+//! out of the input (`&str`, `Cow`) reads as the owned strings do.
 #![no_main]
 
 mod common;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use ctywire::{from_value, json, msgpack, Number, Type, Unknowable, Value};
+use ctywire::{from_value, json, msgpack, IgnoredAttributes, Number, Type, Unknowable, Value};
 use libfuzzer_sys::fuzz_target;
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +43,34 @@ struct Thing {
     extra: Value,
 }
 
+/// `Thing`'s text, lent by the input.
+#[derive(Deserialize)]
+struct Lent<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    tags: BTreeMap<&'a str, &'a str>,
+    #[serde(flatten)]
+    _rest: IgnoredAttributes,
+}
+
+/// Where the input reads both as `Lent` and as `Thing` (`Thing` may refuse
+/// what `Lent` ignores; `Lent` refuses text that must be normalized or
+/// unescaped), both hold the same text.
+fn lent_agrees(lent: ctywire::Result<Lent>, owned: &ctywire::Result<Thing>) {
+    if let (Ok(l), Ok(t)) = (lent, owned) {
+        assert_eq!(l.name, t.name, "lent and owned names differ");
+        assert!(
+            l.tags.iter().eq(t
+                .tags
+                .iter()
+                .map(|(k, v)| (&k[..], &v[..]))
+                .collect::<BTreeMap<_, _>>()
+                .iter()),
+            "lent and owned tags differ"
+        );
+    }
+}
+
 fn thing_type() -> &'static Type {
     static TY: OnceLock<Type> = OnceLock::new();
     TY.get_or_init(|| {
@@ -63,6 +93,7 @@ fuzz_target!(|data: &[u8]| {
     let opts = common::options();
     if format & 1 == 0 {
         let direct = msgpack::from_slice_with::<Thing>(payload, ty, &opts);
+        lent_agrees(msgpack::from_slice_with(payload, ty, &opts), &direct);
         let plain = msgpack::decode_with(payload, ty, &opts).and_then(|v| from_value::<Thing>(&v));
         assert_eq!(
             direct.is_ok(),
@@ -82,6 +113,7 @@ fuzz_target!(|data: &[u8]| {
         }
     } else {
         let direct = json::from_slice_with::<Thing>(payload, ty, &opts);
+        lent_agrees(json::from_slice_with(payload, ty, &opts), &direct);
         let plain = json::decode_with(payload, ty, &opts).and_then(|v| from_value::<Thing>(&v));
         // The one deliberate difference: a repeated attribute, which
         // decode lets the last win, is refused straight into a struct.
