@@ -58,6 +58,7 @@ pub(crate) fn is_nfc_fast(s: &str) -> bool {
 
 /// Text read from the input, in NFC: still the input's own text where it
 /// already is (nearly always), so that it can be lent on as it is.
+#[cfg(feature = "serde")]
 #[inline(always)]
 pub(crate) fn cow_nfc(s: Cow<'_, str>, ascii: bool) -> Cow<'_, str> {
     if ascii {
@@ -67,6 +68,7 @@ pub(crate) fn cow_nfc(s: Cow<'_, str>, ascii: bool) -> Cow<'_, str> {
     }
 }
 
+#[cfg(feature = "serde")]
 #[cold]
 #[inline(never)]
 fn cow_nfc_unicode(s: Cow<'_, str>) -> Cow<'_, str> {

@@ -210,6 +210,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 /// `Value`'s already is: a short string's bytes are looked at as they are
 /// copied, which costs a few instructions, where a separate ASCII check
 /// was 10% of encoding the fleet from structs (callgrind).
+#[cfg(feature = "serde")]
 #[inline(always)]
 pub(crate) fn write_str_ascii(out: &mut Vec<u8>, s: &str) -> bool {
     write_str_bytes(out, s.as_bytes()) & HIGH_BITS == 0

@@ -235,6 +235,7 @@ impl Number {
 
     /// The i64 this number is held as, if any (never -0, which is not an
     /// i64): `from_i64` makes this same number again.
+    #[cfg(feature = "serde")]
     pub(crate) fn as_held_i64(&self) -> Option<i64> {
         match self.0 {
             Repr::Int(i) => Some(i),
@@ -244,6 +245,7 @@ impl Number {
 
     /// The float64 this number is held as, if any (a finite fraction):
     /// `from_f64` makes this same number again.
+    #[cfg(feature = "serde")]
     pub(crate) fn as_held_f64(&self) -> Option<f64> {
         match self.0 {
             Repr::Float(f) => Some(f),
