@@ -1,6 +1,8 @@
-//! How decoding time grows with the number of elements: msgpack decode per
-//! element for 10× steps of the benchmark payloads, JSON decode of the same
-//! values, and an untyped rmpv parse of the msgpack bytes for reference.
+//! How time grows with the number of elements: msgpack and JSON decode and
+//! encode for 10× steps of the benchmark payloads, and an untyped rmpv
+//! parse of the msgpack bytes for reference. Last, for the steps well above
+//! 10×, the big payload against ten small trees at once (the same memory to
+//! move): near 1× says the step is the memory hierarchy's, not the code's.
 //!
 //! ```sh
 //! cargo run --release --example scaling                # fleet 200 → 2,000, sets 1k → 10k,
@@ -107,19 +109,38 @@ fn decode_ten_alive(p: &Payload) -> f64 {
     })
 }
 
+/// Ten trees of `p`, each decoded on its own, encoded one after another
+/// into one buffer: the same elements, and the same memory to read and
+/// write, as encoding one payload ten times the size.
+fn encode_ten(p: &Payload) -> f64 {
+    let trees: Vec<Value> = (0..10)
+        .map(|_| msgpack::decode(&p.bytes, &p.ty).expect("decode"))
+        .collect();
+    let mut out = Vec::with_capacity(10 * p.bytes.len());
+    median_ns(|| {
+        out.clear();
+        for tree in &trees {
+            msgpack::encode_into(&mut out, tree, &p.ty).expect("encode");
+        }
+    })
+}
+
 fn untyped(p: &Payload) -> f64 {
     median_ns(|| rmpv::decode::read_value(&mut &p.bytes[..]).expect("rmpv"))
 }
 
+/// Times one operation on a payload.
+type Timer = fn(&Payload) -> f64;
+
 /// How many times longer `big` takes than `small`: the median over rounds
 /// of the ratio of back-to-back turns, and each one's median time.
-fn step(small: &Payload, big: &Payload, time: fn(&Payload) -> f64) -> (f64, f64, f64) {
+fn step(small: &Payload, big: &Payload, time: Timer) -> (f64, f64, f64) {
     step_between((small, time), (big, time))
 }
 
 fn step_between(
-    (small, time_small): (&Payload, fn(&Payload) -> f64),
-    (big, time_big): (&Payload, fn(&Payload) -> f64),
+    (small, time_small): (&Payload, Timer),
+    (big, time_big): (&Payload, Timer),
 ) -> (f64, f64, f64) {
     let (mut ratios, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
@@ -190,18 +211,30 @@ fn main() {
             untyped_ratio,
         );
     }
-    if only.is_some() {
-        return;
+    // Where the steps above 10× come from: the big payload against the
+    // small one decoded (or encoded) ten times, ten trees at once. Both
+    // move the same memory through a cache that no longer holds it, so a
+    // ratio near 1× puts the step in the memory, not in the code.
+    let wanted = |p: &Payload| only.is_none_or(|o| p.label.contains(o.as_str()));
+    let fleet = |n: usize| fleets.iter().find(|p| p.elements == n).expect("a fleet");
+    let checks: [(&Payload, &Payload, &str, Timer, Timer); 3] = [
+        (fleet(200), fleet(2000), "decoded", decode_ten_alive, decode),
+        (
+            &manifests[0],
+            &manifests[1],
+            "decoded",
+            decode_ten_alive,
+            decode,
+        ),
+        (&maps[0], &maps[1], "encoded", encode_ten, encode),
+    ];
+    for (small, big, what, ten, one) in checks {
+        if wanted(small) {
+            let (ratio, ..) = step_between((small, ten), (big, one));
+            println!(
+                "{} against {} {what} ten times, ten trees at once: {ratio:.2}×",
+                big.label, small.label
+            );
+        }
     }
-    // Where the fleet step comes from: the big fleet against the small one
-    // decoded ten times into trees that all stay alive. Both write the same
-    // tree into memory the cache no longer holds, so a ratio near 1× puts
-    // the step in the memory, not in the decoder.
-    let at = |n: usize| fleets.iter().find(|p| p.elements == n).expect("a fleet");
-    let (small, big) = (at(200), at(2000));
-    let (ratio, ..) = step_between((small, decode_ten_alive), (big, decode));
-    println!(
-        "\n{} against {} decoded ten times, all ten trees alive: {ratio:.2}×",
-        big.label, small.label
-    );
 }
