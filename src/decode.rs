@@ -121,6 +121,18 @@ pub(crate) trait Wire<'a> {
     fn set_known_in_order(&mut self, _ety: &Type, _max_exponent: u32) -> bool {
         false
     }
+
+    /// Whether the map about to be read has its keys in cty's order, each
+    /// once, as cty holds them (bytewise ascending, already NFC), without
+    /// consuming anything: then its entries can go straight into a Rust
+    /// map. `false` where a format cannot tell cheaply; the map is then
+    /// read as a value, whose keys are normalized, ordered and made unique
+    /// (a repeated key's last value wins). `depth_left` bounds the nesting
+    /// a format must descend to step over the values.
+    #[cfg(feature = "serde")]
+    fn map_known_in_order(&mut self, _depth_left: usize) -> bool {
+        false
+    }
 }
 
 /// Decodes one whole input with `wire`, as type `ty`.
@@ -230,6 +242,12 @@ pub(crate) fn required(at: usize, what: &str) -> Error {
 }
 
 impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
+    /// How many levels of nesting the value at hand may still hold.
+    #[cfg(feature = "serde")]
+    pub(crate) fn depth_left(&self) -> usize {
+        self.opts.max_depth.saturating_sub(self.depth)
+    }
+
     /// Runs `f` one level deeper: the one place nesting is counted.
     #[inline]
     pub(crate) fn nested<T>(

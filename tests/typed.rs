@@ -1045,12 +1045,14 @@ fn text_that_needs_normalizing_is_copied_and_refused_by_a_borrowed_str_at_its_pa
     assert_eq!(err.path().to_string(), ".name");
     assert!(err.message().contains("borrowed string"), "{err}");
 
-    // A map key likewise.
+    // A map whose keys are not plain ASCII is read as a value first (cty
+    // normalizes, orders and de-duplicates its keys), so none of its text
+    // is lent.
     let map = Type::map(Type::String);
     let nfd_key = b"\x81\xa3e\xcc\x81\xa1x";
-    let read: BTreeMap<String, &str> = msgpack::from_slice(nfd_key, &map).unwrap();
-    assert_eq!(read, BTreeMap::from([("\u{e9}".to_string(), "x")]));
-    let err = msgpack::from_slice::<BTreeMap<&str, &str>>(nfd_key, &map).unwrap_err();
+    let read: BTreeMap<String, String> = msgpack::from_slice(nfd_key, &map).unwrap();
+    assert_eq!(read, BTreeMap::from([("\u{e9}".into(), "x".into())]));
+    let err = msgpack::from_slice::<BTreeMap<String, &str>>(nfd_key, &map).unwrap_err();
     assert!(err.message().contains("borrowed string"), "{err}");
 
     // JSON text written with escapes is not the text itself either.
@@ -1059,4 +1061,218 @@ fn text_that_needs_normalizing_is_copied_and_refused_by_a_borrowed_str_at_its_pa
     assert_eq!(read.name, r#"say "hi""#);
     let err = json::from_slice::<Borrowed>(escaped, &ty).unwrap_err();
     assert_eq!(err.path().to_string(), ".name");
+}
+
+/// msgpack for a map of short strings, entries as given (go-cty would
+/// never write a key twice or out of order; other writers may).
+fn fixmap(entries: &[(&str, &str)]) -> Vec<u8> {
+    let mut b = vec![0x80 | entries.len() as u8];
+    for (k, v) in entries {
+        for s in [k, v] {
+            b.push(0xa0 | s.len() as u8);
+            b.extend_from_slice(s.as_bytes());
+        }
+    }
+    b
+}
+
+/// A map visitor that keeps entries in the order they are handed over, as
+/// an `IndexMap` would.
+#[derive(Debug, PartialEq)]
+struct InOrder(Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for InOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = InOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut m: M,
+            ) -> Result<InOrder, M::Error> {
+                let mut v = Vec::new();
+                while let Some(e) = m.next_entry()? {
+                    v.push(e);
+                }
+                Ok(InOrder(v))
+            }
+        }
+        d.deserialize_map(Entries)
+    }
+}
+
+#[test]
+fn a_map_with_a_repeated_key_reads_as_decode_reads_it_the_last_value_winning() {
+    let ty = Type::map(Type::String);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: String,
+    }
+    let repeated = fixmap(&[("a", "x"), ("a", "y")]);
+    let nfc_twins = fixmap(&[("é", "x"), ("e\u{301}", "y")]);
+    let last_wins = |k: &str| BTreeMap::from([(k.to_string(), "y".to_string())]);
+    assert_eq!(
+        msgpack::from_slice::<BTreeMap<String, String>>(&repeated, &ty).unwrap(),
+        last_wins("a")
+    );
+    assert_eq!(
+        msgpack::from_slice::<A>(&repeated, &ty).unwrap(),
+        A { a: "y".into() }
+    );
+    assert_eq!(
+        msgpack::from_slice::<BTreeMap<String, String>>(&nfc_twins, &ty).unwrap(),
+        last_wins("\u{e9}")
+    );
+    // A first value the Rust type would refuse is replaced before it is read.
+    let ints = Type::map(Type::Number);
+    let mut big_then_small = vec![0x82, 0xa1, b'a', 0xcd, 0x01, 0x2c, 0xa1, b'a', 0x01];
+    assert_eq!(
+        msgpack::from_slice::<HashMap<String, u8>>(&big_then_small, &ints).unwrap(),
+        HashMap::from([("a".to_string(), 1)])
+    );
+    big_then_small.truncate(0);
+    let text = br#"{"a":300,"a":1}"#;
+    assert_eq!(
+        json::from_slice::<HashMap<String, u8>>(text, &ints).unwrap(),
+        HashMap::from([("a".to_string(), 1)])
+    );
+    assert_eq!(
+        json::from_slice::<A>(br#"{"a":"x","a":"y"}"#, &ty).unwrap(),
+        A { a: "y".into() }
+    );
+}
+
+#[test]
+fn map_entries_and_object_attributes_come_in_ctys_order_whatever_the_input_order() {
+    let in_order = InOrder(vec![("a".into(), "y".into()), ("b".into(), "x".into())]);
+    let map = Type::map(Type::String);
+    let object = ty(r#"["object",{"a":"string","b":"string"}]"#);
+    let unsorted = fixmap(&[("b", "x"), ("a", "y")]);
+    for ty in [&map, &object] {
+        assert_eq!(
+            msgpack::from_slice::<InOrder>(&unsorted, ty).unwrap(),
+            in_order
+        );
+        assert_eq!(
+            json::from_slice::<InOrder>(br#"{"b":"x","a":"y"}"#, ty).unwrap(),
+            in_order
+        );
+    }
+}
+
+#[test]
+fn a_typed_null_or_unknown_under_a_dynamic_wrapper_reads_as_null_or_unknown() {
+    // What go-cty writes for cty.NullVal(cty.String) and an unknown string
+    // where the type says dynamic: the type travels with the value.
+    let null_string = b"\x92\xc4\x08\"string\"\xc0";
+    let unknown_string = b"\x92\xc4\x08\"string\"\xd4\x00\x00";
+    assert_eq!(
+        msgpack::from_slice::<Option<String>>(null_string, &Type::Dynamic).unwrap(),
+        None
+    );
+    assert_eq!(
+        msgpack::from_slice::<Option<Value>>(null_string, &Type::Dynamic).unwrap(),
+        None
+    );
+    assert!(
+        !msgpack::from_slice::<Unknowable<String>>(unknown_string, &Type::Dynamic)
+            .unwrap()
+            .is_known()
+    );
+    assert_eq!(
+        json::from_slice::<Option<String>>(br#"{"value":null,"type":"string"}"#, &Type::Dynamic)
+            .unwrap(),
+        None
+    );
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Extra {
+        d: Option<String>,
+    }
+    let mut object = b"\x81\xa1d".to_vec();
+    object.extend_from_slice(null_string);
+    let ty = ty(r#"["object",{"d":"dynamic"}]"#);
+    assert_eq!(
+        msgpack::from_slice::<Extra>(&object, &ty).unwrap(),
+        Extra { d: None }
+    );
+}
+
+#[test]
+fn a_value_that_converts_to_minus_zero_stays_apart_from_zero_in_a_set() {
+    // "-0" at a number type is -0, which the set rules keep apart from 0
+    // (and msgpack then writes both as 0).
+    let ty = Type::set(Type::Number);
+    let both = vec![Value::string("-0"), Value::number(0)];
+    let bytes = msgpack::to_vec(&both, &ty).unwrap();
+    assert_eq!(bytes, [0x92, 0x00, 0x00]);
+    assert_eq!(
+        bytes,
+        msgpack::encode(&to_value(&both, &ty).unwrap(), &ty).unwrap()
+    );
+}
+
+#[test]
+fn a_field_written_twice_lets_the_last_win_as_to_value_does() {
+    #[derive(Serialize)]
+    struct Twice {
+        #[serde(rename = "a")]
+        first: &'static str,
+        b: &'static str,
+        #[serde(rename = "a")]
+        again: &'static str,
+    }
+    let ty = ty(r#"["object",{"a":"string","b":"string","c":"string"}]"#);
+    let t = Twice {
+        first: "1",
+        b: "2",
+        again: "3",
+    };
+    let bytes = msgpack::to_vec(&t, &ty).unwrap();
+    assert_eq!(
+        bytes,
+        msgpack::encode(&to_value(&t, &ty).unwrap(), &ty).unwrap()
+    );
+    assert_eq!(
+        msgpack::decode(&bytes, &ty).unwrap().attr("a"),
+        Some(&Value::string("3"))
+    );
+}
+
+/// A sequence that announces one length and writes another, as a
+/// hand-written `Serialize` may.
+struct Announcing(Vec<&'static str>, usize);
+
+impl Serialize for Announcing {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.1))?;
+        for e in &self.0 {
+            seq.serialize_element(e)?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn a_sequence_longer_or_shorter_than_announced_is_written_as_it_came() {
+    let list = Type::list(Type::String);
+    for (items, announced) in [(vec!["a", "b", "c"], 2), (vec!["a"], 20), (vec![], 1)] {
+        let s = Announcing(items.clone(), announced);
+        let bytes = msgpack::to_vec(&s, &list).unwrap();
+        assert_eq!(
+            bytes,
+            msgpack::encode(&to_value(&s, &list).unwrap(), &list).unwrap()
+        );
+        assert_eq!(
+            msgpack::from_slice::<Vec<String>>(&bytes, &list).unwrap(),
+            items
+        );
+    }
+    let pair = ty(r#"["tuple",["string","string"]]"#);
+    let err = msgpack::to_vec(&Announcing(vec!["a"], 2), &pair).unwrap_err();
+    assert_eq!(err.message(), "a tuple of 2 elements is required (1 given)");
+    assert!(to_value(&Announcing(vec!["a"], 2), &pair).is_err());
 }

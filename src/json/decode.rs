@@ -135,6 +135,40 @@ impl<'a> Wire<'a> for JsonWire<'a> {
     }
 
     #[inline]
+    #[cfg(feature = "serde")]
+    fn map_known_in_order(&mut self, depth_left: usize) -> bool {
+        if self.next != Peek::Object {
+            return false;
+        }
+        // Read ahead, then back to where the map starts.
+        let start = self.r.offset();
+        let r = &mut self.r;
+        let mut scan = || -> Result<bool> {
+            r.begin_object()?;
+            let mut last: Option<&str> = None;
+            let mut first = true;
+            while let Some((_, key)) = r.next_key(first)? {
+                first = false;
+                // Only plain ASCII keys, written without escapes, are
+                // surely as cty holds them.
+                let Cow::Borrowed(key) = key else {
+                    return Ok(false);
+                };
+                if !key.is_ascii()
+                    || last.is_some_and(|l| !crate::value::key_lt(l.as_bytes(), key.as_bytes()))
+                {
+                    return Ok(false);
+                }
+                last = Some(key);
+                r.skip_value(depth_left.saturating_sub(1))?;
+            }
+            Ok(true)
+        };
+        let in_order = scan().unwrap_or(false);
+        self.r.seek(start);
+        in_order
+    }
+
     fn begin_map(&mut self) -> Result<Option<(bool, Option<usize>)>> {
         if self.next != Peek::Object {
             return Ok(None);

@@ -124,6 +124,19 @@ macro_rules! read_head {
     }};
 }
 
+/// Where each of the `n` msgpack items from `from` in `bytes` ends: how the
+/// typed encoder finds fields it has written. `None` if they are not there.
+#[cfg(feature = "serde")]
+pub(crate) fn item_ends(bytes: &[u8], from: usize, n: usize) -> Option<Vec<usize>> {
+    let mut r = Reader::new(bytes.get(from..)?);
+    (0..n)
+        .map(|_| {
+            r.skip_item().ok()?;
+            Some(from + r.pos())
+        })
+        .collect()
+}
+
 impl<'a> Reader<'a> {
     pub(super) fn new(buf: &'a [u8]) -> Self {
         Reader { buf, pos: 0 }
@@ -312,6 +325,36 @@ impl<'a> Wire<'a> for Reader<'a> {
             return false;
         };
         super::set_order::array_known_in_order(ety, &mut r, n, max_exponent)
+    }
+
+    #[cfg(feature = "serde")]
+    fn map_known_in_order(&mut self, _depth_left: usize) -> bool {
+        // A copy of the position: nothing is consumed.
+        let mut r = Reader {
+            buf: self.buf,
+            pos: self.pos,
+        };
+        let Ok(Head::Map(n)) = r.head() else {
+            return false;
+        };
+        let mut last: Option<&[u8]> = None;
+        for _ in 0..n {
+            // Only plain ASCII keys are surely as cty holds them.
+            let Ok(Head::Str(len)) = r.head() else {
+                return false;
+            };
+            let Ok(key) = r.take(len as usize) else {
+                return false;
+            };
+            if !key.is_ascii() || last.is_some_and(|l| !crate::value::key_lt(l, key)) {
+                return false;
+            }
+            last = Some(key);
+            if r.skip_item().is_err() {
+                return false;
+            }
+        }
+        true
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -46,6 +46,8 @@
 
 mod decode;
 pub(crate) mod encode;
+#[cfg(feature = "serde")]
+pub(crate) use decode::item_ends;
 // The typed layer's: its sets are written in order, and read that way.
 #[cfg(feature = "serde")]
 pub(crate) mod set_order;

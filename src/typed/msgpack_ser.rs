@@ -24,6 +24,7 @@ use crate::msgpack::encode::{
     bool_marker, write_array_header, write_map_header, write_number, write_str, write_str_ascii,
     NIL,
 };
+use crate::msgpack::item_ends;
 use crate::msgpack::set_order::known_in_order;
 use crate::path::PathStep;
 use crate::strings::nfc;
@@ -197,6 +198,10 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
                 Ok(())
             }
             Some(Stashed::Value(v)) => {
+                // Looked at as converted to the slot's type, as the
+                // encoder will write it: the string "-0" at a number type
+                // is -0.
+                let v = crate::convert::conformed(&v, self.ty)?;
                 note_negative_zero(&v);
                 crate::msgpack::encode_into(self.out, &v, self.ty)
             }
@@ -273,6 +278,10 @@ pub(crate) enum SeqWriter<'o, 't> {
         list_of: Option<&'t Type>,
         etys: &'t [Type],
         next: usize,
+        /// Where the header for the length serde announced is, and that
+        /// length: a hand-written `Serialize` may not keep to it.
+        header: std::ops::Range<usize>,
+        announced: usize,
     },
     Set {
         out: &'o mut Vec<u8>,
@@ -318,12 +327,15 @@ impl<'o, 't> SeqWriter<'o, 't> {
             }
         };
         let n = len.unwrap_or(0);
+        let at = s.out.len();
         write_array_header(s.out, n as u32);
         Ok(SeqWriter::Direct {
+            header: at..s.out.len(),
             out: s.out,
             list_of,
             etys,
             next: 0,
+            announced: n,
         })
     }
 
@@ -364,6 +376,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 list_of,
                 etys,
                 next,
+                ..
             } => {
                 let i = *next;
                 let ty = match list_of {
@@ -396,9 +409,25 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 header,
                 elements,
             } => write_set(out, header, elements, ety),
-            // The header promised the length serde gave; a sequence that
-            // then wrote another count broke its own promise.
-            SeqWriter::Direct { .. } => Ok(()),
+            SeqWriter::Direct {
+                next, announced, ..
+            } if next == announced => Ok(()),
+            // A sequence that wrote another count than it announced: a
+            // list takes what came (as `to_value` does), a tuple is short.
+            SeqWriter::Direct {
+                out,
+                list_of: Some(_),
+                next,
+                header,
+                ..
+            } => {
+                settle_header(out, header, next as u32, write_array_header);
+                Ok(())
+            }
+            SeqWriter::Direct { etys, next, .. } => Err(Error::data(format!(
+                "a tuple of {} elements is required ({next} given)",
+                etys.len()
+            ))),
         }
     }
 }
@@ -688,6 +717,8 @@ pub(crate) enum StructWriter<'o, 't> {
         oty: &'t Arc<ObjectType>,
         ty: &'t Type,
         name: &'static str,
+        /// Where the first field starts in `out`, after the header.
+        fields_start: usize,
         /// The attributes before `next` are written, in order, up to
         /// `in_order_end` in `out`.
         next: usize,
@@ -712,6 +743,7 @@ impl<'o, 't> StructWriter<'o, 't> {
             Type::Object(oty) => {
                 write_map_header(s.out, oty.len() as u32);
                 Ok(StructWriter::Direct {
+                    fields_start: s.out.len(),
                     in_order_end: s.out.len(),
                     out: s.out,
                     plan: Plan::for_struct(oty, name, len),
@@ -751,6 +783,7 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                 oty,
                 ty,
                 name,
+                fields_start,
                 next,
                 in_order_end,
                 late,
@@ -773,9 +806,24 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                     }
                 };
                 if i < *next {
-                    return Err(Error::data(format!(
-                        "the field `{key}` of {name} is written twice"
-                    )));
+                    // A field again, after its place was written: the last
+                    // wins, as in `to_value`. The fields from its place on
+                    // are taken back as late ones (rare: found by reading
+                    // the output again).
+                    let ends = item_ends(out, *fields_start, 2 * *next).ok_or_else(|| {
+                        Error::data("internal error: written fields not found again")
+                    })?;
+                    let start_of = |j: usize| {
+                        if j == 0 {
+                            *fields_start
+                        } else {
+                            ends[2 * j - 1]
+                        }
+                    };
+                    let taken_back = (i..*next).map(|j| (j, start_of(j)..ends[2 * j + 1]));
+                    late.splice(0..0, taken_back);
+                    *in_order_end = start_of(i);
+                    *next = i;
                 }
                 let start = out.len();
                 write_str(out, key);

@@ -59,6 +59,9 @@ enum Head {
     /// An unknown, not yet consumed: read by the decoder's own rules
     /// (refinements may collapse it into a known value).
     Unknown,
+    /// A value in a dynamic position, not yet consumed: its wrapper
+    /// carries its type, and it may hold a typed null or unknown.
+    Wrapped,
     /// Something known, not yet consumed; at its offset.
     Known(usize),
 }
@@ -85,6 +88,8 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
             Head::Unknown
         } else if self.d.w.null()? {
             Head::Null
+        } else if matches!(self.ty, Type::Dynamic) {
+            Head::Wrapped
         } else {
             Head::Known(at)
         };
@@ -97,7 +102,7 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         match self.head {
             Some(Head::Null) => Ok(Value::null(self.ty.clone())),
             // Nothing consumed yet: the decoder reads it from its start.
-            None | Some(Head::Unknown | Head::Known(_)) => self.d.value(self.ty),
+            None | Some(Head::Unknown | Head::Wrapped | Head::Known(_)) => self.d.value(self.ty),
         }
     }
 
@@ -114,7 +119,7 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
     fn direct(&mut self) -> Result<Option<usize>> {
         Ok(match self.head()? {
             Head::Known(at) => Some(at),
-            Head::Null | Head::Unknown => None,
+            Head::Null | Head::Unknown | Head::Wrapped => None,
         })
     }
 
@@ -194,8 +199,16 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         fields: Option<&'static [&'static str]>,
     ) -> Result<V::Value> {
         let direct = match self.ty {
-            Type::Map(e) if e.is_static() => self.direct()?,
-            Type::Object(_) => self.direct()?,
+            // A map whose bytes show its keys in order, each once, as go-cty
+            // writes every map; any other is read as a value, whose keys
+            // are normalized, ordered and de-duplicated as cty's are.
+            Type::Map(e) if e.is_static() => match self.direct()? {
+                Some(at) if self.d.w.map_known_in_order(self.d.depth_left()) => Some(at),
+                _ => None,
+            },
+            // An object into a struct; into a Rust map (which may keep the
+            // order it is given) only as a value, in the type's order.
+            Type::Object(_) if fields.is_some() => self.direct()?,
             _ => None,
         };
         let Some(at) = direct else {
@@ -327,7 +340,9 @@ impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
         match self.head()? {
             Head::Null => visitor.visit_none(),
             Head::Known(_) => visitor.visit_some(self),
-            Head::Unknown => self.via_value(|v| de::Deserializer::deserialize_option(v, visitor)),
+            Head::Unknown | Head::Wrapped => {
+                self.via_value(|v| de::Deserializer::deserialize_option(v, visitor))
+            }
         }
     }
 
@@ -367,7 +382,9 @@ impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
                     take_stash();
                     r
                 }
-                _ => visitor.visit_newtype_struct(self),
+                Head::Wrapped => self
+                    .via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor)),
+                Head::Null | Head::Known(_) => visitor.visit_newtype_struct(self),
             },
             NUMBER_TOKEN => {
                 // The common case read without building a value.
