@@ -339,9 +339,19 @@ impl<'a> Wire<'a> for Reader<'a> {
         };
         let mut last: Option<&[u8]> = None;
         for _ in 0..n {
-            // Only plain ASCII keys are surely as cty holds them.
-            let Ok(Head::Str(len)) = r.head() else {
-                return false;
+            // Only plain ASCII keys are surely as cty holds them. Short
+            // ones (fixstr), and values that are strings or nil, as tags
+            // and labels are, are stepped over without the general
+            // dispatch.
+            let len = match r.buf.get(r.pos) {
+                Some(&b @ 0xa0..=0xbf) => {
+                    r.pos += 1;
+                    u32::from(b & 0x1f)
+                }
+                _ => match r.head() {
+                    Ok(Head::Str(len)) => len,
+                    _ => return false,
+                },
             };
             let Ok(key) = r.take(len as usize) else {
                 return false;
@@ -350,11 +360,22 @@ impl<'a> Wire<'a> for Reader<'a> {
                 return false;
             }
             last = Some(key);
-            if r.skip_item().is_err() {
-                return false;
+            match r.buf.get(r.pos) {
+                Some(&b @ 0xa0..=0xbf) => r.pos += 1 + usize::from(b & 0x1f),
+                Some(&0xd9) if r.pos + 1 < r.buf.len() => {
+                    r.pos += 2 + usize::from(r.buf[r.pos + 1]);
+                }
+                Some(&NIL) => r.pos += 1,
+                _ => {
+                    if r.skip_item().is_err() {
+                        return false;
+                    }
+                }
             }
         }
-        true
+        // A short string stepped over may have run past the end: the map
+        // is then read the general way, which says where.
+        r.pos <= r.buf.len()
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
