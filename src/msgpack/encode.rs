@@ -341,6 +341,7 @@ pub(crate) fn write_map_header(out: &mut Vec<u8>, len: u32) {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "serde")]
     #[test]
     fn str_writing_tells_ascii_from_not_at_every_length_and_place() {
         // The fixed-size copies see every byte (short strings) and the
