@@ -322,13 +322,8 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
         let Some((seq, len)) = self.w.begin_array()? else {
             return Err(required(at, "a tuple"));
         };
-        let wrong_length = |given: usize| {
-            Error::data(format!(
-                "a tuple of {} elements is required ({given} given)",
-                etys.len()
-            ))
-            .at_offset(at)
-        };
+        let wrong_length =
+            |given: usize| Error::wrong_tuple_length(etys.len(), Some(given)).at_offset(at);
         if let Some(n) = len.filter(|&n| n != etys.len()) {
             return Err(wrong_length(n));
         }
@@ -351,10 +346,7 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
         let element = |d: &mut Self, i: usize| -> Result<Value> {
             let Some(t) = ety(i) else {
                 // Only a tuple type runs out of element types.
-                return Err(Error::data(format!(
-                    "a tuple of {i} elements is required (more given)"
-                ))
-                .at_offset(at));
+                return Err(Error::wrong_tuple_length(i, None).at_offset(at));
             };
             d.value(t).map_err(|e| e.under(PathStep::Index(i as u64)))
         };

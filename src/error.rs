@@ -98,6 +98,15 @@ impl Error {
         self
     }
 
+    /// A tuple of the wrong length: `given` elements, or, where `None`, more
+    /// than the type has (seen on reaching one past its end).
+    pub(crate) fn wrong_tuple_length(expected: usize, given: Option<usize>) -> Self {
+        Error::data(match given {
+            Some(n) => format!("a tuple of {expected} elements is required ({n} given)"),
+            None => format!("a tuple of {expected} elements is required (more given)"),
+        })
+    }
+
     /// A value that reached a writer without conforming to the type it is
     /// written as: conversion makes every value conform first, so this is
     /// a broken invariant, reported rather than panicking.

@@ -382,11 +382,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let ty = match list_of {
                     Some(e) => *e,
                     None => etys.get(i).ok_or_else(|| {
-                        Error::data(format!(
-                            "a tuple of {} elements is required (more given)",
-                            etys.len()
-                        ))
-                        .under(PathStep::Index(i as u64))
+                        Error::wrong_tuple_length(etys.len(), None).under(PathStep::Index(i as u64))
                     })?,
                 };
                 *next += 1;
@@ -424,10 +420,9 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 settle_header(out, header, next as u32, write_array_header);
                 Ok(())
             }
-            SeqWriter::Direct { etys, next, .. } => Err(Error::data(format!(
-                "a tuple of {} elements is required ({next} given)",
-                etys.len()
-            ))),
+            SeqWriter::Direct { etys, next, .. } => {
+                Err(Error::wrong_tuple_length(etys.len(), Some(next)))
+            }
         }
     }
 }

@@ -227,11 +227,7 @@ impl<'t> SeqSerializer<'t> {
         let ty = match &self.kind {
             SeqKind::List(e) | SeqKind::Set(e) => e,
             SeqKind::Tuple(ts) => ts.get(i).ok_or_else(|| {
-                Error::data(format!(
-                    "a tuple of {} elements is required (more given)",
-                    ts.len()
-                ))
-                .under(PathStep::Index(i as u64))
+                Error::wrong_tuple_length(ts.len(), None).under(PathStep::Index(i as u64))
             })?,
             SeqKind::Dynamic => &Type::Dynamic,
         };
@@ -249,11 +245,9 @@ impl<'t> SeqSerializer<'t> {
         match self.kind {
             SeqKind::List(e) => value::decoded_list_or_set(self.ty, e, self.elems, false),
             SeqKind::Set(e) => value::decoded_list_or_set(self.ty, e, self.elems, true),
-            SeqKind::Tuple(ts) if ts.len() != self.elems.len() => Err(Error::data(format!(
-                "a tuple of {} elements is required ({} given)",
-                ts.len(),
-                self.elems.len()
-            ))),
+            SeqKind::Tuple(ts) if ts.len() != self.elems.len() => {
+                Err(Error::wrong_tuple_length(ts.len(), Some(self.elems.len())))
+            }
             SeqKind::Tuple(_) => Ok(value::decoded_tuple(self.ty, self.elems)),
             SeqKind::Dynamic => Ok(Value::tuple(self.elems)),
         }

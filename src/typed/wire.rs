@@ -154,13 +154,8 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         let Some((seq, len)) = self.d.w.begin_array()? else {
             return Err(required(at, super::required_form(self.ty)));
         };
-        let wrong_length = |given: usize| {
-            Error::data(format!(
-                "a tuple of {} elements is required ({given} given)",
-                etys.len()
-            ))
-            .at_offset(at)
-        };
+        let wrong_length =
+            |given: usize| Error::wrong_tuple_length(etys.len(), Some(given)).at_offset(at);
         match len {
             Some(n) if list_of.is_none() && n != etys.len() => return Err(wrong_length(n)),
             Some(n) => self
@@ -486,10 +481,10 @@ impl<'a, 't, W: Wire<'a>> ElementsWire<'_, 'a, '_, 't, W> {
         }
         let ty = match self.list_of {
             Some(e) => e,
-            None => self.etys.get(i).ok_or_else(|| {
-                Error::data(format!("a tuple of {i} elements is required (more given)"))
-                    .at_offset(self.at)
-            })?,
+            None => self
+                .etys
+                .get(i)
+                .ok_or_else(|| Error::wrong_tuple_length(i, None).at_offset(self.at))?,
         };
         self.next += 1;
         Ok(Some(ty))
