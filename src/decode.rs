@@ -202,10 +202,12 @@ fn string_value(s: &str, ascii: bool) -> Value {
 /// borrowed from the input counts: it is the key exactly as stored. Any
 /// other key (escaped, or to be normalized) leaves the question to the
 /// map's own check.
-struct KeyOrder<'a> {
+/// (The typed layer's look-ahead at a map, `Wire::map_known_in_order`,
+/// applies the same rule.)
+pub(crate) struct KeyOrder<'a> {
     last: Option<&'a str>,
     /// No key so far came out of order or went unchecked.
-    sorted: bool,
+    pub(crate) sorted: bool,
 }
 
 impl Default for KeyOrder<'_> {
@@ -221,7 +223,7 @@ impl<'a> KeyOrder<'a> {
     // The `Cow` itself: only its borrowed case is the input's own text.
     #[allow(clippy::ptr_arg)]
     #[inline]
-    fn see(&mut self, key: &Cow<'a, str>, ascii: bool) {
+    pub(crate) fn see(&mut self, key: &Cow<'a, str>, ascii: bool) {
         if !self.sorted {
             return;
         }

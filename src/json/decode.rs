@@ -145,21 +145,15 @@ impl<'a> Wire<'a> for JsonWire<'a> {
         let r = &mut self.r;
         let mut scan = || -> Result<bool> {
             r.begin_object()?;
-            let mut last: Option<&str> = None;
+            let mut order = decode::KeyOrder::default();
             let mut first = true;
             while let Some((_, key)) = r.next_key(first)? {
                 first = false;
-                // Only plain ASCII keys, written without escapes, are
-                // surely as cty holds them.
-                let Cow::Borrowed(key) = key else {
-                    return Ok(false);
-                };
-                if !key.is_ascii()
-                    || last.is_some_and(|l| !crate::value::key_lt(l.as_bytes(), key.as_bytes()))
-                {
+                let ascii = key.is_ascii();
+                order.see(&key, ascii);
+                if !order.sorted {
                     return Ok(false);
                 }
-                last = Some(key);
                 r.skip_value(depth_left.saturating_sub(1))?;
             }
             Ok(true)

@@ -337,11 +337,10 @@ impl<'a> Wire<'a> for Reader<'a> {
         let Ok(Head::Map(n)) = r.head() else {
             return false;
         };
-        let mut last: Option<&[u8]> = None;
+        let mut order = decode::KeyOrder::default();
         for _ in 0..n {
-            // Only plain ASCII keys are surely as cty holds them. Short
-            // ones (fixstr), and values that are strings or nil, as tags
-            // and labels are, are stepped over without the general
+            // Short keys (fixstr), and values that are strings or nil, as
+            // tags and labels are, are stepped over without the general
             // dispatch.
             let len = match r.buf.get(r.pos) {
                 Some(&b @ 0xa0..=0xbf) => {
@@ -353,13 +352,13 @@ impl<'a> Wire<'a> for Reader<'a> {
                     _ => return false,
                 },
             };
-            let Ok(key) = r.take(len as usize) else {
+            let Ok((key, ascii)) = r.text(len) else {
                 return false;
             };
-            if !key.is_ascii() || last.is_some_and(|l| !crate::value::key_lt(l, key)) {
+            order.see(&Cow::Borrowed(key), ascii);
+            if !order.sorted {
                 return false;
             }
-            last = Some(key);
             match r.buf.get(r.pos) {
                 Some(&b @ 0xa0..=0xbf) => r.pos += 1 + usize::from(b & 0x1f),
                 Some(&0xd9) if r.pos + 1 < r.buf.len() => {
