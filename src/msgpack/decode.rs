@@ -184,6 +184,32 @@ impl<'a> Reader<'a> {
         read_head!(self)
     }
 
+    /// A str's head: the length of its text, or `None`, with nothing
+    /// consumed, for anything else. The most common forms (fixstr, and str
+    /// 8 for text of 32 bytes or more) without the general dispatch.
+    #[inline(always)]
+    pub(super) fn str_head(&mut self) -> Result<Option<u32>> {
+        let at = self.pos;
+        let b = self.peek()?;
+        if let 0xa0..=0xbf = b {
+            self.pos += 1;
+            return Ok(Some(u32::from(b & 0x1f)));
+        }
+        if b == 0xd9 {
+            if let Some(&n) = self.buf.get(self.pos + 1) {
+                self.pos += 2;
+                return Ok(Some(u32::from(n)));
+            }
+        }
+        match self.head()? {
+            Head::Str(n) => Ok(Some(n)),
+            _ => {
+                self.unread(at);
+                Ok(None)
+            }
+        }
+    }
+
     /// UTF-8 text of `n` bytes, and whether it is ASCII. Broken UTF-8 is
     /// reported at the offending byte.
     #[inline]
@@ -339,18 +365,8 @@ impl<'a> Wire<'a> for Reader<'a> {
         };
         let mut order = decode::KeyOrder::default();
         for _ in 0..n {
-            // Short keys (fixstr), and values that are strings or nil, as
-            // tags and labels are, are stepped over without the general
-            // dispatch.
-            let len = match r.buf.get(r.pos) {
-                Some(&b @ 0xa0..=0xbf) => {
-                    r.pos += 1;
-                    u32::from(b & 0x1f)
-                }
-                _ => match r.head() {
-                    Ok(Head::Str(len)) => len,
-                    _ => return false,
-                },
+            let Ok(Some(len)) = r.str_head() else {
+                return false;
             };
             let Ok((key, ascii)) = r.text(len) else {
                 return false;
@@ -359,22 +375,18 @@ impl<'a> Wire<'a> for Reader<'a> {
             if !order.sorted {
                 return false;
             }
-            match r.buf.get(r.pos) {
-                Some(&b @ 0xa0..=0xbf) => r.pos += 1 + usize::from(b & 0x1f),
-                Some(&0xd9) if r.pos + 1 < r.buf.len() => {
-                    r.pos += 2 + usize::from(r.buf[r.pos + 1]);
-                }
-                Some(&NIL) => r.pos += 1,
-                _ => {
-                    if r.skip_item().is_err() {
-                        return false;
-                    }
-                }
+            // A string value (as tags and labels are) stepped over
+            // without the general dispatch.
+            let stepped_over = match r.str_head() {
+                Ok(Some(len)) => r.take(len as usize).is_ok(),
+                Ok(None) => r.skip_item().is_ok(),
+                Err(_) => false,
+            };
+            if !stepped_over {
+                return false;
             }
         }
-        // A short string stepped over may have run past the end: the map
-        // is then read the general way, which says where.
-        r.pos <= r.buf.len()
+        true
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -411,24 +423,14 @@ impl<'a> Wire<'a> for Reader<'a> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn string(&mut self) -> Result<Option<(Cow<'a, str>, bool)>> {
-        let at = self.pos;
-        let b = self.peek()?;
-        // The most common forms (fixstr, and str 8 for text of 32 bytes or
-        // more), without the general dispatch.
-        if let 0xa0..=0xbf = b {
-            self.pos += 1;
-            let (s, ascii) = self.text(u32::from(b & 0x1f))?;
+        if let Some(n) = self.str_head()? {
+            let (s, ascii) = self.text(n)?;
             return Ok(Some((Cow::Borrowed(s), ascii)));
         }
-        if b == 0xd9 {
-            if let Some(&n) = self.buf.get(self.pos + 1) {
-                self.pos += 2;
-                let (s, ascii) = self.text(u32::from(n))?;
-                return Ok(Some((Cow::Borrowed(s), ascii)));
-            }
-        }
+        // go-cty also takes text from a bin.
+        let at = self.pos;
         match self.head()? {
-            Head::Str(n) | Head::Bin(n) => {
+            Head::Bin(n) => {
                 let (s, ascii) = self.text(n)?;
                 Ok(Some((Cow::Borrowed(s), ascii)))
             }

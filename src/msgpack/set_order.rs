@@ -347,17 +347,7 @@ fn write_hash(out: &mut String, ty: &Type, r: &mut Reader<'_>, max_exponent: u32
 
 /// A str's text, if it is sure to be stored as it is (already NFC).
 fn plain_text<'a>(r: &mut Reader<'a>) -> Option<&'a str> {
-    // A fixstr, the usual form, without the general dispatch.
-    let n = match r.peek().ok()? {
-        b @ 0xa0..=0xbf => {
-            r.take(1).ok()?;
-            u32::from(b & 0x1f)
-        }
-        _ => match r.head().ok()? {
-            Head::Str(n) => n,
-            _ => return None,
-        },
-    };
+    let n = r.str_head().ok()??;
     let (s, ascii) = r.text(n).ok()?;
     (ascii || is_nfc_fast(s)).then_some(s)
 }
