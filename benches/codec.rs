@@ -114,18 +114,25 @@ fn typed(
     bytes: &[u8],
 ) {
     use instance::Instance;
-    fn rows<T: serde::Serialize + serde::de::DeserializeOwned>(
+    use serde::{Deserialize, Serialize};
+    /// Rows for `Owned` (decode, encode, and rmp_serde's for reference),
+    /// and the decode into `Lent`, the same structs holding `&str`s lent
+    /// by the input, as serde_json users write them where the input
+    /// outlives the structs.
+    fn rows<'a, Owned: Serialize + Deserialize<'a>, Lent: Serialize + Deserialize<'a>>(
         group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
         case: &Case,
-        bytes: &[u8],
+        bytes: &'a [u8],
     ) {
-        let structs: T = msgpack::from_slice(bytes, &case.ty).expect("typed decode");
+        let structs: Owned = msgpack::from_slice(bytes, &case.ty).expect("typed decode");
         assert_eq!(
             msgpack::to_vec(&structs, &case.ty).expect("typed encode"),
             bytes
         );
         group.bench_function(BenchmarkId::new("msgpack", "decode-into-structs"), |b| {
-            b.iter_with_large_drop(|| msgpack::from_slice::<T>(bytes, &case.ty).expect("decode"))
+            b.iter_with_large_drop(|| {
+                msgpack::from_slice::<Owned>(bytes, &case.ty).expect("decode")
+            })
         });
         // Into a reused buffer, as the encode from a `Value` is timed.
         let mut out = Vec::new();
@@ -141,7 +148,7 @@ fn typed(
         // go-cty's), so it shows what serde's data model and these Rust
         // shapes cost by themselves.
         group.bench_function(BenchmarkId::new("rmp_serde", "decode-into-structs"), |b| {
-            b.iter_with_large_drop(|| rmp_serde::from_slice::<T>(bytes).expect("rmp_serde"))
+            b.iter_with_large_drop(|| rmp_serde::from_slice::<Owned>(bytes).expect("rmp_serde"))
         });
         group.bench_function(BenchmarkId::new("rmp_serde", "encode-from-structs"), |b| {
             b.iter(|| {
@@ -149,37 +156,25 @@ fn typed(
                 rmp_serde::encode::write_named(&mut out, &structs).expect("rmp_serde")
             })
         });
+        let lent: Lent = msgpack::from_slice(bytes, &case.ty).expect("borrowing decode");
+        assert_eq!(
+            msgpack::to_vec(&lent, &case.ty).expect("borrowing encode"),
+            bytes
+        );
+        group.bench_function(
+            BenchmarkId::new("msgpack", "decode-into-borrowing-structs"),
+            |b| {
+                b.iter_with_large_drop(|| {
+                    msgpack::from_slice::<Lent>(bytes, &case.ty).expect("decode")
+                })
+            },
+        );
     }
     match case.name {
-        "fleet" => rows::<Vec<Instance>>(group, case, bytes),
-        "instance" => rows::<Instance>(group, case, bytes),
-        _ => return,
+        "fleet" => rows::<Vec<Instance>, Vec<Instance<&str>>>(group, case, bytes),
+        "instance" => rows::<Instance, Instance<&str>>(group, case, bytes),
+        _ => {}
     }
-    // The same structs holding `&str`s lent by the input (`Instance<&str>`),
-    // as serde_json users write them where the input outlives the structs.
-    let lent: Vec<Instance<&str>> = if case.name == "fleet" {
-        msgpack::from_slice(bytes, &case.ty).expect("borrowing decode")
-    } else {
-        vec![msgpack::from_slice(bytes, &case.ty).expect("borrowing decode")]
-    };
-    let rewritten = if case.name == "fleet" {
-        msgpack::to_vec(&lent, &case.ty)
-    } else {
-        msgpack::to_vec(&lent[0], &case.ty)
-    };
-    assert_eq!(rewritten.expect("borrowing encode"), bytes);
-    group.bench_function(
-        BenchmarkId::new("msgpack", "decode-into-borrowing-structs"),
-        |b| {
-            b.iter_with_large_drop(|| {
-                if case.name == "fleet" {
-                    msgpack::from_slice::<Vec<Instance<&str>>>(bytes, &case.ty).expect("decode")
-                } else {
-                    vec![msgpack::from_slice::<Instance<&str>>(bytes, &case.ty).expect("decode")]
-                }
-            })
-        },
-    );
 }
 
 criterion_group!(benches, codec);
