@@ -119,7 +119,11 @@ fn typed(
     /// and the decode into `Lent`, the same structs holding `&str`s lent
     /// by the input, as serde_json users write them where the input
     /// outlives the structs.
-    fn rows<'a, Owned: Serialize + Deserialize<'a>, Lent: Serialize + Deserialize<'a>>(
+    fn rows<
+        'a,
+        Owned: Serialize + serde::de::DeserializeOwned,
+        Lent: Serialize + Deserialize<'a>,
+    >(
         group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
         case: &Case,
         bytes: &'a [u8],
@@ -142,6 +146,26 @@ fn typed(
                 msgpack::to_vec_into(&mut out, &structs, &case.ty).expect("encode")
             })
         });
+        // The way round that the direct paths save: through a `Value`.
+        group.bench_function(
+            BenchmarkId::new("msgpack", "decode-via-value-into-structs"),
+            |b| {
+                b.iter_with_large_drop(|| {
+                    let v = msgpack::decode(bytes, &case.ty).expect("decode");
+                    ctywire::from_value::<Owned>(&v).expect("from_value")
+                })
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new("msgpack", "encode-from-structs-via-value"),
+            |b| {
+                b.iter(|| {
+                    out.clear();
+                    let v = ctywire::to_value(&structs, &case.ty).expect("to_value");
+                    msgpack::encode_into(&mut out, &v, &case.ty).expect("encode")
+                })
+            },
+        );
         // A reference: rmp_serde, the common msgpack serde library, on the
         // same bytes and structs. It applies none of cty's rules (no type,
         // NFC, set order or attribute placement; its bytes are not
@@ -168,6 +192,10 @@ fn typed(
                     msgpack::from_slice::<Lent>(bytes, &case.ty).expect("decode")
                 })
             },
+        );
+        group.bench_function(
+            BenchmarkId::new("rmp_serde", "decode-into-borrowing-structs"),
+            |b| b.iter_with_large_drop(|| rmp_serde::from_slice::<Lent>(bytes).expect("rmp_serde")),
         );
     }
     match case.name {

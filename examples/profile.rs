@@ -9,8 +9,14 @@
 //!
 //! OP is msgpack-decode, msgpack-encode, json-decode or json-encode, and
 //! with the `serde` feature, for the instance and fleet payloads,
-//! structs-decode and structs-encode (msgpack into and from the benchmark's
-//! Rust structs); the
+//! structs-decode, borrowing-structs-decode and structs-encode (msgpack
+//! into and from the benchmark's Rust structs), and structs-via-value-decode
+//! and structs-via-value-encode (the same through a `Value`: `decode` then
+//! `from_value`, `to_value` then `encode`). Three references apply
+//! none of cty's rules and show what the shapes cost by themselves:
+//! rmpv-ref-decode (rmpv's untyped parse, lending its strings, any
+//! payload), and for the instance and fleet rmp-serde-borrowing-decode and
+//! rmp-serde-encode (rmp_serde into and from the same structs). The
 //! case file is one `{"type":T,"msgpack":"<hex>"}` line (`bench_payloads`
 //! writes them). Setup (reading the case, the JSON text) is done once, so
 //! the counts of N and 2N runs differ by N operations' work.
@@ -44,22 +50,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let text = json::encode(&value, &ty)?;
     let mut out = Vec::with_capacity(bytes.len().max(text.len()));
     #[cfg(feature = "serde")]
-    let fleet: Option<Vec<instance::Instance>> = (op.starts_with("structs-")).then(|| {
-        // One instance is read as a fleet of one.
-        let fleet_ty = if let Type::List(_) = ty {
-            ty.clone()
-        } else {
-            Type::list(ty.clone())
-        };
-        let fleet_bytes = if fleet_ty == ty {
-            bytes.clone()
-        } else {
-            let mut b = vec![0x91];
-            b.extend_from_slice(&bytes);
-            b
-        };
-        msgpack::from_slice(&fleet_bytes, &fleet_ty).expect("the instance structs")
-    });
+    let fleet: Option<Vec<instance::Instance>> =
+        (op.ends_with("-encode") && op != "msgpack-encode" && op != "json-encode").then(|| {
+            // One instance is read as a fleet of one.
+            let fleet_ty = if let Type::List(_) = ty {
+                ty.clone()
+            } else {
+                Type::list(ty.clone())
+            };
+            let fleet_bytes = if fleet_ty == ty {
+                bytes.clone()
+            } else {
+                let mut b = vec![0x91];
+                b.extend_from_slice(&bytes);
+                b
+            };
+            msgpack::from_slice(&fleet_bytes, &fleet_ty).expect("the instance structs")
+        });
     for _ in 0..n {
         match op.as_str() {
             "msgpack-decode" => drop(std::hint::black_box(msgpack::decode(&bytes, &ty)?)),
@@ -90,6 +97,55 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     let v: instance::Instance<&str> = msgpack::from_slice(&bytes, &ty)?;
                     drop(std::hint::black_box(v));
+                }
+            }
+            // The way round the typed layer saves: through a `Value`.
+            #[cfg(feature = "serde")]
+            "structs-via-value-decode" => {
+                let v = msgpack::decode(&bytes, &ty)?;
+                if let Type::List(_) = ty {
+                    let v: Vec<instance::Instance> = ctywire::from_value(&v)?;
+                    drop(std::hint::black_box(v));
+                } else {
+                    let v: instance::Instance = ctywire::from_value(&v)?;
+                    drop(std::hint::black_box(v));
+                }
+            }
+            #[cfg(feature = "serde")]
+            "structs-via-value-encode" => {
+                let fleet = fleet.as_ref().ok_or("no structs")?;
+                out.clear();
+                let v = if let Type::List(_) = ty {
+                    ctywire::to_value(fleet, &ty)?
+                } else {
+                    ctywire::to_value(&fleet[0], &ty)?
+                };
+                msgpack::encode_into(&mut out, &v, &ty)?;
+            }
+            // References without cty's rules: rmp_serde into the same
+            // borrowing structs, and rmpv's untyped borrowing parse.
+            #[cfg(feature = "serde")]
+            "rmp-serde-borrowing-decode" => {
+                if let Type::List(_) = ty {
+                    let v: Vec<instance::Instance<&str>> = rmp_serde::from_slice(&bytes)?;
+                    drop(std::hint::black_box(v));
+                } else {
+                    let v: instance::Instance<&str> = rmp_serde::from_slice(&bytes)?;
+                    drop(std::hint::black_box(v));
+                }
+            }
+            "rmpv-ref-decode" => {
+                let v = rmpv::decode::read_value_ref(&mut &bytes[..])?;
+                drop(std::hint::black_box(v));
+            }
+            #[cfg(feature = "serde")]
+            "rmp-serde-encode" => {
+                let fleet = fleet.as_ref().ok_or("no structs")?;
+                out.clear();
+                if let Type::List(_) = ty {
+                    rmp_serde::encode::write_named(&mut out, fleet)?
+                } else {
+                    rmp_serde::encode::write_named(&mut out, &fleet[0])?
                 }
             }
             #[cfg(feature = "serde")]
