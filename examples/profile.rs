@@ -50,23 +50,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let text = json::encode(&value, &ty)?;
     let mut out = Vec::with_capacity(bytes.len().max(text.len()));
     #[cfg(feature = "serde")]
-    let fleet: Option<Vec<instance::Instance>> =
-        (op.ends_with("-encode") && op != "msgpack-encode" && op != "json-encode").then(|| {
-            // One instance is read as a fleet of one.
-            let fleet_ty = if let Type::List(_) = ty {
-                ty.clone()
-            } else {
-                Type::list(ty.clone())
-            };
-            let fleet_bytes = if fleet_ty == ty {
-                bytes.clone()
-            } else {
-                let mut b = vec![0x91];
-                b.extend_from_slice(&bytes);
-                b
-            };
-            msgpack::from_slice(&fleet_bytes, &fleet_ty).expect("the instance structs")
-        });
+    let fleet: Option<Vec<instance::Instance>> = matches!(
+        op.as_str(),
+        "structs-encode" | "structs-via-value-encode" | "rmp-serde-encode"
+    )
+    .then(|| {
+        // One instance is read as a fleet of one.
+        let fleet_ty = if let Type::List(_) = ty {
+            ty.clone()
+        } else {
+            Type::list(ty.clone())
+        };
+        let fleet_bytes = if fleet_ty == ty {
+            bytes.clone()
+        } else {
+            let mut b = vec![0x91];
+            b.extend_from_slice(&bytes);
+            b
+        };
+        msgpack::from_slice(&fleet_bytes, &fleet_ty).expect("the instance structs")
+    });
     for _ in 0..n {
         match op.as_str() {
             "msgpack-decode" => drop(std::hint::black_box(msgpack::decode(&bytes, &ty)?)),
