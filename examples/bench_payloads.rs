@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release --example bench_payloads -- target/bench-cases
-//! cargo run --release --features cli -- bench --case target/bench-cases/fleet.case
+//! cargo run --release -p ctywire-cli -- bench --case target/bench-cases/fleet.case
 //! ```
 
 #[path = "../benches/support/payloads.rs"]

@@ -59,6 +59,30 @@ impl Value {
     pub fn convert(&self, ty: &Type) -> Result<Value> {
         Converter::GO_CTY.value(self, ty)
     }
+
+    /// [`convert`](Self::convert) for values that arrive as plain data
+    /// (JSON props from a child process): an object attribute the target
+    /// type lacks is an error instead of being dropped (a mistake to
+    /// report, not data to lose), and one it leaves out is null, as
+    /// go-cty's JSON decoder reads a missing attribute.
+    ///
+    /// ```
+    /// use ctywire::{Type, Value};
+    /// let want = Type::parse(r#"["object",{"port":"number","note":"string"}]"#)?;
+    /// let v = Value::object([("port", Value::string("80"))]).convert_strict(&want)?;
+    /// assert_eq!(v.attr("note"), Some(&Value::null(Type::String)));
+    /// let extra = Value::object([("port", Value::number(80)), ("prot", Value::number(6))]);
+    /// assert!(extra.convert_strict(&want).is_err());
+    /// assert!(extra.convert(&want).is_err()); // "note" is missing for convert
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn convert_strict(&self, ty: &Type) -> Result<Value> {
+        Converter {
+            drop_extra: false,
+            missing_is_null: true,
+        }
+        .value(self, ty)
+    }
 }
 
 /// `v` as a value of type `ty`, borrowed when it already conforms: what
@@ -69,19 +93,6 @@ pub(crate) fn conformed<'v>(v: &'v Value, ty: &Type) -> Result<Cow<'v, Value>> {
     } else {
         v.convert(ty).map(Cow::Owned)
     }
-}
-
-/// [`Value::convert`] for plain JSON props from a child process: an
-/// object attribute the target type lacks is an error instead of being
-/// dropped (a mistake to report, not data to lose), and one it leaves out
-/// is null, as go-cty's JSON decoder reads a missing attribute.
-#[cfg(feature = "bridge")]
-pub(crate) fn props_to_type(v: &Value, ty: &Type) -> Result<Value> {
-    Converter {
-        drop_extra: false,
-        missing_is_null: true,
-    }
-    .value(v, ty)
 }
 
 // ---- primitive rules, shared with the decoders ----------------------------

@@ -56,7 +56,9 @@ struct Inner {
 }
 
 impl Error {
-    pub(crate) fn new(category: Category, message: impl Into<Cow<'static, str>>) -> Self {
+    /// An error of `category` with `message`, at the root path and no
+    /// offset: for layers built on ctywire that report in its terms.
+    pub fn new(category: Category, message: impl Into<Cow<'static, str>>) -> Self {
         Error {
             inner: Box::new(Inner {
                 category,
@@ -67,33 +69,40 @@ impl Error {
         }
     }
 
-    pub(crate) fn data(message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`Category::Data`] error: well-formed input that does not fit.
+    pub fn data(message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(Category::Data, message)
     }
 
-    pub(crate) fn syntax(message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`Category::Syntax`] error: input that is not well-formed.
+    pub fn syntax(message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(Category::Syntax, message)
     }
 
-    pub(crate) fn eof() -> Self {
+    /// A [`Category::Eof`] error: the input ended inside a value.
+    pub fn eof() -> Self {
         Error::new(Category::Eof, "unexpected end of input")
     }
 
-    pub(crate) fn type_error(message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`Category::Type`] error: a type that is not valid here.
+    pub fn type_error(message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(Category::Type, message)
     }
 
-    pub(crate) fn limit(message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`Category::Limit`] error: a limit on hostile input was reached.
+    pub fn limit(message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(Category::Limit, message)
     }
 
-    pub(crate) fn unrepresentable(message: impl Into<Cow<'static, str>>) -> Self {
+    /// A [`Category::Unrepresentable`] error: a value the target format
+    /// cannot hold.
+    pub fn unrepresentable(message: impl Into<Cow<'static, str>>) -> Self {
         Error::new(Category::Unrepresentable, message)
     }
 
     /// Records where in the input the error was found, keeping the first
     /// (innermost) offset when called again while unwinding.
-    pub(crate) fn at_offset(mut self, offset: usize) -> Self {
+    pub fn at_offset(mut self, offset: usize) -> Self {
         self.inner.offset.get_or_insert(offset);
         self
     }
@@ -132,8 +141,9 @@ impl Error {
         self
     }
 
-    /// Puts `step` in front of the path (errors are built innermost first).
-    pub(crate) fn under(mut self, step: PathStep) -> Self {
+    /// Puts `step` in front of the path (errors are built innermost first,
+    /// and each level adds its own step while unwinding).
+    pub fn under(mut self, step: PathStep) -> Self {
         self.inner.path.push_front(step);
         self
     }

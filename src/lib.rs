@@ -112,9 +112,11 @@
 //! * [`DecodeOptions`]: the limits that keep hostile input harmless.
 //! * [`schema`] and [`protocol`]: provider schemas and the plugin
 //!   protocol's `DynamicValue`.
-//! * `bridge` and `rpc` (features of the same names): plain JSON props for
-//!   child processes, and the JSON-RPC / msgpack-rpc framing to talk to
-//!   them; `runtime` runs those peers on tokio.
+//!
+//! Beside this crate, each for one job: `ctywire-bridge` (plain JSON props
+//! for child processes, JSON-RPC 2.0 and msgpack-rpc, and their peers on
+//! tokio), `ctywire-tfplugin6` (the plugin protocol, served as go-plugin
+//! serves it).
 //!
 //! ## Typed values
 //! *Feature `serde`.* [`to_value`] and [`from_value`] move a
@@ -178,21 +180,17 @@
 //!
 //! | feature | turns on |
 //! |---|---|
-//! | *(default: none)* | [`Type`], [`Value`], [`Number`], [`msgpack`], [`json`], [`schema`] (without its JSON document reader), [`protocol`] |
+//! | *(default: none)* | [`Type`], [`Value`], [`Number`], [`msgpack`], [`json`], [`schema`], [`protocol`] |
 //! | `serde` | typed values: [`to_value`]/[`from_value`], `msgpack::to_vec`/`from_slice`, `json::to_vec`/`from_slice`, [`Unknowable`], [`IgnoredAttributes`], `Serialize`/`Deserialize` for [`Value`], [`Number`], [`Type`] (its JSON form) and [`Path`] |
 //! | `bigint` | `with::bigint`: exact `num_bigint::BigInt` fields (implies `serde`) |
 //! | `bigdecimal` | `with::bigdecimal`: exact `bigdecimal::BigDecimal` fields (implies `serde`) |
 //! | `indexmap` | `indexmap::IndexMap` fields as maps or objects (implies `serde`) |
-//! | `bridge` | `bridge`: the exact-number `Json` document, `to_json`/`from_json` for serde types, props, `propPath`s, sensitive split/merge (implies `serde`) |
-//! | `rpc` | `rpc`: JSON-RPC 2.0, msgpack-rpc framing, denobridge messages (implies `bridge`) |
-//! | `runtime` | `rpc::runtime`: JSON-RPC and msgpack-rpc peers on tokio, and child processes that speak them (implies `rpc`; pulls in tokio) |
-//! | `schema-json` | `schema::ProviderSchemas::from_json` and `Schema::from_json` for `terraform providers schema -json` (implies `bridge`) |
-//! | `cli` | the `ctywire` command-line tool (implies `bridge` and `schema-json`) |
 //!
-//! No feature changes how serde_json behaves in the program that depends
-//! on ctywire: exact numbers in props and messages come from
-//! `bridge::Json`, not from serde_json's `arbitrary_precision` (which
-//! Cargo would turn on for every crate in the program).
+//! No feature pulls in a runtime (tokio, gRPC, TLS) or changes how
+//! serde_json behaves in the program that depends on ctywire: exact
+//! numbers in props and messages come from `ctywire_bridge::Json`, not
+//! from serde_json's `arbitrary_precision` (which Cargo would turn on for
+//! every crate in the program).
 //!
 //! ## Deliberate differences from go-cty
 //! ctywire refuses what go-cty crashes on (NaN, contradictory refinements,
@@ -206,8 +204,6 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "bridge")]
-pub mod bridge;
 mod convert;
 mod decode;
 mod error;
@@ -218,8 +214,6 @@ mod number;
 mod path;
 pub mod protocol;
 mod refinements;
-#[cfg(feature = "rpc")]
-pub mod rpc;
 pub mod schema;
 mod set;
 mod strings;
@@ -237,6 +231,14 @@ pub use refinements::{Bound, Refinements};
 pub use typed::{from_value, to_value, with, IgnoredAttributes, Unknowable};
 pub use types::{ObjectType, Type};
 pub use value::Value;
+
+/// Not part of the API, and may change in any release: ctywire-bridge's
+/// JSON document reads with the codec's own tokenizer, so that JSON has one
+/// grammar (escapes, number syntax, UTF-8 checks) in every ctywire crate.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::json::read::{Peek, Reader};
+}
 
 /// The default nesting limit, in collections and dynamic wrappers.
 pub const DEFAULT_MAX_DEPTH: usize = 256;
@@ -316,7 +318,8 @@ impl DecodeOptions {
         }
     }
 
-    pub(crate) fn check_input_len(&self, len: usize) -> Result<()> {
+    /// An error unless `len` bytes of input are within `max_input_len`.
+    pub fn check_input_len(&self, len: usize) -> Result<()> {
         if len > self.max_input_len {
             return Err(Error::limit(format!(
                 "input of {len} bytes exceeds max_input_len ({})",
@@ -326,7 +329,9 @@ impl DecodeOptions {
         Ok(())
     }
 
-    pub(crate) fn check_collection_len(&self, len: u64) -> Result<()> {
+    /// An error unless a collection of `len` elements is within
+    /// `max_collection_len`.
+    pub fn check_collection_len(&self, len: u64) -> Result<()> {
         if len > self.max_collection_len as u64 {
             return Err(Error::limit(format!(
                 "collection of {len} elements exceeds max_collection_len ({})",
@@ -336,7 +341,8 @@ impl DecodeOptions {
         Ok(())
     }
 
-    pub(crate) fn check_depth(&self, depth: usize) -> Result<()> {
+    /// An error unless nesting `depth` levels deep is within `max_depth`.
+    pub fn check_depth(&self, depth: usize) -> Result<()> {
         if depth > self.max_depth {
             return Err(Error::limit(format!(
                 "value nests deeper than max_depth ({})",

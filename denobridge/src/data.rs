@@ -7,8 +7,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ctywire::bridge::{Json, Object};
 use ctywire::Value;
+use ctywire_bridge::{Json, Object};
 
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::props::{receive, send};

@@ -3,14 +3,14 @@
 //!
 //! The child's `diagnostics` are read leniently on purpose: denobridge
 //! drops a diagnostic whose severity is neither `"error"` nor
-//! `"warning"`, and the typed message in `ctywire::rpc::denobridge`
-//! refuses the whole answer for it. Here every diagnostic reaches the
+//! `"warning"`, and a typed message would refuse the whole answer for it.
+//! Here every diagnostic reaches the
 //! user; one with another severity is reported as an error naming the
 //! severity, since the script meant something we cannot tell apart from a
 //! failure, and an error never lets a broken operation pass silently.
 
-use ctywire::bridge::{resolve_prop_path, Json, PropSegment};
 use ctywire::{Path, Value};
+use ctywire_bridge::{resolve_prop_path, Json, PropSegment};
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -322,8 +322,8 @@ pub(crate) fn clip(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ctywire::bridge::from_props;
     use ctywire::Type;
+    use ctywire_bridge::from_props;
 
     fn target() -> Value {
         let props = from_props(

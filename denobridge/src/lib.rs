@@ -90,6 +90,8 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
 /// The longest `timeout` a configuration may set.
 const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
 
-/// The ctywire this provider is built on (its tests read Terraform's JSON
-/// with `ctywire::bridge::Json`).
+/// The ctywire this provider is built on.
 pub use ctywire;
+/// The bridge this provider talks to scripts with (its tests read
+/// Terraform's JSON with `ctywire_bridge::Json`).
+pub use ctywire_bridge;

@@ -8,7 +8,7 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
-use ctywire::bridge::{Json, Object};
+use ctywire_bridge::{Json, Object};
 
 /// The framework's private state: key → JSON.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -4,8 +4,8 @@
 //! at the type Terraform sent (props) or at the type the JSON implies
 //! (state, result).
 
-use ctywire::bridge::{from_props, to_props, Json, Unknowns};
 use ctywire::{Path, Type, Value};
+use ctywire_bridge::{from_props, to_props, Json, Unknowns};
 use sha2::{Digest, Sha256};
 
 use crate::diag::{shorten, Diagnostic};

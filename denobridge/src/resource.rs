@@ -1,8 +1,8 @@
 //! `denobridge_resource`: plan (with the script's `modifyPlan`), apply
 //! (`create`, `update`, `delete`), read and import, over ctywire values.
 
-use ctywire::bridge::{Json, Object};
 use ctywire::{Number, Path, Type, Value};
+use ctywire_bridge::{Json, Object};
 
 use crate::diag::{self, Diagnostic, Diagnostics};
 use crate::private::Private;

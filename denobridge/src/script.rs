@@ -5,9 +5,9 @@
 use std::path::{Path as FsPath, PathBuf};
 use std::time::Duration;
 
-use ctywire::bridge::{Json, Object};
-use ctywire::rpc::runtime::{CallError, Child, ChildOptions, Handlers, PeerOptions};
 use ctywire::Value;
+use ctywire_bridge::runtime::{CallError, Child, ChildOptions, Handlers, PeerOptions};
+use ctywire_bridge::{Json, Object};
 
 use crate::diag::{Diagnostic, Diagnostics};
 
@@ -237,7 +237,7 @@ impl Runner {
         };
         opts.grace = GRACE;
         let what = format!("{} {}", program.display(), args.join(" "));
-        let child = Child::start(opts, Handlers::new()).await.map_err(|e| {
+        let child = start_healthy(opts).await.map_err(|e| {
             let hint = if self.command.is_none() {
                 "\n(Deno is found through the provider's deno_binary_path, else $DENO_BINARY, else PATH.)"
             } else {
@@ -300,7 +300,17 @@ impl Session {
     /// Shuts the script down (the `shutdown` call, then a kill after the
     /// grace period); a warning when it did not exit cleanly.
     pub async fn finish(self, diags: &mut Diagnostics) {
-        match self.child.shutdown().await {
+        // denobridge's `shutdown` call first, bounded by the grace period;
+        // whatever it answers, the process gets the same period to exit.
+        let asked = self
+            .child
+            .peer()
+            .call_with_timeout("shutdown", Some(params([])), GRACE)
+            .await;
+        if let Err(e) = asked {
+            log::debug!(target: "denobridge", "{}: shutdown call: {e}", self.what);
+        }
+        match self.child.stop().await {
             Some(s) if s.success() => {}
             Some(s) => diags.push(Diagnostic::warning(
                 "The script did not stop cleanly",
@@ -312,6 +322,25 @@ impl Session {
             )),
         }
     }
+}
+
+/// Spawns the script, then asks `health` (denobridge's readiness check): a
+/// script that does not answer it as healthy (`{"ok": true}`, or any
+/// answer without `ok`) is stopped and the reason returned.
+async fn start_healthy(opts: ChildOptions) -> Result<Child, CallError> {
+    let child =
+        Child::spawn(opts, Handlers::new()).map_err(|e| CallError::Closed(e.to_string()))?;
+    let failed = match child.peer().call("health", Some(params([]))).await {
+        Ok(answer) if answer["ok"] != Json::Bool(false) => return Ok(child),
+        // The script's own text: a line's worth of it.
+        Ok(answer) => CallError::Closed(format!(
+            "the script reported itself unhealthy: {}",
+            crate::diag::clip(&answer.to_string(), 300)
+        )),
+        Err(e) => e,
+    };
+    child.stop().await;
+    Err(failed)
 }
 
 /// A JSON object from pairs, for parameters.

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use denobridge::ctywire::bridge::Json;
+use denobridge::ctywire_bridge::Json;
 
 mod support;
 use support::{dev_overrides, terraform, terraform_available};

@@ -4,10 +4,38 @@
 //! it without panicking.
 #![no_main]
 
-use ctywire::bridge::{from_json, from_props, to_json, Json};
-use ctywire::rpc::denobridge::CreateResult;
 use ctywire::Type;
+use ctywire_bridge::{from_json, from_props, to_json, Json};
 use libfuzzer_sys::fuzz_target;
+
+/// A typed message shaped like denobridge's `create` result: required and
+/// optional fields, a nested list, an enum, a document inside.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)] // only reading it is fuzzed
+#[serde(rename_all = "camelCase")]
+struct CreateResult {
+    id: String,
+    state: Option<Json>,
+    sensitive_state: Option<Json>,
+    diagnostics: Option<Vec<Diagnostic>>,
+}
+
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
+struct Diagnostic {
+    severity: Severity,
+    summary: String,
+    detail: Option<String>,
+    prop_path: Option<Vec<Json>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Severity {
+    Error,
+    Warning,
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(doc) = Json::parse_with(data, &ctywire::DecodeOptions::new()) else {

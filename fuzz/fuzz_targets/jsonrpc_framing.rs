@@ -5,7 +5,7 @@
 
 use std::io::BufReader;
 
-use ctywire::rpc::jsonrpc::{LineReader, Message};
+use ctywire_bridge::jsonrpc::{LineReader, Message};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

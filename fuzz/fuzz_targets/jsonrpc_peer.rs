@@ -6,8 +6,8 @@
 #[path = "common/peer.rs"]
 mod peer;
 
-use ctywire::bridge::Json;
-use ctywire::rpc::runtime::{Handlers, JsonRpcPeer};
+use ctywire_bridge::Json;
+use ctywire_bridge::runtime::{Handlers, JsonRpcPeer};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -6,8 +6,8 @@
 #[path = "common/peer.rs"]
 mod peer;
 
-use ctywire::rpc::msgpack_rpc::Raw;
-use ctywire::rpc::runtime::{MsgpackHandlers, MsgpackRpcPeer};
+use ctywire_bridge::msgpack_rpc::Raw;
+use ctywire_bridge::runtime::{MsgpackHandlers, MsgpackRpcPeer};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

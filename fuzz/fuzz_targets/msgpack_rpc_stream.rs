@@ -3,7 +3,7 @@
 //! decode to it again.
 #![no_main]
 
-use ctywire::rpc::msgpack_rpc::{Message, StreamDecoder};
+use ctywire_bridge::msgpack_rpc::{Message, StreamDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

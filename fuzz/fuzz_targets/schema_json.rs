@@ -3,7 +3,7 @@
 //! encodes.
 #![no_main]
 
-use ctywire::schema::ProviderSchemas;
+use ctywire_bridge::schema_json::ProviderSchemas;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

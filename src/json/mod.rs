@@ -30,6 +30,9 @@
 
 mod decode;
 mod encode;
+// Public items, reached from outside only through the hidden
+// `crate::__private` (for ctywire-bridge), so not documented as API.
+#[allow(missing_docs)]
 pub(crate) mod read;
 
 use crate::error::{Error, Result};

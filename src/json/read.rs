@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 
 /// The kind of the next value, from its first byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Peek {
+pub enum Peek {
     Null,
     Bool,
     Number,
@@ -23,7 +23,7 @@ pub(crate) enum Peek {
     Object,
 }
 
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     src: &'a [u8],
     /// The whole input as text, when it is valid UTF-8 (it almost always
     /// is): one check up front instead of one per string, and strings are
@@ -34,12 +34,12 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(src: &'a [u8]) -> Self {
+    pub fn new(src: &'a [u8]) -> Self {
         let text = std::str::from_utf8(src).ok();
         Reader { src, text, pos: 0 }
     }
 
-    pub(crate) fn offset(&self) -> usize {
+    pub fn offset(&self) -> usize {
         self.pos
     }
 
@@ -101,7 +101,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The kind of the next value. End of input is an EOF error.
-    pub(crate) fn peek(&mut self) -> Result<Peek> {
+    pub fn peek(&mut self) -> Result<Peek> {
         self.skip_ws();
         match self.src.get(self.pos) {
             None => Err(Error::eof().at_offset(self.pos)),
@@ -139,12 +139,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub(crate) fn read_null(&mut self) -> Result<()> {
+    pub fn read_null(&mut self) -> Result<()> {
         self.skip_ws();
         self.literal(b"null")
     }
 
-    pub(crate) fn read_bool(&mut self) -> Result<bool> {
+    pub fn read_bool(&mut self) -> Result<bool> {
         self.skip_ws();
         if self.src.get(self.pos) == Some(&b't') {
             self.literal(b"true").map(|_| true)
@@ -154,7 +154,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A number token's text, checked against the JSON number grammar.
-    pub(crate) fn read_number(&mut self) -> Result<&'a str> {
+    pub fn read_number(&mut self) -> Result<&'a str> {
         self.skip_ws();
         let start = self.pos;
         let s = self.src;
@@ -210,7 +210,7 @@ impl<'a> Reader<'a> {
     /// A string token, unescaped. Borrowed when it holds no escapes.
     /// Invalid UTF-8 is refused; a lone surrogate escape becomes U+FFFD, as
     /// Go's decoder does.
-    pub(crate) fn read_string(&mut self) -> Result<Cow<'a, str>> {
+    pub fn read_string(&mut self) -> Result<Cow<'a, str>> {
         self.skip_ws();
         if self.src.get(self.pos) != Some(&b'"') {
             return Err(self.unexpected());
@@ -329,7 +329,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `[`.
-    pub(crate) fn begin_array(&mut self) -> Result<()> {
+    pub fn begin_array(&mut self) -> Result<()> {
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b'[') => {
@@ -342,7 +342,7 @@ impl<'a> Reader<'a> {
 
     /// Moves to the next array element: `Ok(true)` if there is one, `Ok(false)`
     /// after consuming the closing `]`. `first` is true before the first element.
-    pub(crate) fn next_element(&mut self, first: bool) -> Result<bool> {
+    pub fn next_element(&mut self, first: bool) -> Result<bool> {
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b']') => {
@@ -367,7 +367,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Consumes `{`.
-    pub(crate) fn begin_object(&mut self) -> Result<()> {
+    pub fn begin_object(&mut self) -> Result<()> {
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b'{') => {
@@ -381,7 +381,7 @@ impl<'a> Reader<'a> {
     /// Reads the next object key and its colon, or consumes `}` and returns
     /// `None`.
     /// Returns the key's offset with it.
-    pub(crate) fn next_key(&mut self, first: bool) -> Result<Option<(usize, Cow<'a, str>)>> {
+    pub fn next_key(&mut self, first: bool) -> Result<Option<(usize, Cow<'a, str>)>> {
         self.skip_ws();
         match self.src.get(self.pos) {
             Some(b'}') => {
@@ -461,7 +461,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether only whitespace remains.
-    pub(crate) fn at_end(&mut self) -> bool {
+    pub fn at_end(&mut self) -> bool {
         self.skip_ws();
         self.pos >= self.src.len()
     }

@@ -52,8 +52,6 @@
 //! ```
 
 pub mod flatmap;
-#[cfg(feature = "schema-json")]
-mod json;
 mod validate;
 
 use crate::error::{Error, Result};
@@ -61,8 +59,6 @@ use crate::path::PathStep;
 use crate::types::Type;
 use crate::value::Value;
 
-#[cfg(feature = "schema-json")]
-pub use self::json::{ProviderSchema, ProviderSchemas};
 pub use self::validate::Purpose;
 
 /// A schema: a version and its root block (`Schema` in the protocol).

@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use ctywire::rpc::runtime::PeerOptions;
+use ctywire_bridge::runtime::PeerOptions;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 
 /// Small limits, so that long inputs exercise them.

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use base64::Engine;
 use clap::{Parser, Subcommand, ValueEnum};
-use ctywire::bridge::{Json, Object};
 use ctywire::{json, msgpack, DecodeOptions, Type, Value};
+use ctywire_bridge::{Json, Object};
 
 // The CLI links mimalloc: decoded trees are many small allocations, and
 // its size-class pages keep them together in memory. Version 2 (see
@@ -381,7 +381,7 @@ fn readable(v: &Value) -> Json {
         return if n.is_infinite() {
             J::String(n.to_string())
         } else {
-            ctywire::bridge::JsonNumber::try_from(n)
+            ctywire_bridge::JsonNumber::try_from(n)
                 .map_or_else(|_| J::String(n.to_string()), J::Number)
         };
     }
@@ -558,10 +558,10 @@ fn implied_type(
     data_source: Option<&str>,
     provider: Option<&str>,
 ) -> Result<(), String> {
-    use ctywire::schema::ProviderSchemas;
+    use ctywire_bridge::schema_json::ProviderSchemas;
     let text = String::from_utf8(read_input(file)?).map_err(|_| format!("{file}: not UTF-8"))?;
     let doc = ProviderSchemas::from_json(&text).map_err(|e| format!("{file}: {}", describe(e)))?;
-    let names = |f: fn(&ctywire::schema::ProviderSchema) -> Vec<&String>| -> String {
+    let names = |f: fn(&ctywire_bridge::schema_json::ProviderSchema) -> Vec<&String>| -> String {
         let all: Vec<String> = doc.providers.values().flat_map(f).cloned().collect();
         if all.is_empty() {
             "none".into()

@@ -1,5 +1,4 @@
 //! The `ctywire` command line, run as a user would.
-#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -7,7 +6,8 @@ use std::process::{Command, Stdio};
 fn ctywire(args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ctywire"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // The repository root, where testdata/ is.
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -247,7 +247,8 @@ fn a_reader_that_goes_away_ends_the_command_quietly() {
     // written. That is no error and certainly no panic.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ctywire"))
         .args(["decode", "--case", "testdata/instance.case"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        // The repository root, where testdata/ is.
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -5,11 +5,9 @@
 //! numbers exactly. Each line is parsed by ctywire's bounded reader (depth
 //! 256), after the line-length limit has been checked.
 //!
-//! *Needs the `rpc` feature.*
-//!
 //! ```
-//! use ctywire::bridge::Json;
-//! use ctywire::rpc::jsonrpc::{Id, LineReader, LineWriter, Message};
+//! use ctywire_bridge::Json;
+//! use ctywire_bridge::jsonrpc::{Id, LineReader, LineWriter, Message};
 //!
 //! let mut out = Vec::new();
 //! let mut w = LineWriter::new(&mut out);
@@ -30,7 +28,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::bridge::{Json, JsonNumber as Number, Object as Map};
+use crate::{Json, JsonNumber as Number, Object as Map};
 
 /// The standard error codes.
 pub mod code {
@@ -309,7 +307,7 @@ impl Message {
 
 /// An error's text with the byte offset it carries, for messages that
 /// travel without the error value itself.
-fn with_offset(e: &crate::Error) -> String {
+fn with_offset(e: &ctywire::Error) -> String {
     match e.offset() {
         Some(at) => format!("{e} (at byte {at})"),
         None => e.to_string(),

@@ -13,8 +13,7 @@ use tokio::sync::Mutex as AsyncMutex;
 use super::handlers::Handlers;
 use super::json_peer::{CloseReason, JsonRpcPeer};
 use super::lines::{read_line, Line};
-use super::{CallError, PeerOptions};
-use crate::bridge::Json;
+use super::PeerOptions;
 
 /// How to start a child.
 #[derive(Clone, Debug)]
@@ -32,7 +31,7 @@ pub struct ChildOptions {
     /// How many of its last stderr lines to keep for error messages
     /// (default 20).
     pub stderr_lines: usize,
-    /// How long [`Child::shutdown`] waits for it to exit before killing it
+    /// How long [`Child::stop`] waits for it to exit before killing it
     /// (default 5 s).
     pub grace: Duration,
 }
@@ -56,7 +55,7 @@ impl ChildOptions {
 }
 
 /// A running child and the JSON-RPC peer on its stdio. Its stderr is
-/// forwarded line by line to `log` (target `ctywire::child`, level info)
+/// forwarded line by line to `log` (target `ctywire_bridge::child`, level info)
 /// and its last lines are kept; when it exits or closes its stdout, every
 /// call in flight fails at once with its exit status and those lines.
 /// Dropping a `Child` kills the process, so nothing is left running.
@@ -64,11 +63,10 @@ impl ChildOptions {
 /// ```no_run
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use ctywire::rpc::runtime::{Child, ChildOptions, Handlers};
-/// // Started, and asked `health` first.
-/// let child = Child::start(ChildOptions::new("deno", ["run", "main.ts"]), Handlers::new()).await?;
+/// use ctywire_bridge::runtime::{Child, ChildOptions, Handlers};
+/// let child = Child::spawn(ChildOptions::new("deno", ["run", "main.ts"]), Handlers::new())?;
 /// let answer = child.peer().call("read", None).await?;
-/// let status = child.shutdown().await;
+/// let status = child.stop().await;
 /// # Ok(()) }
 /// ```
 pub struct Child {
@@ -76,7 +74,6 @@ pub struct Child {
     process: Arc<AsyncMutex<tokio::process::Child>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     grace: Duration,
-    name: String,
 }
 
 impl Child {
@@ -152,40 +149,7 @@ impl Child {
             process,
             stderr: tail,
             grace: opts.grace,
-            name,
         })
-    }
-
-    /// [`spawn`](Self::spawn), then `health`: a child that does not
-    /// answer it as healthy (`{"ok": true}`, or any answer without `ok`)
-    /// is shut down and the reason returned.
-    pub async fn start(opts: ChildOptions, handlers: Handlers) -> Result<Child, CallError> {
-        let child = Child::spawn(opts, handlers).map_err(|e| CallError::Closed(e.to_string()))?;
-        let health = child.health().await;
-        match health {
-            Ok(answer) if answer["ok"] != Json::Bool(false) => Ok(child),
-            Ok(answer) => {
-                child.shutdown().await;
-                // The child's own text: a line's worth of it.
-                let mut shown = answer.to_string();
-                if shown.len() > 300 {
-                    let mut end = 300;
-                    while !shown.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    shown.truncate(end);
-                    shown.push('…');
-                }
-                Err(CallError::Closed(format!(
-                    "{} reported itself unhealthy: {shown}",
-                    child.name
-                )))
-            }
-            Err(e) => {
-                child.shutdown().await;
-                Err(e)
-            }
-        }
     }
 
     /// The peer on the child's stdio.
@@ -193,34 +157,15 @@ impl Child {
         &self.peer
     }
 
-    /// Calls `health` (denobridge's readiness check) and returns its
-    /// result.
-    pub async fn health(&self) -> Result<Json, CallError> {
-        self.peer
-            .call("health", Some(Json::Object(Default::default())))
-            .await
-    }
-
     /// The last lines the child wrote to stderr, oldest first.
     pub fn stderr_tail(&self) -> Vec<String> {
         lock(&self.stderr).iter().cloned().collect()
     }
 
-    /// Asks the child to stop (denobridge's `shutdown` call), waits up to
-    /// the grace period for it to exit, and kills it if it has not. The
-    /// exit status, when there is one.
-    pub async fn shutdown(&self) -> Option<ExitStatus> {
-        let asked = self
-            .peer
-            .call_with_timeout(
-                "shutdown",
-                Some(Json::Object(Default::default())),
-                self.grace,
-            )
-            .await;
-        if let Err(e) = &asked {
-            log::debug!(target: "ctywire::child", "{}: shutdown call: {e}", self.name);
-        }
+    /// Waits up to the grace period for the child to exit (after asking it
+    /// to in its own protocol, if it has a way), and kills it if it has
+    /// not. The exit status, when there is one.
+    pub async fn stop(&self) -> Option<ExitStatus> {
         let mut p = self.process.lock().await;
         match tokio::time::timeout(self.grace, p.wait()).await {
             Ok(Ok(status)) => Some(status),
@@ -281,7 +226,7 @@ async fn forward_stderr(
             Ok(None) | Err(_) => break,
         };
         let line = line.trim_end_matches('\r');
-        log::info!(target: "ctywire::child", "{name}: {line}");
+        log::info!(target: "ctywire_bridge::child", "{name}: {line}");
         let mut t = lock(&tail);
         if keep > 0 {
             if t.len() >= keep {

@@ -7,10 +7,8 @@
 //! can say, unknowns and refinements included, and is decoded by its type
 //! with [`Raw::decode`].
 //!
-//! *Needs the `rpc` feature.*
-//!
 //! ```
-//! use ctywire::rpc::msgpack_rpc::{Message, Raw, StreamDecoder};
+//! use ctywire_bridge::msgpack_rpc::{Message, Raw, StreamDecoder};
 //! use ctywire::{Type, Value};
 //!
 //! let props = Raw::encode(&Value::unknown(Type::String), &Type::String)?;
@@ -28,9 +26,9 @@
 
 use rmp::encode as mp;
 
-use crate::error::{Error, Result};
-use crate::types::Type;
-use crate::value::Value;
+use ctywire::Type;
+use ctywire::Value;
+use ctywire::{Error, Result};
 
 /// Message type tags.
 const REQUEST: u8 = 0;
@@ -54,12 +52,12 @@ impl Raw {
 
     /// A cty value in ctywire's msgpack encoding.
     pub fn encode(v: &Value, ty: &Type) -> Result<Raw> {
-        crate::msgpack::encode(v, ty).map(Raw)
+        ctywire::msgpack::encode(v, ty).map(Raw)
     }
 
     /// The cty value these bytes hold, as type `ty`.
     pub fn decode(&self, ty: &Type) -> Result<Value> {
-        crate::msgpack::decode(&self.0, ty)
+        ctywire::msgpack::decode(&self.0, ty)
     }
 }
 
@@ -392,7 +390,7 @@ mod tests {
         assert!(d.next().unwrap().is_none());
         assert_eq!(
             d.feed(&[0u8; 16]).unwrap_err().category(),
-            crate::Category::Limit
+            ctywire::Category::Limit
         );
         assert!(d.next().is_err(), "a failed stream stays failed");
     }

@@ -13,11 +13,11 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Result};
-use crate::json::read::{Peek, Reader};
-use crate::number::Number;
-use crate::path::PathStep;
-use crate::DecodeOptions;
+use ctywire::__private::{Peek, Reader};
+use ctywire::DecodeOptions;
+use ctywire::Number;
+use ctywire::PathStep;
+use ctywire::{Error, Result};
 
 /// A JSON number, kept as the decimal text it was written as (validated
 /// against the JSON grammar): `1.50` stays `1.50`, `9007199254740993` is
@@ -27,7 +27,7 @@ use crate::DecodeOptions;
 /// [`to_number`](Self::to_number) to compare values.
 ///
 /// ```
-/// use ctywire::bridge::JsonNumber;
+/// use ctywire_bridge::JsonNumber;
 /// let n: JsonNumber = "9007199254740993".parse()?;
 /// assert_eq!(n.as_u64(), Some(9007199254740993));
 /// assert_eq!(n.as_f64(), Some(9007199254740992.0)); // the nearest f64
@@ -317,8 +317,8 @@ impl<'a> IntoIterator for &'a Object {
 /// as in serde_json.
 ///
 /// **With serde**, `Json` and [`JsonNumber`] keep numbers exact through
-/// ctywire's own [`to_json`](super::to_json) and
-/// [`from_json`](super::from_json), so a `Json` field of a message type
+/// ctywire's own [`to_json`](crate::to_json) and
+/// [`from_json`](crate::from_json), so a `Json` field of a message type
 /// passes through untouched. Through any other format (serde_json without
 /// `arbitrary_precision`, YAML, ...) a number becomes the serde primitive
 /// nearest to it: `u64` or `i64` when it is an integer in range, else the
@@ -328,7 +328,7 @@ impl<'a> IntoIterator for &'a Object {
 /// enum, serde buffers the input, so a `Json` there gets `f64`s as well.
 ///
 /// ```
-/// use ctywire::bridge::Json;
+/// use ctywire_bridge::Json;
 /// let doc: Json = r#"{"b": [1.50, 9007199254740993], "a": "x\n"}"#.parse()?;
 /// assert_eq!(doc["b"][1].as_u64(), Some(9007199254740993));
 /// assert_eq!(doc["a"], "x\n");
@@ -366,7 +366,8 @@ impl Json {
     /// collection length. Errors carry the path and byte offset.
     ///
     /// ```
-    /// use ctywire::{bridge::Json, Category, DecodeOptions};
+    /// use ctywire::{Category, DecodeOptions};
+    /// use ctywire_bridge::Json;
     /// let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
     /// assert_eq!(Json::parse(&deep).unwrap_err().category(), Category::Limit);
     /// assert!(Json::parse_with(deep.as_bytes(), &DecodeOptions::new().max_depth(300)).is_ok());
@@ -469,7 +470,7 @@ impl Json {
     /// for people to read.
     ///
     /// ```
-    /// let doc = ctywire::bridge::Json::parse(r#"{"a":[1,{}],"b":[]}"#)?;
+    /// let doc = ctywire_bridge::Json::parse(r#"{"a":[1,{}],"b":[]}"#)?;
     /// assert_eq!(doc.to_string_pretty(), "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": []\n}");
     /// # Ok::<(), ctywire::Error>(())
     /// ```

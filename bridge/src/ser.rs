@@ -9,9 +9,9 @@
 
 use serde::ser::{self, Impossible, Serialize};
 
-use super::json::{Json, JsonNumber, Object, Primitive};
-use crate::error::{Error, Result};
-use crate::path::PathStep;
+use crate::json::{Json, JsonNumber, Object, Primitive};
+use ctywire::PathStep;
+use ctywire::{Error, Result};
 
 /// The newtype name under which a [`JsonNumber`] passes its text to
 /// [`JsonSerializer`]. Private: nothing else sends it.
@@ -24,7 +24,7 @@ pub(super) const NUMBER_TOKEN: &str = "$ctywire::private::JsonNumber";
 /// NaN and infinities are errors, naming the field they are in.
 ///
 /// ```
-/// use ctywire::bridge::{to_json, Json};
+/// use ctywire_bridge::{to_json, Json};
 /// #[derive(serde::Serialize)]
 /// struct Msg { id: u64, props: Json, ratio: f64 }
 /// let props: Json = r#"{"n": 12345678901234567890123.5}"#.parse()?;

@@ -1,58 +1,11 @@
-//! Bridging cty values to plain JSON "props" for a child process (a script
-//! in another language behind JSON-RPC) and back, the way
-//! terraform-provider-denobridge does, without its losses:
-//!
-//! | denobridge | ctywire |
-//! |---|---|
-//! | a set is sent as the *string* `"[\"a\",\"b\"]"` | a set is an array, in canonical order |
-//! | an unknown becomes `""`, `false`, `[]` or `"<nil>"` silently | an unknown is refused with its path, or (if the caller asks) written as `null` and reported |
-//! | numbers pass through float64 (`2^53 + 1` is rounded) | numbers are exact, at any size |
-//! | arrays come back as `list(dynamic)`, so `[1, "a"]` crashes Terraform | arrays in a dynamic position come back as tuples |
-//! | every `propPath` segment that is not a number is a map key | a `propPath` is resolved against the value's type |
-//!
-//! The JSON itself is a [`Json`] document: exact numbers, ordered objects,
-//! parsed and written by ctywire (so depending on ctywire leaves your
-//! serde_json as it was). [`to_json`] and [`from_json`] move typed serde
-//! messages in and out of it, like `serde_json::to_value`/`from_value`.
-//!
-//! *Needs the `bridge` feature.*
-//!
-//! ```
-//! use ctywire::bridge::{from_props, to_props, Json, Unknowns};
-//! use ctywire::{Type, Value};
-//!
-//! let ty = Type::parse(r#"["object",{"ports":["set","number"],"id":"string"}]"#)?;
-//! let v = Value::object([
-//!     ("ports", Value::set(Type::Number, vec![Value::number(443), Value::number(80)])?),
-//!     ("id", Value::unknown(Type::String)),
-//! ]);
-//! assert!(to_props(&v, Unknowns::Refuse).is_err());
-//! let props = to_props(&v, Unknowns::NullAndReport)?;
-//! assert_eq!(props.json.to_string(), r#"{"id":null,"ports":[80,443]}"#);
-//! assert_eq!(props.unknown[0].to_string(), ".id");
-//!
-//! let back = from_props(&Json::parse(r#"{"id": "i-1", "ports": [80, 443, 80]}"#)?, &ty)?;
-//! assert_eq!(back.attr("ports").unwrap().len(), Some(2));
-//! # Ok::<(), ctywire::Error>(())
-//! ```
+//! Props: a cty value as the plain JSON a child process reads and writes.
 
-mod de;
-mod json;
-mod paths;
-mod sensitive;
-mod ser;
+use ctywire::Type;
+use ctywire::Value;
+use ctywire::{Error, Result};
+use ctywire::{Path, PathStep};
 
-use crate::convert;
-use crate::error::{Error, Result};
-use crate::path::{Path, PathStep};
-use crate::types::Type;
-use crate::value::Value;
-
-pub use de::from_json;
-pub use json::{Json, JsonNumber, Object};
-pub use paths::{resolve_prop_path, PropSegment};
-pub use sensitive::{merge_sensitive, split_sensitive};
-pub use ser::to_json;
+use crate::json::{Json, JsonNumber, Object};
 
 /// What [`to_props`] does with unknown values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,10 +110,10 @@ fn props_of(
 pub fn from_props(json: &Json, ty: &Type) -> Result<Value> {
     // go-cty's way with JSON of a known type: the value the JSON implies,
     // converted to the type by the one conversion rule.
-    convert::props_to_type(&implied(json, 0)?, ty)
+    implied(json, 0)?.convert_strict(ty)
 }
 
-const MAX_DEPTH: usize = crate::DEFAULT_MAX_DEPTH;
+const MAX_DEPTH: usize = ctywire::DEFAULT_MAX_DEPTH;
 
 /// A value of the type the JSON implies (go-cty's `ImpliedType`): string,
 /// number, bool, tuple for arrays, object for objects, `null` of unknown

@@ -9,9 +9,9 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 use super::handlers::MsgpackHandlers;
 use super::link::{write_queued, Handle, Link};
 use super::{CallError, PeerOptions};
-use crate::rpc::msgpack_rpc::{Message, Raw, StreamDecoder};
-use crate::types::Type;
-use crate::value::Value;
+use crate::msgpack_rpc::{Message, Raw, StreamDecoder};
+use ctywire::Type;
+use ctywire::Value;
 
 /// A msgpack-rpc peer (Neovim's API, OpenTofu's "Seasonings" plugins):
 /// calls and serves over one reader and one writer, as [`JsonRpcPeer`]
@@ -90,7 +90,7 @@ impl MsgpackRpcPeer {
         let params = params
             .iter()
             .map(|(v, t)| Raw::encode(v, t))
-            .collect::<crate::Result<Vec<_>>>()?;
+            .collect::<ctywire::Result<Vec<_>>>()?;
         let result = self.call(method, params).await?;
         Ok(result.decode(result_type)?)
     }
@@ -165,7 +165,7 @@ async fn handle(m: Message, handlers: &Arc<MsgpackHandlers>, shared: &Arc<Shared
         }
         Message::Notification { method, params } => {
             if !handlers.notify(&method, params) {
-                log::debug!(target: "ctywire::rpc", "msgpack-rpc: notification {method:?} has no handler");
+                log::debug!(target: "ctywire_bridge::runtime", "msgpack-rpc: notification {method:?} has no handler");
             }
         }
         Message::Request { id, method, params } => {

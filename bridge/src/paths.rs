@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
-use crate::path::{Path, PathStep};
-use crate::types::Type;
-use crate::value::Value;
+use ctywire::Type;
+use ctywire::Value;
+use ctywire::{Error, Result};
+use ctywire::{Path, PathStep};
 
 /// One segment of a `propPath`: a name or an index.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -26,7 +26,7 @@ pub enum PropSegment {
 /// guess.
 ///
 /// ```
-/// use ctywire::bridge::{from_props, resolve_prop_path, Json, PropSegment};
+/// use ctywire_bridge::{from_props, resolve_prop_path, Json, PropSegment};
 /// use ctywire::Type;
 /// let ty = Type::parse(r#"["object",{"props":"dynamic"}]"#)?;
 /// let v = from_props(&Json::parse(r#"{"props": {"items": [{"name": "a"}], "tags": {"123": "x"}}}"#)?, &ty)?;

@@ -17,21 +17,21 @@ use serde::de::{
 };
 use serde::Deserialize;
 
-use super::json::{Json, JsonNumber, Object, Primitive};
-use crate::error::{Error, Result};
-use crate::path::PathStep;
+use crate::json::{Json, JsonNumber, Object, Primitive};
+use ctywire::PathStep;
+use ctywire::{Error, Result};
 
 /// The newtype name [`Json`] and [`JsonNumber`] deserialize through.
 const JSON_TOKEN: &str = "$ctywire::private::Json";
 // The variant name that carries a number's text to them.
-use super::ser::NUMBER_TOKEN;
+use crate::ser::NUMBER_TOKEN;
 
 /// A `Deserialize` type read out of a [`Json`] document, as
 /// `serde_json::from_value` does; [`Json`] and [`JsonNumber`] fields get
 /// their numbers exactly. An error names the path of the offending part.
 ///
 /// ```
-/// use ctywire::bridge::{from_json, Json};
+/// use ctywire_bridge::{from_json, Json};
 /// #[derive(serde::Deserialize, Debug)]
 /// #[serde(tag = "kind")]
 /// enum Shape { Circle { r: f64 }, Label { text: Json } }

@@ -10,28 +10,36 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ctywire::bridge::{Json, JsonNumber};
-use ctywire::rpc::denobridge::{
-    method, CreateParams, CreateResult, DeleteParams, DoneResult, ReadParams, ReadResult,
-    UpdateParams, UpdateResult,
-};
-use ctywire::rpc::msgpack_rpc::Raw;
-use ctywire::rpc::runtime::{
+mod denobridge_protocol;
+
+use ctywire::{Type, Value};
+use ctywire_bridge::msgpack_rpc::Raw;
+use ctywire_bridge::runtime::{
     CallError, Child, ChildOptions, Handlers, JsonRpcPeer, MsgpackHandlers, MsgpackRpcPeer,
     PeerOptions,
 };
-use ctywire::{Type, Value};
+use ctywire_bridge::{Json, JsonNumber};
+use denobridge_protocol::{
+    method, CreateParams, CreateResult, DeleteParams, DoneResult, ReadParams, ReadResult,
+    UpdateParams, UpdateResult,
+};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn peers() -> PathBuf {
-    root().join("target/peers")
+    // scripts/test-peers.sh installs them under the workspace's target/.
+    root().join("../target/peers")
 }
 
 fn json(text: &str) -> Json {
     Json::parse(text).unwrap()
+}
+
+/// denobridge's readiness check.
+async fn health(child: &Child) -> Result<Json, CallError> {
+    child.peer().call(method::HEALTH, Some(json("{}"))).await
 }
 
 /// The Deno binary the npm package `deno` installed, or a SKIPPED line.
@@ -82,20 +90,21 @@ fn deno_child(handlers: Handlers) -> Option<Child> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_child_is_started_with_a_health_check() {
+async fn a_child_answers_its_first_call_and_one_that_is_no_peer_says_why() {
     let Some(opts) = deno_options(PeerOptions::default()) else {
         return;
     };
-    let child = Child::start(opts, Handlers::new()).await.unwrap();
+    let child = Child::spawn(opts, Handlers::new()).unwrap();
+    assert_eq!(health(&child).await.unwrap(), json(r#"{"ok":true}"#));
     assert_eq!(child.peer().in_flight(), 0);
-    // Something that is not a JSON-RPC child at all fails to start, saying why.
-    let err = Child::start(
+    // Something that is not a JSON-RPC child at all fails the first call,
+    // with its exit status and what it wrote to stderr.
+    let sh = Child::spawn(
         ChildOptions::new("sh", ["-c", "echo not a child >&2; exit 4"]),
         Handlers::new(),
     )
-    .await
-    .err()
-    .expect("sh is no child");
+    .unwrap();
+    let err = health(&sh).await.expect_err("sh is no child");
     let text = err.to_string();
     assert!(text.contains("exit status: 4"), "{text}");
     assert!(text.contains("not a child"), "{text}");
@@ -124,7 +133,7 @@ async fn a_deno_resource_goes_through_create_read_update_delete() {
     let Some(child) = deno_child(Handlers::new()) else {
         return;
     };
-    assert_eq!(child.health().await.unwrap(), json(r#"{"ok":true}"#));
+    assert_eq!(health(&child).await.unwrap(), json(r#"{"ok":true}"#));
     let peer = child.peer();
     let props = json(r#"{"name":"web","count":3,"ports":[443,80]}"#);
     let created: CreateResult = peer
@@ -193,7 +202,12 @@ async fn a_deno_resource_goes_through_create_read_update_delete() {
         .await
         .unwrap();
     assert!(gone.is_gone());
-    let status = child.shutdown().await.expect("an exit status");
+    child
+        .peer()
+        .call(method::SHUTDOWN, Some(json("{}")))
+        .await
+        .unwrap();
+    let status = child.stop().await.expect("an exit status");
     assert!(status.success(), "{status}");
 }
 
@@ -283,7 +297,7 @@ async fn a_non_json_line_on_stdout_is_reported_and_the_peer_goes_on() {
     let after = peer.call("garbage", None).await.unwrap();
     assert_eq!(after, json(r#"{"after":"garbage"}"#));
     assert_eq!(peer.faults(), 1);
-    assert_eq!(child.health().await.unwrap(), json(r#"{"ok":true}"#));
+    assert_eq!(health(&child).await.unwrap(), json(r#"{"ok":true}"#));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

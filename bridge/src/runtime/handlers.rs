@@ -5,9 +5,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::bridge::Json;
-use crate::rpc::jsonrpc::{code, ErrorObject};
-use crate::rpc::msgpack_rpc::Raw;
+use crate::jsonrpc::{code, ErrorObject};
+use crate::msgpack_rpc::Raw;
+use crate::Json;
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 type RequestFn<P, R, E> = Arc<dyn Fn(P) -> BoxFuture<Result<R, E>> + Send + Sync>;
@@ -26,9 +26,9 @@ pub struct MethodTable<P, R, E> {
 /// dropped (notifications are never answered).
 ///
 /// ```
-/// use ctywire::bridge::Json;
-/// use ctywire::rpc::jsonrpc::ErrorObject;
-/// use ctywire::rpc::runtime::Handlers;
+/// use ctywire_bridge::Json;
+/// use ctywire_bridge::jsonrpc::ErrorObject;
+/// use ctywire_bridge::runtime::Handlers;
 /// let handlers = Handlers::new()
 ///     .request("health", |_| async { Ok(Json::parse(r#"{"ok":true}"#).unwrap()) })
 ///     .request("fail", |_| async { Err(ErrorObject::new(-32000, "no")) })

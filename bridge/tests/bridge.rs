@@ -2,16 +2,18 @@
 //! props round trips; sensitive splitting; JSON-RPC validation and framing;
 //! and what the example provider side relies on.
 
+// The core's generators and helpers, shared rather than copied.
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::ty;
 
-use ctywire::bridge::{
+use ctywire::{json, msgpack, Category, Number, Path, Type, Value};
+use ctywire_bridge::jsonrpc::{code, Id, LineReader, Message};
+use ctywire_bridge::{
     from_json, from_props, merge_sensitive, resolve_prop_path, split_sensitive, to_json, to_props,
     Json, PropSegment, Unknowns,
 };
-use ctywire::rpc::jsonrpc::{code, Id, LineReader, Message};
-use ctywire::{json, msgpack, Category, Number, Path, Type, Value};
 use proptest::prelude::*;
 
 /// A JSON document from its text, for writing props in tests as they look
@@ -178,9 +180,39 @@ enum Either {
     Text(String),
 }
 
+/// Messages shaped like denobridge's `create` params and result: a typed
+/// message with props inside, and one whose fields are checked.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateParams {
+    props: Json,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    write_only_props: Option<Json>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[allow(dead_code)] // read only to check what deserializing refuses
+struct CreateResult {
+    id: String,
+    diagnostics: Option<Vec<ChildDiagnostic>>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[allow(dead_code)]
+struct ChildDiagnostic {
+    severity: ChildSeverity,
+    summary: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ChildSeverity {
+    Error,
+    Warning,
+}
+
 #[test]
 fn numbers_stay_exact_through_props_and_typed_messages() {
-    use ctywire::rpc::denobridge::CreateParams;
     let v = Value::object([
         (
             "big",
@@ -210,7 +242,6 @@ fn numbers_stay_exact_through_props_and_typed_messages() {
 
 #[test]
 fn typed_messages_report_the_path_of_a_bad_field() {
-    use ctywire::rpc::denobridge::CreateResult;
     let bad = j(
         r#"{"id":"x","diagnostics":[{"severity":"warning","summary":"a"},{"severity":"fatal","summary":"b"}]}"#,
     );

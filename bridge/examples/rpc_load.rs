@@ -4,14 +4,14 @@
 //!
 //! ```sh
 //! bash scripts/test-peers.sh        # Deno from the npm registry
-//! cargo run --release --example rpc_load --features runtime -- 100000 64
+//! cargo run --release -p ctywire-bridge --example rpc_load --features runtime -- 100000 64
 //! ```
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ctywire::bridge::Json;
-use ctywire::rpc::runtime::{Child, ChildOptions, Handlers};
+use ctywire_bridge::runtime::{Child, ChildOptions, Handlers};
+use ctywire_bridge::Json;
 use tokio::sync::Semaphore;
 
 #[tokio::main]
@@ -20,7 +20,7 @@ async fn main() {
     let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let in_flight: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
     let root = env!("CARGO_MANIFEST_DIR");
-    let deno = format!("{root}/target/peers/node_modules/.bin/deno");
+    let deno = format!("{root}/../target/peers/node_modules/.bin/deno");
     let script = format!("{root}/tests/peers/denobridge_child.ts");
     let mut opts = ChildOptions::new(
         deno,
@@ -40,7 +40,12 @@ async fn main() {
             std::process::exit(1);
         }
     };
-    child.health().await.expect("health");
+    // The child's readiness check (denobridge's `health`).
+    child
+        .peer()
+        .call("health", Some(Json::parse("{}").expect("JSON")))
+        .await
+        .expect("health");
     let params =
         Json::parse(r#"{"props":{"name":"web","size":12345678901234567890123}}"#).expect("JSON");
     let permits = Arc::new(Semaphore::new(in_flight));
@@ -72,5 +77,9 @@ async fn main() {
         pct(0.99),
         latencies[latencies.len() - 1]
     );
-    child.shutdown().await;
+    let _ = child
+        .peer()
+        .call("shutdown", Some(Json::parse("{}").expect("JSON")))
+        .await;
+    child.stop().await;
 }

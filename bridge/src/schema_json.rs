@@ -1,25 +1,25 @@
 //! Schemas from the JSON that `terraform providers schema -json` prints.
 //!
-//! *Needs the `schema-json` feature.* Read with ctywire's own JSON reader
+//! Read with ctywire's own JSON reader
 //! ([`Json`]): members keep their written order (nested blocks come out in
 //! the order the document lists them), and nesting is bounded by
-//! [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH), not by a parser's
+//! [`DEFAULT_MAX_DEPTH`](ctywire::DEFAULT_MAX_DEPTH), not by a parser's
 //! recursion limit of 128.
 
 use std::collections::BTreeMap;
 
-use crate::bridge::{Json, Object as Map};
+use crate::json::{Json, Object as Map};
 
-use super::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
-use crate::error::{Error, Result};
-use crate::path::PathStep;
-use crate::types::Type;
+use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
+use ctywire::PathStep;
+use ctywire::Type;
+use ctywire::{Error, Result};
 
 /// The document `terraform providers schema -json` prints: the schemas of
 /// every provider in a configuration, by provider address.
 ///
 /// ```
-/// use ctywire::schema::ProviderSchemas;
+/// use ctywire_bridge::schema_json::ProviderSchemas;
 /// let doc = r#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/x/y":{
 ///     "resource_schemas":{"y_thing":{"version":1,"block":{
 ///         "attributes":{"id":{"type":"string","computed":true}},
@@ -90,13 +90,19 @@ impl ProviderSchemas {
     }
 }
 
-impl Schema {
-    /// Reads one schema in the form of `providers schema -json`:
-    /// `{"version": N, "block": {...}}`.
-    pub fn from_json(text: &str) -> Result<Schema> {
-        let doc = Json::parse(text)?;
-        schema(&doc)
-    }
+/// Reads one schema in the form of `providers schema -json`:
+/// `{"version": N, "block": {...}}`.
+///
+/// ```
+/// let s = ctywire_bridge::schema_json::schema_from_json(
+///     r#"{"version":2,"block":{"attributes":{"id":{"type":"string","computed":true}}}}"#,
+/// )?;
+/// assert_eq!((s.version, s.implied_type()?.to_json()), (2, r#"["object",{"id":"string"}]"#.to_string()));
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+pub fn schema_from_json(text: &str) -> Result<Schema> {
+    let doc = Json::parse(text)?;
+    schema(&doc)
 }
 
 fn attr(name: &str) -> PathStep {

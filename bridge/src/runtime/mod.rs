@@ -12,13 +12,13 @@
 //! timeout, lines and buffers are bounded, and dropping a call's future
 //! forgets it.
 //!
-//! *Needs the `runtime` feature* (tokio; turns on `rpc`).
+//! *Needs the `runtime` feature* (tokio).
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use ctywire::bridge::Json;
-//! use ctywire::rpc::runtime::{Handlers, JsonRpcPeer, PeerOptions};
+//! use ctywire_bridge::Json;
+//! use ctywire_bridge::runtime::{Handlers, JsonRpcPeer, PeerOptions};
 //!
 //! // Two peers joined by an in-memory pipe: one serves "add", one calls it.
 //! let (a, b) = tokio::io::duplex(1 << 16);
@@ -52,9 +52,9 @@ pub use handlers::{Handlers, MsgpackHandlers};
 pub use json_peer::JsonRpcPeer;
 pub use msgpack_peer::MsgpackRpcPeer;
 
-use super::jsonrpc::ErrorObject;
-use super::msgpack_rpc::Raw;
-use crate::types::Type;
+use crate::jsonrpc::ErrorObject;
+use crate::msgpack_rpc::Raw;
+use ctywire::Type;
 
 /// Limits and timeouts of a peer.
 #[derive(Clone, Debug)]
@@ -102,7 +102,7 @@ pub enum CallError {
     Closed(String),
     /// The parameters could not be written, or the result read, as the
     /// Rust types asked for.
-    Data(crate::Error),
+    Data(ctywire::Error),
 }
 
 impl fmt::Display for CallError {
@@ -129,8 +129,8 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
-impl From<crate::Error> for CallError {
-    fn from(e: crate::Error) -> Self {
+impl From<ctywire::Error> for CallError {
+    fn from(e: ctywire::Error) -> Self {
         CallError::Data(e)
     }
 }
@@ -152,13 +152,4 @@ fn describe(raw: &Raw) -> String {
         }
     }
     raw.0.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Something the other side sent that does not fit the protocol (a line
-/// that is not JSON, an answer to no call...): handled as the protocol
-/// says and reported through `log` (target `ctywire::rpc`), and counted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    /// What was wrong.
-    pub message: String,
 }

@@ -1,8 +1,8 @@
 //! Splitting a value into its ordinary and its sensitive parts, and back.
 
-use crate::error::{Error, Result};
-use crate::path::{Path, PathStep};
-use crate::value::Value;
+use ctywire::Value;
+use ctywire::{Error, Result};
+use ctywire::{Path, PathStep};
 
 /// Splits `v` into `(state, sensitive)` by `paths`: `state` is `v` with
 /// every sensitive part null, `sensitive` has the same shape with only the
@@ -13,7 +13,7 @@ use crate::value::Value;
 /// position, and nulling part of one could merge it with another.
 ///
 /// ```
-/// use ctywire::bridge::{merge_sensitive, split_sensitive};
+/// use ctywire_bridge::{merge_sensitive, split_sensitive};
 /// use ctywire::{Path, Value};
 /// let v = Value::object([("user", Value::string("admin")), ("password", Value::string("hunter2"))]);
 /// let (state, secret) = split_sensitive(&v, &[Path::root().attr("password")])?;
@@ -39,7 +39,7 @@ fn split(v: &Value, suffixes: &[&[PathStep]], path: &mut Path) -> Result<(Value,
     // The whole value is sensitive: a path ends here, or leads into
     // something without parts to split (a set, an unknown).
     if suffixes.iter().any(|s| s.is_empty())
-        || matches!(v.ty(), crate::Type::Set(_))
+        || matches!(v.ty(), ctywire::Type::Set(_))
         || !v.is_known()
     {
         return Ok((null(), v.clone()));
@@ -109,7 +109,7 @@ fn split(v: &Value, suffixes: &[&[PathStep]], path: &mut Path) -> Result<(Value,
             secret.push(b);
         }
         return Ok(match v.ty() {
-            crate::Type::List(e) => (
+            ctywire::Type::List(e) => (
                 Value::list((**e).clone(), state)?,
                 Value::list((**e).clone(), secret)?,
             ),
@@ -197,7 +197,7 @@ fn merge(a: &Value, b: &Value, path: &mut Path) -> Result<Value> {
     if let (Some(x), Some(y), false) = (
         a.elements(),
         b.elements(),
-        matches!(a.ty(), crate::Type::Set(_)),
+        matches!(a.ty(), ctywire::Type::Set(_)),
     ) {
         if x.len() != y.len() {
             return Err(mismatch(path));
@@ -209,7 +209,7 @@ fn merge(a: &Value, b: &Value, path: &mut Path) -> Result<Value> {
             path.pop();
         }
         return match a.ty() {
-            crate::Type::List(e) => Value::list((**e).clone(), items),
+            ctywire::Type::List(e) => Value::list((**e).clone(), items),
             _ => Ok(Value::tuple(items)),
         };
     }

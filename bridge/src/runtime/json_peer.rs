@@ -13,8 +13,8 @@ use super::handlers::{method_not_found, Handlers};
 use super::lines::{read_line, Line};
 use super::link::{write_queued, Handle, Link};
 use super::{CallError, PeerOptions};
-use crate::bridge::{from_json, to_json, Json};
-use crate::rpc::jsonrpc::{code, ErrorObject, Id, Message};
+use crate::jsonrpc::{code, ErrorObject, Id, Message};
+use crate::{from_json, to_json, Json};
 
 /// Says why a stream closed, when it can say more than "it closed" (a
 /// child: its exit status and last stderr lines).
@@ -31,7 +31,7 @@ pub(super) type CloseReason =
 /// A line that is not JSON is answered with -32700; a message of the wrong
 /// shape with -32600 (with its id when it had one); an answer whose id
 /// matches no call is dropped. Each of these is also reported through
-/// `log` (target `ctywire::rpc`) and counted in [`faults`](Self::faults).
+/// `log` (target `ctywire_bridge::runtime`) and counted in [`faults`](Self::faults).
 #[derive(Clone)]
 pub struct JsonRpcPeer {
     handle: Arc<Handle<Json>>,
@@ -219,7 +219,7 @@ async fn handle_line(line: &[u8], handlers: &Arc<Handlers>, shared: &Arc<Shared>
         }
         Message::Notification { method, params } => {
             if !handlers.notify(&method, params) {
-                log::debug!(target: "ctywire::rpc", "JSON-RPC: notification {method:?} has no handler");
+                log::debug!(target: "ctywire_bridge::runtime", "JSON-RPC: notification {method:?} has no handler");
             }
         }
         Message::Request { id, method, params } => {

@@ -45,7 +45,7 @@ impl<T: Send + 'static> Link<T> {
     /// Reports something the other side sent that does not fit.
     pub(super) fn fault(&self, message: String) {
         self.faults.fetch_add(1, Ordering::Relaxed);
-        log::warn!(target: "ctywire::rpc", "{}: {message}", self.protocol);
+        log::warn!(target: "ctywire_bridge::runtime", "{}: {message}", self.protocol);
     }
 
     pub(super) fn faults(&self) -> u64 {
