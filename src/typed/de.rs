@@ -94,13 +94,9 @@ impl<'v> ValueDeserializer<'v> {
     }
 
     fn float32(&self) -> Result<f32> {
-        let wide = self.float()?;
-        let f = wide as f32;
-        // As for f64: only a finite number may not become an infinity.
-        if f.is_infinite() && wide.is_finite() {
-            return Err(beyond_float_range("f32", f32::MAX));
-        }
-        Ok(f)
+        let n = self.number("a number")?;
+        let f = n.to_f64() as f32;
+        in_float_range(n, f, f.is_infinite(), "f32", f32::MAX)
     }
 
     /// The elements of a known list, set or tuple.
@@ -379,23 +375,31 @@ pub(super) fn missing_field_named(e: Error, ty: &Type) -> Error {
     ))
 }
 
-/// The nearest f64 to `n`. A finite number beyond f64's range would become
-/// an infinity, which writing back would write instead of it: refused.
-/// The check comes after the (cheap) conversion, so numbers in range pay
-/// one comparison.
+/// The nearest f64 to `n`.
 fn float(n: &Number) -> Result<f64> {
     let f = n.to_f64();
-    if f.is_infinite() && !n.is_infinite() {
-        return Err(beyond_float_range("f64", f64::MAX));
-    }
-    Ok(f)
+    in_float_range(n, f, f.is_infinite(), "f64", f64::MAX)
 }
 
-/// The number itself is left out: beyond f64 it is hundreds of digits.
-fn beyond_float_range(name: &str, max: impl std::fmt::LowerExp) -> Error {
-    Error::data(format!(
-        "a number in the range of {name} is required (got one beyond ±{max:e})"
-    ))
+/// `f`, the nearest float of type `name` to `n`, unless it is an
+/// `infinite` that `n` is not: a finite number beyond the type's range
+/// would become an infinity, which writing back would write instead of
+/// it. Checked after the (cheap) conversion, so a number in range pays one
+/// comparison. The number is left out of the message: it may have
+/// hundreds of digits.
+fn in_float_range<F: std::fmt::LowerExp>(
+    n: &Number,
+    f: F,
+    infinite: bool,
+    name: &str,
+    max: F,
+) -> Result<F> {
+    if infinite && !n.is_infinite() {
+        return Err(Error::data(format!(
+            "a number in the range of {name} is required (got one beyond ±{max:e})"
+        )));
+    }
+    Ok(f)
 }
 
 /// Hands `elems` to `visitor`, which must take them all.
