@@ -485,11 +485,21 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
             return Ok(t.clone());
         }
         let limit = self.opts.max_depth.saturating_sub(self.depth);
-        let t = Type::parse_within(type_json, limit)
-            .map_err(|e| e.in_context("invalid type in dynamic value").at_offset(at))?;
+        let t = dynamic_type(at, type_json, limit)?;
         self.types.insert(type_json, t.clone());
         Ok(t)
     }
+}
+
+/// The type a dynamic wrapper's type JSON (at offset `at`) names, parsed
+/// at most `depth_left` deep. Also for a reader that meets a wrapper's
+/// type more than once: go-cty parses each as it meets it, so an invalid
+/// one is refused even when a valid one follows.
+pub(crate) fn dynamic_type(at: usize, type_json: &[u8], depth_left: usize) -> Result<Type> {
+    Type::parse_within(type_json, depth_left)
+        // The parser's offsets count from the type's own first byte: the
+        // error is reported where the type starts in the input.
+        .map_err(|e| e.in_context("invalid type in dynamic value").relocated(at))
 }
 
 /// An object's attribute values as they arrive, put in the type's order.

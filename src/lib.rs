@@ -133,8 +133,8 @@
 //! | string | `String`, `&str` and `Cow<str>` (borrowed from the input by `from_slice`, below), `char`, a unit enum variant (its name) |
 //! | number | `i8`…`i128`, `u8`…`u128` (exact only), `f32`/`f64` (nearest), [`Number`] (exact), `String` (decimal text) |
 //! | bool | `bool` |
-//! | list, set, tuple | `Vec<T>`, `BTreeSet<T>`, `[T; N]`, `(A, B)`; a set is written de-duplicated in canonical order |
-//! | map, object | a struct, `BTreeMap<String, T>`, `HashMap<String, T>` |
+//! | list, set, tuple | `Vec<T>`, `BTreeSet<T>`, `[T; N]`, `(A, B)` (taking every element: a shorter one is an error); a set is written de-duplicated in canonical order |
+//! | map, object | a struct, `BTreeMap<K, T>`, `HashMap<K, T>` with `String` keys, or keys read from the key's text as a string converts (integers, `bool`, `char`) |
 //! | dynamic | anything: it keeps the type it is written with; [`Value`] takes whatever is there |
 //! | null | `Option<T>` (`None`) |
 //! | unknown | [`Unknowable<T>`] (`Unknown(refinements)`) |
@@ -165,7 +165,8 @@
 //!
 //! Numbers: an integer type takes a number only when it holds it exactly
 //! (2^64 into `u64`, or 1.5 into `i64`, is an error at its path); `f64` and
-//! `f32` take the nearest value (so they may round), and an `f64` is
+//! `f32` take the nearest value (so they may round; a finite number beyond
+//! their range, which would become an infinity, is an error), and an `f64` is
 //! written as go-cty writes a number that came from a float64. [`Number`],
 //! `String`, and with features `with::bigint` / `with::bigdecimal`, carry
 //! any number exactly.

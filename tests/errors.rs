@@ -105,3 +105,41 @@ fn a_negative_length_lower_bound_says_nothing_as_in_go_cty() {
     let upper = [0xc7, 0x03, 0x0c, 0x81, 0x06, 0xfd];
     assert!(msgpack::decode(&upper, &t).is_err());
 }
+
+#[test]
+fn a_dynamic_wrapper_with_an_invalid_type_before_a_valid_one_is_refused_as_go_cty_does() {
+    // go-cty parses each "type" member as it meets it; the last one would
+    // count, but an invalid one before it is already an error.
+    let text = r#"[{"value":5,"type":"nope","type":"number"}]"#;
+    let err = json::decode(text.as_bytes(), &ty(r#"["list","dynamic"]"#)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"[0]: invalid type in dynamic value: invalid primitive type name "nope"; the primitive types are "string", "number", "bool" and "dynamic""#
+    );
+    assert_eq!(err.offset(), Some(19));
+    // The other way round, and two valid ones, as before: the last counts.
+    let text = r#"{"value":5,"type":"number","type":"nope"}"#;
+    assert!(json::decode(text.as_bytes(), &Type::Dynamic).is_err());
+    let text = r#"{"value":5,"type":"string","type":"number"}"#;
+    let v = json::decode(text.as_bytes(), &Type::Dynamic).unwrap();
+    assert_eq!(v.ty(), &Type::Number);
+}
+
+#[test]
+fn an_invalid_dynamic_type_is_reported_where_the_type_starts_in_both_formats() {
+    let j = json::decode(br#"{"value":5,"type":"nope"}"#, &Type::Dynamic).unwrap_err();
+    assert_eq!(j.offset(), Some(18));
+    // [bin "nope", 5]: the type's bin header at 1.
+    let m = msgpack::decode(
+        &[0x92, 0xc4, 0x06, b'"', b'n', b'o', b'p', b'e', b'"', 0x05],
+        &Type::Dynamic,
+    )
+    .unwrap_err();
+    assert_eq!(m.offset(), Some(1));
+    for err in [&j, &m] {
+        assert!(
+            err.message().starts_with("invalid type in dynamic value: "),
+            "{err}"
+        );
+    }
+}

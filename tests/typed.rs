@@ -1276,3 +1276,198 @@ fn a_sequence_longer_or_shorter_than_announced_is_written_as_it_came() {
     assert_eq!(err.message(), "a tuple of 2 elements is required (1 given)");
     assert!(to_value(&Announcing(vec!["a"], 2), &pair).is_err());
 }
+
+/// `v` read into `T` by all three readers (from the value, and from its
+/// msgpack and JSON bytes), which must agree; their one outcome, an error
+/// as its `path: message`.
+fn read_thrice<T: serde::de::DeserializeOwned + std::fmt::Debug + PartialEq>(
+    v: &Value,
+) -> Result<T, String> {
+    let ty = v.ty();
+    let plain = from_value::<T>(v).map_err(|e| e.to_string());
+    let mp = msgpack::from_slice::<T>(&msgpack::encode(v, ty).unwrap(), ty);
+    assert_eq!(mp.map_err(|e| e.to_string()), plain, "msgpack");
+    if v.is_wholly_known() {
+        let js = json::from_slice::<T>(&json::encode(v, ty).unwrap(), ty);
+        assert_eq!(js.map_err(|e| e.to_string()), plain, "JSON");
+    }
+    plain
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Sized64 {
+    size: f64,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Sized32 {
+    size: f32,
+}
+
+#[test]
+fn a_number_beyond_f64_is_refused_at_its_path() {
+    for text in ["1e400", "-1e400"] {
+        let n: Number = text.parse().unwrap();
+        let v = Value::object([("size", Value::number(n))]);
+        assert_eq!(
+            read_thrice::<Sized64>(&v).unwrap_err(),
+            ".size: a number in the range of f64 is required (got one beyond ±1.7976931348623157e308)"
+        );
+    }
+    // Within half a unit of the largest f64 it is that f64, the nearest.
+    let near: Number = "1.7976931348623158e308".parse().unwrap();
+    let v = Value::object([("size", Value::number(near))]);
+    assert_eq!(read_thrice::<Sized64>(&v).unwrap().size, f64::MAX);
+}
+
+#[test]
+fn an_infinity_on_the_wire_reads_as_an_infinity() {
+    for (n, f) in [(false, f64::INFINITY), (true, f64::NEG_INFINITY)] {
+        let v = Value::object([("size", Value::number(Number::infinity(n)))]);
+        let ty = v.ty().clone();
+        // JSON has no infinity: msgpack and the value.
+        let mp = msgpack::from_slice::<Sized64>(&msgpack::encode(&v, &ty).unwrap(), &ty);
+        assert_eq!(mp.unwrap().size, f);
+        assert_eq!(from_value::<Sized64>(&v).unwrap().size, f);
+        assert_eq!(from_value::<Sized32>(&v).unwrap().size, f as f32);
+    }
+}
+
+#[test]
+fn a_number_beyond_f32_is_refused_at_its_path_for_an_f32() {
+    let n: Number = "1e39".parse().unwrap();
+    let v = Value::object([("size", Value::number(n))]);
+    assert_eq!(
+        read_thrice::<Sized32>(&v).unwrap_err(),
+        ".size: a number in the range of f32 is required (got one beyond ±3.4028235e38)"
+    );
+    // An f64 takes it.
+    assert_eq!(read_thrice::<Sized64>(&v).unwrap().size, 1e39);
+    // Beyond f64 too: still the f32's range that it is refused for.
+    let beyond: Number = "1e400".parse().unwrap();
+    let v = Value::object([("size", Value::number(beyond))]);
+    assert_eq!(
+        read_thrice::<Sized32>(&v).unwrap_err(),
+        ".size: a number in the range of f32 is required (got one beyond ±3.4028235e38)"
+    );
+}
+
+#[test]
+fn an_attribute_a_strict_struct_lacks_is_refused_at_the_attribute() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        port: u16,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[allow(dead_code)]
+    struct Rules {
+        rules: Vec<Strict>,
+    }
+    let rule = Value::object([("extra", Value::bool(true)), ("port", Value::number(22))]);
+    let v = Value::object([("rules", Value::list(rule.ty().clone(), vec![rule]).unwrap())]);
+    assert_eq!(
+        read_thrice::<Rules>(&v).unwrap_err(),
+        ".rules[0].extra: unknown field `extra`, expected `port`"
+    );
+}
+
+#[test]
+fn map_keys_that_parse_read_into_integer_bool_and_char_keys() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Ports {
+        ports: BTreeMap<u32, String>,
+    }
+    let map = |keys: &[&str]| {
+        Value::object([(
+            "ports",
+            Value::map(
+                Type::String,
+                keys.iter().map(|k| (*k, Value::string(format!("p{k}")))),
+            )
+            .unwrap(),
+        )])
+    };
+    let got = read_thrice::<Ports>(&map(&["10", "443", "8080"])).unwrap();
+    let want: BTreeMap<u32, String> = [(10, "p10"), (443, "p443"), (8080, "p8080")]
+        .into_iter()
+        .map(|(k, v)| (k, v.to_string()))
+        .collect();
+    assert_eq!(got.ports, want);
+    // Written back, the keys are their text again.
+    let ty = map(&["10"]).ty().clone();
+    assert_eq!(to_value(&got, &ty).unwrap(), map(&["10", "443", "8080"]));
+    // Keys that are not a u32 are refused, naming the key.
+    for (key, message) in [
+        ("x", "a map key: a number is required"),
+        ("1.5", "a map key: an integer is required (got 1.5)"),
+        (
+            "-1",
+            "a map key: an integer in the range of u32 is required (got -1)",
+        ),
+        (
+            "4294967296",
+            "a map key: an integer in the range of u32 is required (got 4294967296)",
+        ),
+    ] {
+        assert_eq!(
+            read_thrice::<Ports>(&map(&["10", key])).unwrap_err(),
+            format!(".ports[{key:?}]: {message}")
+        );
+    }
+    let flags = Value::map(
+        Type::Bool,
+        [("false", Value::bool(false)), ("true", Value::bool(true))],
+    )
+    .unwrap();
+    let got = read_thrice::<BTreeMap<bool, bool>>(&flags).unwrap();
+    assert_eq!(got, [(false, false), (true, true)].into());
+    let letters = Value::map(Type::Number, [("a", Value::number(1))]).unwrap();
+    assert_eq!(
+        read_thrice::<BTreeMap<char, u8>>(&letters).unwrap(),
+        [('a', 1)].into()
+    );
+    let words = Value::map(Type::Number, [("ab", Value::number(1))]).unwrap();
+    assert_eq!(
+        read_thrice::<BTreeMap<char, u8>>(&words).unwrap_err(),
+        r#"["ab"]: a map key: a string of one character is required (got "ab")"#
+    );
+    // An object's attributes alike.
+    let obj = Value::object([("7", Value::bool(true))]);
+    assert_eq!(
+        read_thrice::<BTreeMap<i64, bool>>(&obj).unwrap(),
+        [(7, true)].into()
+    );
+}
+
+#[test]
+fn a_rust_tuple_or_array_shorter_than_the_value_is_refused_with_both_lengths() {
+    let tuple = Value::tuple(vec![
+        Value::string("a"),
+        Value::number(1),
+        Value::bool(true),
+    ]);
+    assert_eq!(
+        read_thrice::<(String, u32)>(&tuple).unwrap_err(),
+        "trailing elements: 3 given, the Rust type takes 2"
+    );
+    let list = Value::list(Type::Number, (1..=3).map(Value::number).collect()).unwrap();
+    assert_eq!(
+        read_thrice::<[u8; 2]>(&list).unwrap_err(),
+        "trailing elements: 3 given, the Rust type takes 2"
+    );
+    let nested = Value::object([("pair", list.clone())]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[allow(dead_code)]
+    struct Pair {
+        pair: [u8; 2],
+    }
+    assert_eq!(
+        read_thrice::<Pair>(&nested).unwrap_err(),
+        ".pair: trailing elements: 3 given, the Rust type takes 2"
+    );
+    // Exactly as many is fine, and a Vec takes any number.
+    assert_eq!(read_thrice::<[u8; 3]>(&list).unwrap(), [1, 2, 3]);
+    assert_eq!(read_thrice::<Vec<u8>>(&list).unwrap(), [1, 2, 3]);
+}

@@ -208,7 +208,17 @@ impl<'a> Wire<'a> for JsonWire<'a> {
             let vat = self.start()?;
             self.r.skip_value(depth_left)?;
             match &*k {
-                "type" => type_json = Some((vat, self.r.slice(vat, self.r.offset()))),
+                "type" => {
+                    // A repeated "type": the last one counts, but go-cty
+                    // parses every one, so an earlier invalid one is
+                    // refused. Only this rare case parses here; the
+                    // decoder parses (and caches) the one that counts,
+                    // inside the wrapper: one level less left.
+                    if let Some((pat, prev)) = type_json {
+                        decode::dynamic_type(pat, prev, depth_left.saturating_sub(1))?;
+                    }
+                    type_json = Some((vat, self.r.slice(vat, self.r.offset())));
+                }
                 "value" => value_at = Some(vat),
                 other => {
                     return Err(Error::data(format!(

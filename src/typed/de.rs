@@ -3,17 +3,20 @@
 //! The value's own type drives it. A null reaches only `deserialize_option`
 //! (and `()`), an unknown only [`Unknowable`](super::Unknowable) and
 //! [`Value`]; anywhere else they are errors that say which wrapper takes
-//! them. Integers must be exact; `f64`/`f32` take the nearest value.
+//! them. Integers must be exact; `f64`/`f32` take the nearest value, and
+//! refuse a finite number beyond their range (an infinity on the wire is
+//! one). A Rust tuple or array takes all the elements or none.
 
 use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeSeed, Visitor};
 
+use super::key::KeyDeserializer;
 use super::{
-    null_error, required_form, stash, take_stash, unknown_error, Stashed, NUMBER_TOKEN,
-    UNKNOWABLE_TOKEN, VALUE_TOKEN,
+    null_error, required_form, stash, take_stash, trailing_elements, unknown_error, Stashed,
+    NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN,
 };
 use crate::error::{Error, Result};
-use crate::number::Number;
+use crate::number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
 use crate::path::PathStep;
 use crate::types::Type;
 use crate::value::{Repr, Value};
@@ -87,7 +90,13 @@ impl<'v> ValueDeserializer<'v> {
     }
 
     fn float(&self) -> Result<f64> {
-        Ok(self.number("a number")?.to_f64())
+        float(self.number("a number")?)
+    }
+
+    fn float32(&self) -> Result<f32> {
+        let n = self.number("a number")?;
+        let f = n.to_f64() as f32;
+        in_float_range(n, f, f.is_infinite(), "f32", f32::MAX)
     }
 
     /// The elements of a known list, set or tuple.
@@ -144,12 +153,12 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
                 } else if let Some(u) = n.to_u64() {
                     visitor.visit_u64(u)
                 } else {
-                    visitor.visit_f64(n.to_f64())
+                    visitor.visit_f64(float(n)?)
                 }
             }
             Repr::Bool(b) => visitor.visit_bool(*b),
             Repr::Seq(Type::Object(_), _) | Repr::Map(..) => self.entries(visitor, None, ""),
-            Repr::Seq(_, elems) => visitor.visit_seq(ElementsAccess { elems, next: 0 }),
+            Repr::Seq(_, elems) => visit_elements(elems, visitor),
         }
     }
 
@@ -174,7 +183,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_f32(self.float()? as f32)
+        visitor.visit_f32(self.float32()?)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_f64(self.float()?)
@@ -283,7 +292,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let elems = self.elements("a list, set or tuple")?;
-        visitor.visit_seq(ElementsAccess { elems, next: 0 })
+        visit_elements(elems, visitor)
     }
     fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value> {
         self.deserialize_seq(visitor)
@@ -366,6 +375,43 @@ pub(super) fn missing_field_named(e: Error, ty: &Type) -> Error {
     ))
 }
 
+/// The nearest f64 to `n`.
+fn float(n: &Number) -> Result<f64> {
+    let f = n.to_f64();
+    in_float_range(n, f, f.is_infinite(), "f64", f64::MAX)
+}
+
+/// `f`, the nearest float of type `name` to `n`, unless it is an
+/// `infinite` that `n` is not: a finite number beyond the type's range
+/// would become an infinity, which writing back would write instead of
+/// it. Checked after the (cheap) conversion, so a number in range pays one
+/// comparison. The number is left out of the message: it may have
+/// hundreds of digits.
+fn in_float_range<F: std::fmt::LowerExp>(
+    n: &Number,
+    f: F,
+    infinite: bool,
+    name: &str,
+    max: F,
+) -> Result<F> {
+    if infinite && !n.is_infinite() {
+        return Err(Error::data(format!(
+            "a number in the range of {name} is required (got one beyond ±{max:e})"
+        )));
+    }
+    Ok(f)
+}
+
+/// Hands `elems` to `visitor`, which must take them all.
+fn visit_elements<'de, V: Visitor<'de>>(elems: &[Value], visitor: V) -> Result<V::Value> {
+    let mut access = ElementsAccess { elems, next: 0 };
+    let out = visitor.visit_seq(&mut access)?;
+    if access.next < elems.len() {
+        return Err(trailing_elements(access.next, elems.len()));
+    }
+    Ok(out)
+}
+
 /// The elements of a list, set or tuple, each at its index.
 struct ElementsAccess<'v> {
     elems: &'v [Value],
@@ -406,7 +452,11 @@ impl<'de, 'v, I: Iterator<Item = (&'v str, &'v Value)>> de::MapAccess<'de>
             return Ok(None);
         };
         self.pending = Some((k, v));
-        seed.deserialize(StrDeserializer::new(k)).map(Some)
+        // Nothing in a value lives as long as 'de (from_value takes only
+        // owned types): the key is passing.
+        seed.deserialize(KeyDeserializer::passing(k, DEFAULT_MAX_NUMBER_EXPONENT))
+            .map(Some)
+            .map_err(|e| e.under(self.step(k)))
     }
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
         let Some((k, v)) = self.pending.take() else {
@@ -418,12 +468,17 @@ impl<'de, 'v, I: Iterator<Item = (&'v str, &'v Value)>> de::MapAccess<'de>
             v,
             fields: self.fields,
         };
-        seed.deserialize(d).map_err(|e| {
-            e.under(if self.attributes {
-                PathStep::Attr(k.to_string())
-            } else {
-                PathStep::Key(k.to_string())
-            })
-        })
+        seed.deserialize(d).map_err(|e| e.under(self.step(k)))
+    }
+}
+
+impl<I> EntriesAccess<'_, I> {
+    /// The path step of an entry's key and value.
+    fn step(&self, k: &str) -> PathStep {
+        if self.attributes {
+            PathStep::Attr(k.to_string())
+        } else {
+            PathStep::Key(k.to_string())
+        }
     }
 }

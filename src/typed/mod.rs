@@ -30,6 +30,7 @@ macro_rules! sequence_traits {
 
 mod de;
 mod impls;
+mod key;
 mod msgpack_ser;
 mod ser;
 mod unknowable;
@@ -169,6 +170,15 @@ pub(crate) fn unknown_error() -> Error {
     Error::data(
         "the value is unknown (known after apply); read it into a ctywire::Unknowable<T> to accept unknowns",
     )
+}
+
+/// A Rust tuple or array that took fewer elements than the list, set or
+/// tuple holds: refused rather than dropping the rest, as serde_json
+/// refuses trailing elements. For both deserializers.
+pub(crate) fn trailing_elements(taken: usize, given: usize) -> Error {
+    Error::data(format!(
+        "trailing elements: {given} given, the Rust type takes {taken}"
+    ))
 }
 
 /// How messages name what a type requires (`a number`, `an object`), in

@@ -18,11 +18,13 @@
 
 use std::borrow::Cow;
 
-use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, Deserialize, DeserializeSeed, Visitor};
 
 use super::de::{missing_field_named, ValueDeserializer};
-use super::{stash, take_stash, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
+use super::key::KeyDeserializer;
+use super::{
+    stash, take_stash, trailing_elements, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN,
+};
 use crate::decode::{decode_whole, required, Decoder, Key, Wire};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
@@ -177,12 +179,16 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
                 done: false,
             };
             let out = visitor.visit_seq(&mut access)?;
-            // A Rust tuple reads as many elements as it has; the rest are
-            // read (and dropped) so that the input stays in step, as
-            // `from_value` leaves them unread.
+            // A Rust tuple or array reads as many elements as it has. The
+            // rest are read, to check them as the decoder would and to
+            // count them, and then refused, as `from_value` refuses them.
+            let taken = access.next;
             access.drain()?;
             if list_of.is_none() && access.next != etys.len() {
                 return Err(wrong_length(access.next));
+            }
+            if access.next > taken {
+                return Err(trailing_elements(taken, access.next).at_offset(at));
             }
             Ok(out)
         })
@@ -612,9 +618,7 @@ impl<'a, W: Wire<'a>> de::MapAccess<'a> for AttributesWire<'_, 'a, '_, '_, W> {
                     };
                     self.seen.place(idx, oty).map_err(|e| e.at_offset(kat))?;
                     self.pending = Some((idx, false));
-                    return seed
-                        .deserialize(StrDeserializer::new(oty.name(idx)))
-                        .map(Some);
+                    return self.key(seed, idx).map_err(|e| e.at_offset(kat));
                 }
                 None => self.wire_done = true,
             }
@@ -624,9 +628,7 @@ impl<'a, W: Wire<'a>> de::MapAccess<'a> for AttributesWire<'_, 'a, '_, '_, W> {
             self.missing_from += 1;
             if !self.seen.has(idx) {
                 self.pending = Some((idx, true));
-                return seed
-                    .deserialize(StrDeserializer::new(oty.name(idx)))
-                    .map(Some);
+                return self.key(seed, idx);
             }
         }
         Ok(None)
@@ -648,6 +650,20 @@ impl<'a, W: Wire<'a>> de::MapAccess<'a> for AttributesWire<'_, 'a, '_, '_, W> {
     }
 }
 
+impl<'a, W: Wire<'a>> AttributesWire<'_, 'a, '_, '_, W> {
+    /// Hands attribute `idx`'s name to `seed`; an error (a struct with
+    /// `deny_unknown_fields` and no field for it) is the attribute's.
+    fn key<K: DeserializeSeed<'a>>(&mut self, seed: K, idx: usize) -> Result<Option<K::Value>> {
+        let name = self.oty.name(idx);
+        seed.deserialize(KeyDeserializer::passing(
+            name,
+            self.d.opts.max_number_exponent,
+        ))
+        .map(Some)
+        .map_err(|e| e.under(PathStep::Attr(name.to_string())))
+    }
+}
+
 /// A map's entries, straight from the wire.
 struct EntriesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
     d: &'x mut Decoder<'a, 'o, W>,
@@ -665,7 +681,7 @@ struct EntriesWire<'x, 'a, 'o, 't, W: Wire<'a>> {
 impl<'a, W: Wire<'a>> de::MapAccess<'a> for EntriesWire<'_, 'a, '_, '_, W> {
     type Error = Error;
     fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((_, key)) = self.d.w.next_key(&mut self.seq, None)? else {
+        let Some((kat, key)) = self.d.w.next_key(&mut self.seq, None)? else {
             return Ok(None);
         };
         self.count += 1;
@@ -681,10 +697,12 @@ impl<'a, W: Wire<'a>> de::MapAccess<'a> for EntriesWire<'_, 'a, '_, '_, W> {
             ));
         };
         let k = cow_nfc(k, ascii);
+        let max_exponent = self.d.opts.max_number_exponent;
         let out = match &k {
-            Cow::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(b)),
-            Cow::Owned(o) => seed.deserialize(StrDeserializer::new(o)),
+            Cow::Borrowed(b) => seed.deserialize(KeyDeserializer::lent(b, max_exponent)),
+            Cow::Owned(o) => seed.deserialize(KeyDeserializer::passing(o, max_exponent)),
         };
+        let out = out.map_err(|e| e.under(PathStep::Key(k.to_string())).at_offset(kat));
         self.pending = Some(k);
         out.map(Some)
     }
