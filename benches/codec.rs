@@ -10,12 +10,12 @@
 //!
 //! `cargo bench --bench codec` (add `-- fleet` to run one payload).
 
-#[path = "support/alloc.rs"]
+#[path = "../cli/src/bench/alloc.rs"]
 mod alloc;
 #[cfg(feature = "serde")]
-#[path = "support/instance.rs"]
+#[path = "../cli/src/bench/instance.rs"]
 mod instance;
-#[path = "support/payloads.rs"]
+#[path = "../cli/src/bench/payloads.rs"]
 mod payloads;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};

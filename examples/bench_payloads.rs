@@ -6,7 +6,7 @@
 //! cargo run --release -p ctywire-cli -- bench --case target/bench-cases/fleet.case
 //! ```
 
-#[path = "../benches/support/payloads.rs"]
+#[path = "../cli/src/bench/payloads.rs"]
 mod payloads;
 
 use std::io::Write;

@@ -21,13 +21,13 @@
 //! writes them). Setup (reading the case, the JSON text) is done once, so
 //! the counts of N and 2N runs differ by N operations' work.
 
-#[path = "../benches/support/alloc.rs"]
+#[path = "../cli/src/bench/alloc.rs"]
 mod alloc;
 
 use ctywire::{json, msgpack, Type};
 
 #[cfg(feature = "serde")]
-#[path = "../benches/support/instance.rs"]
+#[path = "../cli/src/bench/instance.rs"]
 mod instance;
 
 #[global_allocator]

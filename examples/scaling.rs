@@ -18,11 +18,11 @@
 //! a step see the same slow spells, so their ratio holds still even when
 //! the absolute times do not.
 
-#[path = "../benches/support/alloc.rs"]
+#[path = "../cli/src/bench/alloc.rs"]
 mod alloc;
-#[path = "../benches/support/payloads.rs"]
+#[path = "../cli/src/bench/payloads.rs"]
 mod payloads;
-#[path = "../benches/support/timing.rs"]
+#[path = "../cli/src/bench/timing.rs"]
 mod timing;
 
 use std::time::Duration;

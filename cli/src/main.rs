@@ -16,13 +16,13 @@ use ctywire_bridge::{Json, Object};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // `bench` tells mimalloc to keep freed memory, as the criterion benches do.
-#[path = "../../benches/support/alloc.rs"]
+#[path = "bench/alloc.rs"]
 mod alloc;
-#[path = "../../benches/support/instance.rs"]
+#[path = "bench/instance.rs"]
 mod instance;
-#[path = "../../benches/support/payloads.rs"]
+#[path = "bench/payloads.rs"]
 mod payloads;
-#[path = "../../benches/support/timing.rs"]
+#[path = "bench/timing.rs"]
 mod timing;
 
 #[derive(Parser)]
