@@ -317,18 +317,6 @@ pub fn raw_state_from_proto(r: Option<&pb::RawState>) -> RawState {
     }
 }
 
-/// A stored state at `ty`: its JSON when there is some (ctywire's JSON
-/// decoding), else its flatmap when there is one, else a null.
-pub fn decode_raw_state(raw: &RawState, ty: &Type) -> Result<Value, Error> {
-    if !raw.json.is_empty() {
-        ctywire::json::decode(&raw.json, ty)
-    } else if !raw.flatmap.is_empty() {
-        ctywire::schema::flatmap::decode(&raw.flatmap, ty)
-    } else {
-        Ok(Value::null(ty.clone()))
-    }
-}
-
 // ---- paths ----
 
 /// A path as an `AttributePath`.

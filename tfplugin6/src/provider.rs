@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 use ctywire::schema::{Schema, StringKind};
-use ctywire::{Path, Type, Value};
+use ctywire::{Error, Path, Type, Value};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
@@ -155,6 +155,20 @@ pub struct RawState {
     pub json: Vec<u8>,
     /// A state from the Terraform 0.11 era, flattened.
     pub flatmap: BTreeMap<String, String>,
+}
+
+impl RawState {
+    /// The stored state at `ty`: its JSON when there is some (ctywire's
+    /// JSON decoding), else its flatmap when there is one, else a null.
+    pub fn decode(&self, ty: &Type) -> Result<Value, Error> {
+        if !self.json.is_empty() {
+            ctywire::json::decode(&self.json, ty)
+        } else if !self.flatmap.is_empty() {
+            ctywire::schema::flatmap::decode(&self.flatmap, ty)
+        } else {
+            Ok(Value::null(ty.clone()))
+        }
+    }
 }
 
 /// `ValidateProviderConfig`.
@@ -607,7 +621,7 @@ pub trait Provider: Send + Sync + 'static {
         &self,
         req: UpgradeResourceStateRequest,
     ) -> Result<UpgradeResourceStateResponse, Diagnostics> {
-        let upgraded_state = crate::convert::decode_raw_state(&req.raw_state, &req.current_type)?;
+        let upgraded_state = req.raw_state.decode(&req.current_type)?;
         Ok(UpgradeResourceStateResponse {
             upgraded_state,
             diagnostics: Diagnostics::new(),

@@ -21,19 +21,6 @@ fn attribute_has_write_only(a: &Attribute) -> bool {
 
 /// `value` (of `block`'s implied type) with every write-only attribute
 /// null, wherever it is nested.
-///
-/// ```
-/// use ctywire::schema::{Attribute, Block};
-/// use ctywire::{Type, Value};
-/// let block = Block::new()
-///     .attribute(Attribute::new("name", Type::String).required())
-///     .attribute(Attribute::new("password", Type::String).optional().write_only());
-/// let v = Value::object([("name", Value::string("a")), ("password", Value::string("secret"))]);
-/// let v = ctywire_tfplugin6::write_only::null_write_only(&block, v)?;
-/// assert!(v.attr("password").unwrap().is_null());
-/// assert_eq!(v.attr("name").unwrap().as_str(), Some("a"));
-/// # Ok::<(), ctywire::Error>(())
-/// ```
 pub fn null_write_only(block: &Block, value: Value) -> Result<Value, Error> {
     if !has_write_only(block) {
         return Ok(value);
@@ -95,4 +82,28 @@ fn in_object(o: &Object, steps: &[PathStep]) -> bool {
         .rev()
         .find(|a| &a.name == name)
         .is_some_and(|a| in_attribute(a, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ctywire::Type;
+
+    #[test]
+    fn a_write_only_attribute_comes_out_null_and_the_rest_as_it_was() {
+        let block = Block::new()
+            .attribute(Attribute::new("name", Type::String).required())
+            .attribute(
+                Attribute::new("password", Type::String)
+                    .optional()
+                    .write_only(),
+            );
+        let v = Value::object([
+            ("name", Value::string("a")),
+            ("password", Value::string("secret")),
+        ]);
+        let v = null_write_only(&block, v).unwrap();
+        assert!(v.attr("password").unwrap().is_null());
+        assert_eq!(v.attr("name").unwrap().as_str(), Some("a"));
+    }
 }

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::convert::*;
+use crate::pb::tfplugin6 as pb;
+use crate::write_only::null_write_only;
+use crate::{Diagnostic, Function, Parameter, RawState, Severity};
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
 use ctywire::{Path, PathStep, Type, Value};
-use ctywire_tfplugin6::convert::*;
-use ctywire_tfplugin6::pb::tfplugin6 as pb;
-use ctywire_tfplugin6::write_only::null_write_only;
-use ctywire_tfplugin6::{Diagnostic, Function, Parameter, RawState, Severity};
 
 fn every_kind_of_schema() -> Schema {
     let mut described = Attribute::new("name", Type::String).required();
@@ -275,7 +275,7 @@ fn raw_state_is_read_from_json_else_flatmap() {
         json: br#"{"id":"a","n":1}"#.to_vec(),
         flatmap: BTreeMap::new(),
     };
-    let v = decode_raw_state(&json, &ty).unwrap();
+    let v = json.decode(&ty).unwrap();
     assert_eq!(v.attr("id").unwrap().as_str(), Some("a"));
     let flat = RawState {
         json: vec![],
@@ -286,16 +286,10 @@ fn raw_state_is_read_from_json_else_flatmap() {
         .into(),
     };
     assert_eq!(
-        decode_raw_state(&flat, &ty)
-            .unwrap()
-            .attr("id")
-            .unwrap()
-            .as_str(),
+        flat.decode(&ty).unwrap().attr("id").unwrap().as_str(),
         Some("b")
     );
-    assert!(decode_raw_state(&RawState::default(), &ty)
-        .unwrap()
-        .is_null());
+    assert!(RawState::default().decode(&ty).unwrap().is_null());
     let proto = pb::RawState {
         json: vec![],
         flatmap: [("id".to_string(), "c".to_string())].into(),
