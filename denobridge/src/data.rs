@@ -54,7 +54,7 @@ fn with_results(config: &Value, result: &Json) -> Result<Value, Diagnostic> {
     let s = receive(field("sensitiveResult"), "sensitive_result")?;
     let put = |v: &Value, n: &str, x: Value| {
         v.with_attr(n, x).map_err(|e| {
-            Diagnostic::error(
+            crate::diag::error(
                 "The configuration has an unexpected shape",
                 format!("Setting `{n}`: {e}"),
             )
@@ -69,7 +69,7 @@ fn with_results(config: &Value, result: &Json) -> Result<Value, Diagnostic> {
 fn renew_at(j: Option<&Json>, diags: &mut Diagnostics) -> Option<SystemTime> {
     let j = j.filter(|j| !j.is_null())?;
     let Some(n) = j.as_i64() else {
-        diags.push(Diagnostic::error(
+        diags.push(crate::diag::error(
             "The script's renewAt is not a whole number",
             format!(
                 "renewAt must be Unix seconds; it is {}",
@@ -117,7 +117,7 @@ fn ephemeral_private(script: &Script, data: Option<&Json>) -> Vec<u8> {
 
 fn parse_private(bytes: &[u8]) -> Result<(Script, Option<Json>), Diagnostic> {
     let bad = |why: &str| {
-        Diagnostic::error(
+        crate::diag::error(
             "The ephemeral resource's private state cannot be read",
             why.to_string(),
         )
@@ -285,7 +285,7 @@ impl Runner {
                     &Value::null(ctywire::Type::Dynamic),
                 ));
                 if !diags.has_errors() && r.get("done") != Some(&Json::Bool(true)) {
-                    diags.push(Diagnostic::error(
+                    diags.push(crate::diag::error(
                         "Failed to close the ephemeral resource",
                         "The script did not report the operation as done (`done: true`).",
                     ));

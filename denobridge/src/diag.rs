@@ -12,100 +12,16 @@
 use ctywire::{Path, Value};
 use ctywire_bridge::{resolve_prop_path, Json, PropSegment};
 
-/// How bad a diagnostic is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Severity {
-    /// Stops the operation.
-    Error,
-    /// Shown; the operation goes on.
-    Warning,
+pub use ctywire_tfplugin6::{Diagnostic, Diagnostics, Severity};
+
+/// An error with its detail: most of this provider's errors have both.
+pub(crate) fn error(summary: impl Into<String>, detail: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(summary).with_detail(detail)
 }
 
-/// One diagnostic, optionally at an attribute path of the resource, data
-/// source or ephemeral resource.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Diagnostic {
-    /// Error or warning.
-    pub severity: Severity,
-    /// One line.
-    pub summary: String,
-    /// More.
-    pub detail: String,
-    /// Where, from the root of the resource's object (`.props.tags["a"]`).
-    pub path: Option<Path>,
-}
-
-impl Diagnostic {
-    /// An error without a path.
-    pub fn error(summary: impl Into<String>, detail: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            summary: summary.into(),
-            detail: detail.into(),
-            path: None,
-        }
-    }
-
-    /// A warning without a path.
-    pub fn warning(summary: impl Into<String>, detail: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(summary, detail)
-        }
-    }
-
-    /// The same diagnostic at `path`.
-    pub fn at(mut self, path: Path) -> Self {
-        self.path = Some(path);
-        self
-    }
-}
-
-/// The diagnostics of one operation, in order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Diagnostics(pub Vec<Diagnostic>);
-
-impl Diagnostics {
-    /// None yet.
-    pub fn new() -> Self {
-        Diagnostics(Vec::new())
-    }
-
-    /// Adds one.
-    pub fn push(&mut self, d: Diagnostic) {
-        self.0.push(d);
-    }
-
-    /// Adds all of `other`.
-    pub fn extend(&mut self, other: Diagnostics) {
-        self.0.extend(other.0);
-    }
-
-    /// Whether any is an error.
-    pub fn has_errors(&self) -> bool {
-        self.0.iter().any(|d| d.severity == Severity::Error)
-    }
-
-    /// All of them.
-    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.0.iter()
-    }
-
-    /// How many.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl From<Diagnostic> for Diagnostics {
-    fn from(d: Diagnostic) -> Self {
-        Diagnostics(vec![d])
-    }
+/// A warning with its detail.
+pub(crate) fn warning(summary: impl Into<String>, detail: impl Into<String>) -> Diagnostic {
+    Diagnostic::warning(summary).with_detail(detail)
 }
 
 /// Root names the protocol's own examples use for `propPath`, mapped to the
@@ -135,7 +51,7 @@ pub fn from_child(diagnostics: Option<&Json>, target: &Value) -> Diagnostics {
         None | Some(Json::Null) => return out,
         Some(Json::Array(items)) => items,
         Some(other) => {
-            out.push(Diagnostic::error(
+            out.push(error(
                 "The script's diagnostics are not an array",
                 format!("It sent `diagnostics: {}`.", shorten(&other.to_string())),
             ));
@@ -166,9 +82,9 @@ pub fn from_child(diagnostics: Option<&Json>, target: &Value) -> Diagnostics {
         );
         // Left-out errors still fail the operation.
         out.push(if errors > 0 {
-            Diagnostic::error(summary, detail)
+            error(summary, detail)
         } else {
-            Diagnostic::warning(summary, detail)
+            warning(summary, detail)
         });
     }
     out
@@ -182,7 +98,7 @@ const MAX_PROP_PATH: usize = 257;
 
 fn one(i: usize, item: &Json, target: &Value) -> Diagnostic {
     let Some(obj) = item.as_object() else {
-        return Diagnostic::error(
+        return error(
             "The script sent a diagnostic that is not an object",
             format!("diagnostics[{i}] is {}", shorten(&item.to_string())),
         );
@@ -219,7 +135,7 @@ fn one(i: usize, item: &Json, target: &Value) -> Diagnostic {
             path
         }
     };
-    Diagnostic {
+    let d = Diagnostic {
         severity,
         summary: if summary.is_empty() {
             "(the script gave no summary)".into()
@@ -227,7 +143,12 @@ fn one(i: usize, item: &Json, target: &Value) -> Diagnostic {
             summary
         },
         detail,
-        path,
+        attribute: None,
+    };
+    // Diagnostic::at keeps the one rule for a root path: no attribute.
+    match path {
+        Some(p) => d.at(p),
+        None => d,
     }
 }
 
@@ -348,27 +269,31 @@ mod tests {
         );
         let paths: Vec<String> = d
             .iter()
-            .map(|d| d.path.as_ref().unwrap().to_string())
+            .map(|d| d.attribute.as_ref().unwrap().to_string())
             .collect();
         // An object attribute stays an attribute, and the numeric map key
         // "123" stays a key (denobridge makes it index 123).
         assert_eq!(paths, [".props.items[0].name", r#".props.tags["123"]"#]);
     }
 
+    fn first(d: &Diagnostics) -> &Diagnostic {
+        d.iter().next().expect("a diagnostic")
+    }
+
     #[test]
     fn an_unknown_severity_is_reported_as_an_error_naming_it() {
         let d = diags(r#"[{"severity":"fatal","summary":"boom","detail":"d"}]"#);
         assert_eq!(d.len(), 1);
-        assert_eq!(d.0[0].severity, Severity::Error);
-        assert!(d.0[0].detail.contains("\"fatal\""), "{:?}", d.0[0]);
+        assert_eq!(first(&d).severity, Severity::Error);
+        assert!(first(&d).detail.contains("\"fatal\""), "{:?}", first(&d));
         assert!(d.has_errors());
     }
 
     #[test]
     fn a_prop_path_that_does_not_resolve_keeps_its_longest_valid_part_and_says_so() {
         let d = diags(r#"[{"severity":"error","summary":"s","propPath":["nextProps","nope"]}]"#);
-        assert_eq!(d.0[0].path.as_ref().unwrap().to_string(), ".props");
-        assert!(d.0[0].detail.contains("nope"), "{:?}", d.0[0]);
+        assert_eq!(first(&d).attribute.as_ref().unwrap().to_string(), ".props");
+        assert!(first(&d).detail.contains("nope"), "{:?}", first(&d));
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
     }
     if known("deno_version").is_some() {
         diags.push(
-            Diagnostic::warning(
+            crate::diag::warning(
                 "deno_version is ignored",
                 "This provider does not download Deno. It runs deno_binary_path, else $DENO_BINARY, else `deno` from PATH.",
             )
@@ -60,7 +60,7 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
                 runner.command = Some(argv)
             }
             _ => diags.push(
-                Diagnostic::error(
+                crate::diag::error(
                     "Invalid command",
                     "`command` must be a known, non-empty list of strings: the program and its leading arguments (the script's path is appended).",
                 )
@@ -76,7 +76,7 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
                 runner.timeout = Duration::from_secs_f64(s)
             }
             _ => diags.push(
-                Diagnostic::error(
+                crate::diag::error(
                     "Invalid timeout",
                     "`timeout` must be a positive number of seconds, at most 86400 (a day).",
                 )

@@ -28,7 +28,7 @@ pub fn send(object: &Value, attr: &str) -> Result<Json, Diagnostic> {
         return Ok(Json::Null);
     };
     to_props(v, Unknowns::Refuse).map(|p| p.json).map_err(|e| {
-        Diagnostic::error(
+        crate::diag::error(
             format!("`{attr}` cannot be sent to the script"),
             e.message().to_string(),
         )
@@ -49,7 +49,7 @@ pub fn receive(json: &Json, attr: &str) -> Result<Value, Diagnostic> {
         } else {
             format!("{e} (in {})", shorten(&json.to_string()))
         };
-        Diagnostic::error(format!("The script's `{attr}` cannot be read"), detail)
+        crate::diag::error(format!("The script's `{attr}` cannot be read"), detail)
             .at(under(attr, e.path()))
     })
 }
@@ -189,7 +189,7 @@ mod tests {
             ("id", Value::unknown(Type::String)),
         ]);
         let d = send(&props(v), "props").unwrap_err();
-        assert_eq!(d.path.unwrap().to_string(), ".props.id");
+        assert_eq!(d.attribute.unwrap().to_string(), ".props.id");
     }
 
     #[test]

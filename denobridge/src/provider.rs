@@ -14,11 +14,8 @@ use ctywire_tfplugin6::{
     RenewEphemeralResourceRequest, RenewEphemeralResourceResponse, Schemas, ServerCapabilities,
 };
 
-use crate::diag::{Diagnostics, Severity};
 use crate::resource::{import_resource, ApplyRequest, PlanRequest};
 use crate::{schema, Runner};
-
-type TfDiagnostics = ctywire_tfplugin6::Diagnostics;
 
 /// terraform-provider-denobridge.
 #[derive(Default)]
@@ -40,25 +37,6 @@ impl DenoBridge {
             .unwrap_or_else(|e| e.into_inner())
             .clone()
     }
-}
-
-/// Our diagnostics as tfplugin6's.
-pub fn to_tf(d: Diagnostics) -> TfDiagnostics {
-    let mut out = TfDiagnostics::new();
-    for d in d.0 {
-        let mut t = match d.severity {
-            Severity::Error => ctywire_tfplugin6::Diagnostic::error(d.summary),
-            Severity::Warning => ctywire_tfplugin6::Diagnostic::warning(d.summary),
-        };
-        if !d.detail.is_empty() {
-            t = t.with_detail(d.detail);
-        }
-        if let Some(p) = d.path {
-            t = t.at(p);
-        }
-        out.push(t);
-    }
-    out
 }
 
 fn private_or_none(p: Vec<u8>) -> Option<Vec<u8>> {
@@ -84,19 +62,19 @@ impl Provider for DenoBridge {
     async fn configure_provider(
         &self,
         req: ConfigureProviderRequest,
-    ) -> Result<TfDiagnostics, TfDiagnostics> {
+    ) -> Result<ctywire_tfplugin6::Diagnostics, ctywire_tfplugin6::Diagnostics> {
         let (runner, diags) = crate::configure(&req.config);
         if diags.has_errors() {
-            return Err(to_tf(diags));
+            return Err(diags);
         }
         *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
-        Ok(to_tf(diags))
+        Ok(diags)
     }
 
     async fn plan_resource_change(
         &self,
         req: PlanResourceChangeRequest,
-    ) -> Result<PlanResourceChangeResponse, TfDiagnostics> {
+    ) -> Result<PlanResourceChangeResponse, ctywire_tfplugin6::Diagnostics> {
         let plan = self
             .runner()
             .plan_resource(PlanRequest {
@@ -109,7 +87,7 @@ impl Provider for DenoBridge {
         Ok(PlanResourceChangeResponse {
             requires_replace: plan.requires_replace,
             planned_private: plan.private,
-            diagnostics: to_tf(plan.diags),
+            diagnostics: plan.diags,
             ..PlanResourceChangeResponse::new(plan.planned)
         })
     }
@@ -117,7 +95,7 @@ impl Provider for DenoBridge {
     async fn apply_resource_change(
         &self,
         req: ApplyResourceChangeRequest,
-    ) -> Result<ApplyResourceChangeResponse, TfDiagnostics> {
+    ) -> Result<ApplyResourceChangeResponse, ctywire_tfplugin6::Diagnostics> {
         let applied = self
             .runner()
             .apply_resource(ApplyRequest {
@@ -129,7 +107,7 @@ impl Provider for DenoBridge {
             .await;
         Ok(ApplyResourceChangeResponse {
             private: applied.private,
-            diagnostics: to_tf(applied.diags),
+            diagnostics: applied.diags,
             ..ApplyResourceChangeResponse::new(applied.new_state)
         })
     }
@@ -137,14 +115,14 @@ impl Provider for DenoBridge {
     async fn read_resource(
         &self,
         req: ReadResourceRequest,
-    ) -> Result<ReadResourceResponse, TfDiagnostics> {
+    ) -> Result<ReadResourceResponse, ctywire_tfplugin6::Diagnostics> {
         let read = self
             .runner()
             .read_resource(&req.current_state, &req.private)
             .await;
         Ok(ReadResourceResponse {
             private: read.private,
-            diagnostics: to_tf(read.diags),
+            diagnostics: read.diags,
             ..ReadResourceResponse::new(read.new_state)
         })
     }
@@ -152,11 +130,11 @@ impl Provider for DenoBridge {
     async fn import_resource_state(
         &self,
         req: ImportResourceStateRequest,
-    ) -> Result<ImportResourceStateResponse, TfDiagnostics> {
+    ) -> Result<ImportResourceStateResponse, ctywire_tfplugin6::Diagnostics> {
         let ty = schema::resource()
             .implied_type()
-            .map_err(|e| TfDiagnostics::error(e.to_string()))?;
-        let state: Value = import_resource(&req.id, &ty).map_err(to_tf)?;
+            .map_err(|e| ctywire_tfplugin6::Diagnostics::error(e.to_string()))?;
+        let state: Value = import_resource(&req.id, &ty)?;
         Ok(ImportResourceStateResponse {
             imported_resources: vec![ImportedResource {
                 type_name: req.type_name,
@@ -170,10 +148,10 @@ impl Provider for DenoBridge {
     async fn read_data_source(
         &self,
         req: ReadDataSourceRequest,
-    ) -> Result<ReadDataSourceResponse, TfDiagnostics> {
+    ) -> Result<ReadDataSourceResponse, ctywire_tfplugin6::Diagnostics> {
         let read = self.runner().read_data_source(&req.config).await;
         Ok(ReadDataSourceResponse {
-            diagnostics: to_tf(read.diags),
+            diagnostics: read.diags,
             ..ReadDataSourceResponse::new(read.state)
         })
     }
@@ -181,13 +159,13 @@ impl Provider for DenoBridge {
     async fn open_ephemeral_resource(
         &self,
         req: OpenEphemeralResourceRequest,
-    ) -> Result<OpenEphemeralResourceResponse, TfDiagnostics> {
+    ) -> Result<OpenEphemeralResourceResponse, ctywire_tfplugin6::Diagnostics> {
         let opened = self.runner().open_ephemeral(&req.config).await;
         Ok(OpenEphemeralResourceResponse {
             result: opened.result,
             private: private_or_none(opened.private),
             renew_at: opened.renew_at,
-            diagnostics: to_tf(opened.diags),
+            diagnostics: opened.diags,
             deferred: None,
         })
     }
@@ -195,7 +173,7 @@ impl Provider for DenoBridge {
     async fn renew_ephemeral_resource(
         &self,
         req: RenewEphemeralResourceRequest,
-    ) -> Result<RenewEphemeralResourceResponse, TfDiagnostics> {
+    ) -> Result<RenewEphemeralResourceResponse, ctywire_tfplugin6::Diagnostics> {
         let renewed = self
             .runner()
             .renew_ephemeral(req.private.as_deref().unwrap_or_default())
@@ -203,18 +181,18 @@ impl Provider for DenoBridge {
         Ok(RenewEphemeralResourceResponse {
             renew_at: renewed.renew_at,
             private: private_or_none(renewed.private),
-            diagnostics: to_tf(renewed.diags),
+            diagnostics: renewed.diags,
         })
     }
 
     async fn close_ephemeral_resource(
         &self,
         req: CloseEphemeralResourceRequest,
-    ) -> Result<TfDiagnostics, TfDiagnostics> {
+    ) -> Result<ctywire_tfplugin6::Diagnostics, ctywire_tfplugin6::Diagnostics> {
         let diags = self
             .runner()
             .close_ephemeral(req.private.as_deref().unwrap_or_default())
             .await;
-        Ok(to_tf(diags))
+        Ok(diags)
     }
 }

@@ -61,7 +61,7 @@ pub struct Applied {
 
 fn put(v: &Value, name: &str, new: Value) -> Result<Value, Diagnostic> {
     v.with_attr(name, new).map_err(|e| {
-        Diagnostic::error(
+        crate::diag::error(
             "The resource's value has an unexpected shape",
             format!("Setting `{name}`: {e}"),
         )
@@ -362,7 +362,7 @@ impl Runner {
         let sensitive = receive(field(&result, "sensitiveState"), "sensitive_state");
         let new_state = (|| {
             let id = id.ok_or_else(|| {
-                Diagnostic::error(
+                crate::diag::error(
                     "The script's create returned no id",
                     // The keys only: the answer may hold sensitive state.
                     format!(
@@ -472,7 +472,7 @@ impl Runner {
             return Err(());
         }
         if !is_true(result.get("done")) {
-            diags.push(Diagnostic::error(
+            diags.push(crate::diag::error(
                 "Failed to delete resource",
                 "The script did not report the operation as done (`done: true`).",
             ));
@@ -548,7 +548,7 @@ impl Runner {
         session.finish(diags).await;
         let result = answer.map_err(|d| diags.push(d))?;
         if result.as_object().is_none() {
-            diags.push(Diagnostic::error(
+            diags.push(crate::diag::error(
                 format!("The script's `{method}` answered with something else than an object"),
                 format!("It answered with {}.", result.kind()),
             ));
@@ -575,7 +575,7 @@ struct Modified {
 /// in the rest from the script.
 pub fn import_resource(import_id: &str, ty: &Type) -> Result<Value, Diagnostics> {
     let bad = |why: String| -> Diagnostics {
-        Diagnostic::error(
+        crate::diag::error(
             "Invalid import ID",
             format!(
                 "The import ID must be a JSON object {{\"id\": ..., \"path\": ..., \"props\"?: ..., \"config_file\"?: ..., \"permissions\"?: {{\"all\"?, \"allow\"?, \"deny\"?}}}}: {why}"

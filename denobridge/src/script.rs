@@ -84,7 +84,7 @@ impl Script {
         let path = match v.attr("path") {
             Some(p) if p.is_known() && !p.is_null() => p.as_str().unwrap_or_default().to_string(),
             _ => {
-                return Err(Diagnostic::error(
+                return Err(crate::diag::error(
                     "The script path is not known",
                     "`path` must be known to run the script.",
                 )
@@ -101,7 +101,7 @@ impl Script {
             None => None,
             Some(p) => {
                 if !p.is_wholly_known() {
-                    return Err(Diagnostic::error(
+                    return Err(crate::diag::error(
                         "The script's permissions are not known",
                         "`permissions` must be known to run the script.",
                     )
@@ -214,7 +214,7 @@ impl Runner {
     pub fn unused_settings(&self, script: &Script) -> Option<Diagnostic> {
         let set = script.permissions.is_some() || !script.config_file.is_empty();
         (self.command.is_some() && set).then(|| {
-            Diagnostic::warning(
+            crate::diag::warning(
                 "permissions and config_file are not used",
                 "The provider runs scripts with its `command`, not Deno, so Deno's permissions and config file do not apply.",
             )
@@ -243,7 +243,7 @@ impl Runner {
             } else {
                 ""
             };
-            Diagnostic::error(
+            crate::diag::error(
                 "Failed to start the script",
                 format!("Running `{what}`: {e}{hint}"),
             )
@@ -273,7 +273,7 @@ impl Session {
     pub async fn call(&self, method: &str, params: Json) -> Result<Json, Diagnostic> {
         match self.call_optional(method, params).await? {
             Answer::Result(j) => Ok(j),
-            Answer::NotFound => Err(Diagnostic::error(
+            Answer::NotFound => Err(crate::diag::error(
                 format!("The script does not implement `{method}`"),
                 format!("`{}` answered -32601 (method not found).", self.what),
             )),
@@ -286,7 +286,7 @@ impl Session {
             Ok(j) => Ok(Answer::Result(j)),
             Err(CallError::Remote(e)) if e.code == -32601 => Ok(Answer::NotFound),
             // The script's message and data are its own text: cut short.
-            Err(e) => Err(Diagnostic::error(
+            Err(e) => Err(crate::diag::error(
                 format!("The script's `{method}` failed"),
                 format!(
                     "`{}`: {}",
@@ -312,11 +312,11 @@ impl Session {
         }
         match self.child.stop().await {
             Some(s) if s.success() => {}
-            Some(s) => diags.push(Diagnostic::warning(
+            Some(s) => diags.push(crate::diag::warning(
                 "The script did not stop cleanly",
                 format!("`{}` {s}", self.what),
             )),
-            None => diags.push(Diagnostic::warning(
+            None => diags.push(crate::diag::warning(
                 "The script did not stop cleanly",
                 format!("`{}`: its exit status is unknown", self.what),
             )),

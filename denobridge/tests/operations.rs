@@ -386,7 +386,14 @@ async fn an_unknown_reaching_apply_is_an_error_at_its_path_never_a_zero_value() 
     let a = plan_and_apply_new(&r, &config).await;
     assert!(a.diags.has_errors());
     assert_eq!(
-        a.diags.0[0].path.as_ref().unwrap().to_string(),
+        a.diags
+            .iter()
+            .next()
+            .unwrap()
+            .attribute
+            .as_ref()
+            .unwrap()
+            .to_string(),
         ".props.parent"
     );
     assert!(a.new_state.is_null());
@@ -440,7 +447,10 @@ async fn modify_plan_diagnostics_count_even_with_no_changes() {
         .find(|d| d.summary == "planned with care")
         .expect("reported");
     assert_eq!(d.severity, Severity::Warning);
-    assert_eq!(d.path.as_ref().unwrap().to_string(), ".props.misbehave");
+    assert_eq!(
+        d.attribute.as_ref().unwrap().to_string(),
+        ".props.misbehave"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -623,7 +633,7 @@ async fn an_unreadable_sensitive_state_is_an_error_that_never_quotes_it() {
         .find(|d| d.severity == Severity::Error)
         .unwrap();
     assert_eq!(
-        d.path.as_ref().map(ToString::to_string).as_deref(),
+        d.attribute.as_ref().map(ToString::to_string).as_deref(),
         Some(".sensitive_state.n")
     );
     // Created all the same: kept in state with the unreadable part null.
@@ -656,7 +666,7 @@ async fn a_prop_path_into_a_map_with_a_numeric_key_is_a_key_step() {
     assert_eq!(d.severity, Severity::Warning);
     // denobridge: [attribute "props", key "labels", index 123].
     assert_eq!(
-        d.path.as_ref().unwrap().to_string(),
+        d.attribute.as_ref().unwrap().to_string(),
         r#".props.labels["123"]"#
     );
 }
