@@ -11,8 +11,10 @@
 //! value, and a second resource whose props refer to the first's id (unknown
 //! at plan).
 //!
-//! Prints `SKIPPED: <why>` and passes only when terraform or deno cannot be
-//! found (`scripts/test-peers.sh` installs deno from the npm registry).
+//! When terraform, deno (or, for the Python test, python3) cannot be found
+//! it says `SKIPPED: <tool> is missing: <why>` and passes, except under
+//! `CI=true`, where it fails (`support::missing`; `scripts/test-peers.sh`
+//! installs deno from the npm registry).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +23,7 @@ use std::sync::OnceLock;
 use denobridge::ctywire::bridge::Json;
 
 mod support;
-use support::{dev_overrides, terraform, terraform_available};
+use support::{dev_overrides, missing, terraform, terraform_available};
 
 const SCRIPTS: [(&str, &str); 5] = [
     (
@@ -180,12 +182,14 @@ fn calls(dir: &Path) -> String {
 
 fn available() -> Option<PathBuf> {
     if !terraform_available() {
-        println!("SKIPPED: the terraform CLI is not installed");
         return None;
     }
     let d = deno();
     if d.is_none() {
-        println!("SKIPPED: deno cannot be found (scripts/test-peers.sh installs it from the npm registry)");
+        missing(
+            "deno",
+            "not in $DENO_BINARY, target/peers or PATH (scripts/test-peers.sh installs it from the npm registry)",
+        );
     }
     d
 }
@@ -530,7 +534,7 @@ fn terraform_runs_a_python_script_through_the_command_option() {
         return;
     }
     if !works(Path::new("python3"), "--version") {
-        println!("SKIPPED: python3 is not installed");
+        missing("python3", "`python3 --version` does not run");
         return;
     }
     let main_tf = config("  command = [\"python3\"]", "resource.py", "", "");
