@@ -3,8 +3,9 @@
 //! Neovim's msgpack-rpc API (`nvim --embed`), and Node's `json-rpc-2.0`
 //! package serving ipc-jsonrpc over a unix socket
 //! (`tests/peers/ipc_server.mjs`). `scripts/test-peers.sh` installs them
-//! (`.ci/run` calls it); a test whose peer is missing prints
-//! `SKIPPED: <why>` and passes.
+//! (`.ci/run` calls it); a test whose peer is missing says
+//! `SKIPPED: <tool> is missing: <why>` and passes, except under `CI=true`,
+//! where it fails (`support::skip`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -24,6 +25,11 @@ use denobridge_protocol::{
     UpdateParams, UpdateResult,
 };
 
+// The core's test support: the one SKIPPED rule (tests/support/skip.rs).
+#[path = "../../tests/support/mod.rs"]
+mod support;
+use support::skip::missing;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -42,7 +48,8 @@ async fn health(child: &Child) -> Result<Json, CallError> {
     child.peer().call(method::HEALTH, Some(json("{}"))).await
 }
 
-/// The Deno binary the npm package `deno` installed, or a SKIPPED line.
+/// The Deno binary the npm package `deno` installed, or `missing`'s SKIPPED
+/// line (a failure under CI).
 fn deno() -> Option<PathBuf> {
     let bin = peers().join("node_modules/.bin/deno");
     if bin.exists() {
@@ -53,7 +60,10 @@ fn deno() -> Option<PathBuf> {
         }
         Some(bin)
     } else {
-        println!("SKIPPED: deno is not installed (scripts/test-peers.sh installs it from the npm registry)");
+        missing(
+            "deno",
+            "target/peers has no deno (scripts/test-peers.sh installs it from the npm registry)",
+        );
         None
     }
 }
@@ -424,10 +434,17 @@ async fn remote_errors_keep_their_code_and_exact_data() {
 async fn node_json_rpc_2_0_answers_100_concurrent_calls_out_of_order() {
     let package = peers().join("node_modules/json-rpc-2.0");
     let node = which("node");
-    let (Some(node), true) = (node, package.exists()) else {
-        println!("SKIPPED: node or the npm package json-rpc-2.0 is not installed (scripts/test-peers.sh installs it)");
+    let Some(node) = node else {
+        missing("node", "not on PATH (install Node.js with npm)");
         return;
     };
+    if !package.exists() {
+        missing(
+            "json-rpc-2.0",
+            "target/peers has no npm package json-rpc-2.0 (scripts/test-peers.sh installs it)",
+        );
+        return;
+    }
     let version = std::fs::read_to_string(package.join("package.json")).unwrap_or_default();
     let version = Json::parse(&version)
         .ok()
@@ -534,7 +551,10 @@ fn tempdir(name: &str) -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn neovim_answers_msgpack_rpc_calls_errors_and_notifies() {
     let Some(nvim) = which("nvim") else {
-        println!("SKIPPED: nvim is not installed (scripts/test-peers.sh installs it with apt-get)");
+        missing(
+            "nvim",
+            "not on PATH (scripts/test-peers.sh installs neovim with apt-get)",
+        );
         return;
     };
     let version = std::process::Command::new(&nvim).arg("--version").output();

@@ -5,7 +5,9 @@
 //! defect say so.
 //!
 //! Deno comes from `scripts/test-peers.sh` (target/peers), `$DENO_BINARY`
-//! or `PATH`; without it the Deno tests print `SKIPPED: <why>` and pass.
+//! or `PATH`; without it (or without python3 for the Python test) a test
+//! says `SKIPPED: <tool> is missing: <why>` and passes, except under
+//! `CI=true`, where it fails (`support::missing`).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,6 +16,9 @@ use ctywire::{Number, Path, Type, Value};
 use denobridge::data::Opened;
 use denobridge::resource::{import_resource, Applied, ApplyRequest, Plan, PlanRequest};
 use denobridge::{schema, Runner, Severity};
+
+mod support;
+use support::missing;
 
 const SCRIPTS: [(&str, &str); 5] = [
     ("rpc.ts", include_str!("scripts/rpc.ts")),
@@ -43,8 +48,9 @@ fn deno() -> Option<PathBuf> {
             return Some(c);
         }
     }
-    println!(
-        "SKIPPED: deno cannot be found (scripts/test-peers.sh installs it from the npm registry)"
+    missing(
+        "deno",
+        "not in $DENO_BINARY, target/peers or PATH (scripts/test-peers.sh installs it from the npm registry)",
     );
     None
 }
@@ -796,7 +802,7 @@ async fn a_python_child_runs_through_the_command_option() {
         .arg("--version")
         .output();
     if !python.is_ok_and(|o| o.status.success()) {
-        println!("SKIPPED: python3 is not installed");
+        missing("python3", "`python3 --version` does not run");
         return;
     }
     let dir = Dir::new("python");

@@ -3,13 +3,20 @@
 //! through plan, apply, a second plan that must be empty, and destroy.
 //! The CLI configuration points `registry.terraform.io/ctywire/test` at
 //! the directory of the built binary with `dev_overrides`, so there is no
-//! `terraform init` (it would go to the registry). Skipped, saying so,
-//! when `terraform` is not installed.
+//! `terraform init` (it would go to the registry). Without `terraform` it
+//! says `SKIPPED: terraform is missing: …` and passes, except under
+//! `CI=true`, where it fails (`support::missing`).
 //!
 //! `CTYWIRE_UPDATE_FIXTURES=1` copies what Terraform sent into
-//! `testdata/terraform/recorded.jsonl`, which ordinary tests replay.
+//! `testdata/terraform/recorded.jsonl`, which ordinary tests replay. Each
+//! state value in it (the prior and current states, the raw state JSON)
+//! carries `expect.terraform_values`: Terraform's own JSON rendering of
+//! that state, each attribute's text as `terraform show -json` printed it
+//! in `values.root_module.resources[].values`.
 
 use std::path::{Path, PathBuf};
+
+use ctywire::{json, msgpack, Type, Value};
 
 mod support;
 use support::{dev_overrides, terraform, terraform_available};
@@ -86,7 +93,6 @@ output "echo" {
 #[test]
 fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     if !terraform_available() {
-        eprintln!("SKIPPED: the terraform CLI is not installed, so the end-to-end test cannot run");
         return;
     }
     let dir = std::env::temp_dir().join(format!("ctywire-e2e-{}", std::process::id()));
@@ -125,6 +131,7 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
             0,
         ),
     ];
+    let mut shown = None;
     for (args, want) in steps {
         // Terraform hands its environment to the provider processes it starts.
         let (code, text) = support::run(terraform(&dir).args(args).env("CTYWIRE_RECORD", &record));
@@ -136,6 +143,17 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
         );
         if args[0] == "apply" {
             assert!(text.contains("label-first"), "{text}");
+            // The state as Terraform renders it, before anything else runs.
+            let out = terraform(&dir)
+                .args(["show", "-json", "-no-color"])
+                .output()
+                .expect("terraform runs");
+            assert!(
+                out.status.success(),
+                "terraform show -json: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            shown = Some(String::from_utf8(out.stdout).expect("terraform show -json is UTF-8"));
         }
         // Terraform started our binary through the override, not a
         // provider from anywhere else.
@@ -148,6 +166,8 @@ fn terraform_drives_the_provider_through_a_whole_lifecycle() {
     let recorded =
         std::fs::read_to_string(&record).expect("the provider recorded what it received");
     check_recorded(&recorded);
+    let shown = shown.expect("the apply step ran terraform show -json");
+    let recorded = with_terraform_values(&recorded, &shown);
     if std::env::var_os("CTYWIRE_UPDATE_FIXTURES").is_some() {
         let target =
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/terraform/recorded.jsonl");
@@ -200,5 +220,199 @@ fn check_recorded(text: &str) {
             types.iter().any(|t| t.contains(shape)),
             "no value with a {mode} block recorded"
         );
+    }
+}
+
+/// The recorded notes whose value is a resource's state: after the first
+/// apply (the only one that changes it), the state `terraform show -json`
+/// printed then.
+const STATE_NOTES: [&str; 4] = [
+    "ReadResource.current_state",
+    "PlanResourceChange.prior_state",
+    "ApplyResourceChange.prior_state",
+    "UpgradeResourceState.raw_state.json",
+];
+
+/// The recording, each non-null state value given
+/// `expect.terraform_values`: Terraform's rendering of that resource's
+/// state, attribute by attribute, as `shown` (`terraform show -json`) has
+/// it. The resource is the one whose `id` the value holds. Checks here too
+/// that ctywire renders each attribute (at its own type, as Terraform's
+/// jsonstate does) to the same text.
+fn with_terraform_values(recorded: &str, shown: &str) -> String {
+    let resources = shown_resources(shown);
+    let mut out = String::new();
+    let mut attached = 0;
+    for raw in recorded.lines() {
+        let mut line: serde_json::Value = serde_json::from_str(raw).unwrap();
+        let note = line["note"].as_str().unwrap_or_default().to_string();
+        if STATE_NOTES.contains(&note.as_str()) {
+            let ty = Type::parse(&line["type"].to_string()).expect("a recorded type");
+            let value = match (line["msgpack"].as_str(), line["json"].as_str()) {
+                (Some(h), _) => msgpack::decode(&unhex(h), &ty),
+                (None, Some(j)) => json::decode(j.as_bytes(), &ty),
+                (None, None) => panic!("a recorded line without a value: {raw}"),
+            }
+            .unwrap_or_else(|e| panic!("{note}: {e}"));
+            if !value.is_null() {
+                let id = value.attr("id").and_then(Value::as_str).unwrap_or_else(|| {
+                    panic!("{note}: a state without an id");
+                });
+                let quoted = serde_json::to_string(id).unwrap();
+                let attrs = resources
+                    .iter()
+                    .find(|r| r.iter().any(|(k, v)| k == "id" && *v == quoted))
+                    .unwrap_or_else(|| panic!("{note}: no resource {id} in terraform show -json"));
+                for (name, v) in value.attributes().expect("a state is an object") {
+                    let terraform = attrs
+                        .iter()
+                        .find(|(k, _)| k == name)
+                        .map(|(_, t)| t.as_str())
+                        .unwrap_or_else(|| panic!("{note}: show -json has no {name}"));
+                    let ours = json::encode_string(v, v.ty()).unwrap();
+                    assert_eq!(ours, terraform, "{note} {id}: {name}");
+                }
+                let map: serde_json::Map<_, _> = attrs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                    .collect();
+                line["expect"]["terraform_values"] = serde_json::Value::Object(map);
+                attached += 1;
+            }
+        }
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    // Both resources, refreshed and planned at the re-plan and the destroy.
+    assert!(
+        attached >= 8,
+        "only {attached} state values matched terraform show -json"
+    );
+    out
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// Each managed resource's `values` in `terraform show -json` output:
+/// attribute name and its JSON text exactly as Terraform printed it (read
+/// without a JSON library, which would round the numbers).
+fn shown_resources(shown: &str) -> Vec<Vec<(String, String)>> {
+    let doc = raw::members(shown.trim());
+    let values = raw::get(&doc, "values").expect("show -json has values");
+    let root = raw::get(&raw::members(values), "root_module").expect("a root module");
+    let resources = raw::get(&raw::members(root), "resources").expect("resources");
+    raw::items(resources)
+        .into_iter()
+        .map(raw::members)
+        .filter(|r| raw::get(r, "mode") == Some("\"managed\""))
+        .map(|r| {
+            raw::members(raw::get(&r, "values").expect("a resource has values"))
+                .into_iter()
+                .map(|(k, v)| (k, v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Slices of JSON text: an object's members and an array's items, each
+/// value the exact text it was written as.
+mod raw {
+    /// The object `text` (`{...}`): each key (unescaped) and its value's text.
+    pub fn members(text: &str) -> Vec<(String, &str)> {
+        let b = text.as_bytes();
+        assert_eq!(b.first(), Some(&b'{'), "not an object: {text}");
+        let mut out = Vec::new();
+        let mut i = ws(b, 1);
+        while b[i] != b'}' {
+            let key_end = end(b, i);
+            let key: String = serde_json::from_str(&text[i..key_end]).expect("a key");
+            i = ws(b, key_end);
+            assert_eq!(b[i], b':');
+            let start = ws(b, i + 1);
+            let stop = end(b, start);
+            out.push((key, &text[start..stop]));
+            i = ws(b, stop);
+            if b[i] == b',' {
+                i = ws(b, i + 1);
+            }
+        }
+        out
+    }
+
+    /// The array `text` (`[...]`): each item's text.
+    pub fn items(text: &str) -> Vec<&str> {
+        let b = text.as_bytes();
+        assert_eq!(b.first(), Some(&b'['), "not an array: {text}");
+        let mut out = Vec::new();
+        let mut i = ws(b, 1);
+        while b[i] != b']' {
+            let stop = end(b, i);
+            out.push(&text[i..stop]);
+            i = ws(b, stop);
+            if b[i] == b',' {
+                i = ws(b, i + 1);
+            }
+        }
+        out
+    }
+
+    pub fn get<'a>(members: &[(String, &'a str)], key: &str) -> Option<&'a str> {
+        members.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+
+    fn ws(b: &[u8], mut i: usize) -> usize {
+        while b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    }
+
+    /// Where the value starting at `i` ends.
+    fn end(b: &[u8], i: usize) -> usize {
+        match b[i] {
+            b'"' => {
+                let mut j = i + 1;
+                while b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                j + 1
+            }
+            b'{' | b'[' => {
+                let mut depth = 0;
+                let mut j = i;
+                loop {
+                    match b[j] {
+                        b'"' => {
+                            j = end(b, j);
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return j + 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            _ => {
+                let mut j = i;
+                while j < b.len()
+                    && !matches!(b[j], b',' | b'}' | b']')
+                    && !b[j].is_ascii_whitespace()
+                {
+                    j += 1;
+                }
+                j
+            }
+        }
     }
 }

@@ -1,9 +1,11 @@
 //! Shared by the tests: proptest strategies for arbitrary types and values
-//! that conform to them and survive the wire, and the fixture runner.
+//! that conform to them and survive the wire, the fixture runner, and the
+//! rule for a test whose real component is missing (`skip`).
 
 #![allow(dead_code)]
 
 pub mod fixtures;
+pub mod skip;
 
 /// Lowercase hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {

@@ -1,16 +1,45 @@
 //! What both end-to-end tests need of the terraform CLI: whether it is
 //! here, a CLI configuration that makes it run a provider binary built by
-//! the test, and the way it is run.
+//! the test, and the way it is run; and the rule for a test whose real
+//! component (terraform, deno, python3) is missing.
 
+#![allow(dead_code)]
+
+use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
-/// Whether the terraform CLI runs here.
+/// Whether this run is CI's: the environment variable `CI` is `true` (or `1`).
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// `tool` is missing (`why`: what would provide it). On a user's machine
+/// the test says `SKIPPED: <tool> is missing: <why>` and passes; under
+/// `CI=true` it fails with that message, so CI can never pass by skipping
+/// what it is meant to run. The line goes straight to stderr, past the test
+/// harness's capture, so it shows where the test ran even when it passes.
+pub fn missing(tool: &str, why: &str) {
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {tool} is missing: {why}");
+    if under_ci() {
+        panic!("SKIPPED under CI=true: {tool} is missing: {why}");
+    }
+}
+
+/// Whether the terraform CLI runs here; when it does not, says so by the
+/// rule of [`missing`] (under CI, fails).
 pub fn terraform_available() -> bool {
-    Command::new("terraform")
+    let runs = Command::new("terraform")
         .arg("version")
         .output()
-        .is_ok_and(|o| o.status.success())
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        missing(
+            "terraform",
+            "`terraform version` does not run (install Terraform 1.11 and put it on PATH)",
+        );
+    }
+    runs
 }
 
 /// A CLI configuration that makes Terraform run the provider binary in
