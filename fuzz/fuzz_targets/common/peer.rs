@@ -5,13 +5,18 @@
 use std::future::Future;
 use std::time::Duration;
 
-use ctywire_bridge::runtime::PeerOptions;
+use ctywire_bridge::runtime::{CallError, PeerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, ReadHalf, WriteHalf};
 
-/// Small limits, so that long inputs exercise them.
+/// How soon a call in flight must end once the stream has: the input is
+/// all written at once, so only the peer's own reaction time is left.
+const PROMPTLY: Duration = Duration::from_secs(2);
+
+/// Small limits, so that long inputs exercise them; a call timeout far
+/// beyond [`PROMPTLY`], so that a timeout can never pass for the end.
 pub fn options() -> PeerOptions {
     PeerOptions {
-        call_timeout: Duration::from_secs(5),
+        call_timeout: Duration::from_secs(600),
         max_message: 512,
         write_queue: 8,
     }
@@ -47,4 +52,18 @@ where
         let _ = writer.await;
         drain.abort();
     });
+}
+
+/// Awaits a call made while the stream was carrying the input: the bytes
+/// may answer it (with a result or an error), but if they do not, the call
+/// must fail with the closed error as soon as the stream ends, never wait
+/// for its timeout.
+pub async fn ends_with_the_stream<T>(call: impl Future<Output = Result<T, CallError>>) {
+    match tokio::time::timeout(PROMPTLY, call).await {
+        Err(_) => panic!("a call in flight did not end within {PROMPTLY:?} of the stream's end"),
+        Ok(Err(e @ CallError::Timeout { .. })) => {
+            panic!("a call in flight timed out instead of failing at the stream's end: {e}")
+        }
+        Ok(_) => {}
+    }
 }
