@@ -296,29 +296,57 @@ impl Value {
 
     /// A copy of this known object with attribute `name` set to `value`
     /// (the object's type follows the new attribute's type). For instance,
-    /// to plan a computed attribute as unknown.
+    /// to plan a computed attribute as unknown. To change an object you own,
+    /// [`set_attr`](Self::set_attr) does it without copying the rest.
     pub fn with_attr(&self, name: &str, value: Value) -> Result<Value> {
-        let Some(attrs) = self.attributes() else {
-            return Err(Error::data(format!(
-                "only a known object has attributes (setting {name:?} on a {})",
-                self.ty()
-            )));
+        let mut copy = self.clone();
+        copy.set_attr(name, value)?;
+        Ok(copy)
+    }
+
+    /// Sets attribute `name` of this known object to `value`, in place: the
+    /// other attributes are neither copied nor rebuilt, and only when the
+    /// new value's type differs from the old one's is the object's type
+    /// rebuilt to follow it.
+    ///
+    /// ```
+    /// use ctywire::{Type, Value};
+    /// let mut planned = Value::object([("id", Value::null(Type::String)), ("name", Value::string("web"))]);
+    /// planned.set_attr("id", Value::unknown(Type::String))?;
+    /// assert!(!planned.attr("id").unwrap().is_known());
+    /// assert!(planned.set_attr("nope", Value::string("x")).is_err());
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn set_attr(&mut self, name: &str, value: Value) -> Result<()> {
+        let not_an_object = |ty: &Type| {
+            Error::data(format!(
+                "only a known object has attributes (setting {name:?} on a {ty})"
+            ))
         };
-        let mut found = false;
-        let attrs: Vec<(&str, Value)> = attrs
-            .map(|(n, v)| {
-                if n == name {
-                    found = true;
-                    (n, value.clone())
-                } else {
-                    (n, v.clone())
-                }
-            })
-            .collect();
-        if !found {
+        let Repr::Seq(ty, values) = &mut self.0 else {
+            return Err(not_an_object(self.ty()));
+        };
+        let Type::Object(o) = &*ty else {
+            return Err(not_an_object(ty));
+        };
+        let Some(i) = o.attributes().position(|(n, _)| n == name) else {
             return Err(Error::data(format!("there is no attribute {name:?}")));
+        };
+        if values[i].ty() != value.ty() {
+            let follows = Type::object(o.attributes().enumerate().map(|(j, (n, t))| {
+                (
+                    n,
+                    if j == i {
+                        value.ty().clone()
+                    } else {
+                        t.clone()
+                    },
+                )
+            }));
+            *ty = follows;
         }
-        Ok(Value::object(attrs))
+        values[i] = value;
+        Ok(())
     }
 
     /// Number of elements, entries or attributes of a known collection or

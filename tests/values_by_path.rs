@@ -258,3 +258,32 @@ fn every_integer_type_converts_exactly() {
     assert!(Value::from_f64(f64::NAN).is_err());
     assert_eq!(Value::from_f64(0.5).unwrap().as_f64(), Some(0.5));
 }
+
+#[test]
+fn setting_an_attribute_in_place_equals_rebuilding_the_object() {
+    let v = Value::object([
+        ("a", Value::string("x")),
+        (
+            "b",
+            Value::list(Type::Number, vec![Value::number(1), Value::number(2)]).unwrap(),
+        ),
+        ("c", Value::number(1)),
+    ]);
+    for (name, new) in [
+        ("a", Value::unknown(Type::String)),
+        ("b", Value::null(Type::list(Type::Number))),
+        // Another type: the object's type follows it.
+        ("c", Value::string("now a string")),
+    ] {
+        let mut in_place = v.clone();
+        in_place.set_attr(name, new.clone()).unwrap();
+        let rebuilt = Value::object(
+            v.attributes()
+                .unwrap()
+                .map(|(n, old)| (n, if n == name { new.clone() } else { old.clone() })),
+        );
+        assert_eq!(in_place, rebuilt, "{name}");
+        assert_eq!(in_place.ty(), rebuilt.ty(), "{name}");
+        assert_eq!(v.with_attr(name, new).unwrap(), rebuilt, "{name}");
+    }
+}

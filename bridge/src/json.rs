@@ -538,7 +538,7 @@ impl Json {
 /// backslash, control characters): the same text serde_json writes, so
 /// output does not change for anyone moving from it. (Go's HTML-safe
 /// escaping of `<`, `>`, `&` is for the cty JSON encoding, not here.)
-fn quote_into(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn quote_into(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();

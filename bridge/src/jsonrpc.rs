@@ -28,6 +28,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use crate::json::quote_into;
 use crate::{Json, JsonNumber as Number, Object as Map};
 
 /// The standard error codes.
@@ -73,6 +74,14 @@ impl Id {
             Json::String(s) => Some(Id::String(s.clone())),
             Json::Null => Some(Id::Null),
             _ => None,
+        }
+    }
+
+    fn write_into(&self, out: &mut Vec<u8>) {
+        match self {
+            Id::Number(n) => out.extend_from_slice(n.as_str().as_bytes()),
+            Id::String(s) => quote_into(out, s),
+            Id::Null => out.extend_from_slice(b"null"),
         }
     }
 }
@@ -200,6 +209,60 @@ impl Message {
         Json::Object(m)
     }
 
+    /// Appends the message's compact JSON text to `out`: the text
+    /// [`to_json`](Self::to_json) gives, written straight from the message
+    /// (params and results are not copied into a new document first).
+    pub fn write_into(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(br#"{"jsonrpc":"2.0""#);
+        let member = |out: &mut Vec<u8>, name: &str| {
+            out.push(b',');
+            quote_into(out, name);
+            out.push(b':');
+        };
+        match self {
+            Message::Request { id, method, params } => {
+                member(out, "id");
+                id.write_into(out);
+                member(out, "method");
+                quote_into(out, method);
+                if let Some(p) = params {
+                    member(out, "params");
+                    p.write_into(out);
+                }
+            }
+            Message::Notification { method, params } => {
+                member(out, "method");
+                quote_into(out, method);
+                if let Some(p) = params {
+                    member(out, "params");
+                    p.write_into(out);
+                }
+            }
+            Message::Response { id, outcome } => {
+                member(out, "id");
+                id.write_into(out);
+                match outcome {
+                    Ok(r) => {
+                        member(out, "result");
+                        r.write_into(out);
+                    }
+                    Err(e) => {
+                        member(out, "error");
+                        out.extend_from_slice(format!(r#"{{"code":{}"#, e.code).as_bytes());
+                        member(out, "message");
+                        quote_into(out, &e.message);
+                        if let Some(d) = &e.data {
+                            member(out, "data");
+                            d.write_into(out);
+                        }
+                        out.push(b'}');
+                    }
+                }
+            }
+        }
+        out.push(b'}');
+    }
+
     /// Parses and validates one message. A failure is the error response to
     /// send back: -32700 when the text is not JSON, -32600 when it is not a
     /// valid message (with the message's id when it could be read).
@@ -213,12 +276,14 @@ impl Message {
                 ),
             )
         })?;
-        Message::from_json(&j)
+        Message::from_json(j)
     }
 
-    /// Validates a JSON value as a message; see [`parse`](Self::parse).
-    pub fn from_json(j: &Json) -> Result<Message, Box<Message>> {
-        let Json::Object(m) = j else {
+    /// Validates a JSON value as a message; see [`parse`](Self::parse). The
+    /// message takes its params, result and error data out of `j` (moved,
+    /// not copied).
+    pub fn from_json(mut j: Json) -> Result<Message, Box<Message>> {
+        let Json::Object(m) = &mut j else {
             let what = if j.as_array().is_some() {
                 "batches are not supported"
             } else {
@@ -247,9 +312,12 @@ impl Message {
                     "a request has no \"result\" or \"error\"",
                 ));
             }
-            let params = match m.get("params") {
+            let method = method.clone();
+            let params = match m.get_mut("params") {
                 None => None,
-                Some(p @ (Json::Array(_) | Json::Object(_))) => Some(p.clone()),
+                Some(p @ (Json::Array(_) | Json::Object(_))) => {
+                    Some(std::mem::replace(p, Json::Null))
+                }
                 Some(_) => {
                     return Err(invalid(
                         reply_id,
@@ -258,15 +326,8 @@ impl Message {
                 }
             };
             return Ok(match id {
-                Some(id) => Message::Request {
-                    id,
-                    method: method.clone(),
-                    params,
-                },
-                None => Message::Notification {
-                    method: method.clone(),
-                    params,
-                },
+                Some(id) => Message::Request { id, method, params },
+                None => Message::Notification { method, params },
             });
         }
         let Some(id) = id else {
@@ -275,32 +336,36 @@ impl Message {
                 "a message needs a \"method\" (a call) or an \"id\" (a response)",
             ));
         };
-        match (m.get("result"), m.get("error")) {
-            (Some(r), None) => Ok(Message::success(id, r.clone())),
-            (None, Some(Json::Object(e))) => {
-                let code = e.get("code").and_then(Json::as_i64);
-                let message = e.get("message").and_then(Json::as_str);
-                match (code, message) {
-                    (Some(code), Some(message)) => Ok(Message::failure(
-                        id,
-                        ErrorObject {
-                            code,
-                            message: message.to_string(),
-                            data: e.get("data").cloned(),
-                        },
-                    )),
-                    _ => Err(invalid(
-                        id,
-                        "\"error\" needs an integer \"code\" and a string \"message\"",
-                    )),
-                }
-            }
-            (None, Some(_)) => Err(invalid(id, "\"error\" must be an object")),
-            (Some(_), Some(_)) => Err(invalid(
+        if !m.contains_key("error") {
+            return match m.get_mut("result") {
+                Some(r) => Ok(Message::success(id, std::mem::replace(r, Json::Null))),
+                None => Err(invalid(id, "a response needs \"result\" or \"error\"")),
+            };
+        }
+        if m.contains_key("result") {
+            return Err(invalid(
                 id,
                 "a response has \"result\" or \"error\", not both",
+            ));
+        }
+        let Some(Json::Object(e)) = m.get_mut("error") else {
+            return Err(invalid(id, "\"error\" must be an object"));
+        };
+        let code = e.get("code").and_then(Json::as_i64);
+        let message = e.get("message").and_then(Json::as_str).map(str::to_string);
+        match (code, message) {
+            (Some(code), Some(message)) => Ok(Message::failure(
+                id,
+                ErrorObject {
+                    code,
+                    message,
+                    data: e.get_mut("data").map(|d| std::mem::replace(d, Json::Null)),
+                },
             )),
-            (None, None) => Err(invalid(id, "a response needs \"result\" or \"error\"")),
+            _ => Err(invalid(
+                id,
+                "\"error\" needs an integer \"code\" and a string \"message\"",
+            )),
         }
     }
 }
@@ -412,7 +477,8 @@ impl<W: Write> LineWriter<W> {
 
     /// Writes one message and a newline, and flushes.
     pub fn write(&mut self, m: &Message) -> io::Result<()> {
-        let mut line = m.to_json().to_vec();
+        let mut line = Vec::with_capacity(64);
+        m.write_into(&mut line);
         line.push(b'\n');
         self.inner.write_all(&line)?;
         self.inner.flush()

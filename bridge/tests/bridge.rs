@@ -599,3 +599,41 @@ fn a_prop_path_that_misses_names_a_few_attributes_not_all_of_them() {
     assert!(text.contains("and 4990 more"), "{text}");
     assert!(text.len() < 400, "{} bytes", text.len());
 }
+
+#[test]
+fn a_message_written_straight_is_the_text_of_its_json_document() {
+    use ctywire_bridge::jsonrpc::ErrorObject;
+    let data = j(r#"{"why":[1,2.50,"x\n"],"n":null}"#);
+    let messages = [
+        Message::request(Id::Number(7.into()), "create", Some(data.clone())),
+        Message::request(Id::String("a\"b".into()), "health", None),
+        Message::notification("progress", Some(j("[1]"))),
+        Message::notification("shutdown", None),
+        Message::success(Id::Null, data.clone()),
+        Message::failure(
+            Id::Number(8.into()),
+            ErrorObject {
+                code: -32042,
+                message: "it failed: \u{1}".into(),
+                data: Some(data),
+            },
+        ),
+        Message::failure(
+            Id::Number(9.into()),
+            ErrorObject::new(code::METHOD_NOT_FOUND, "no"),
+        ),
+    ];
+    for m in messages {
+        let mut straight = Vec::new();
+        m.write_into(&mut straight);
+        assert_eq!(
+            String::from_utf8(straight.clone()).unwrap(),
+            m.to_json().to_string()
+        );
+        // And it reads back as the same message.
+        assert_eq!(
+            Message::parse(std::str::from_utf8(&straight).unwrap()).unwrap(),
+            m
+        );
+    }
+}

@@ -52,15 +52,16 @@ fn with_results(config: &Value, result: &Json) -> Result<Value, Diagnostic> {
     let field = |k: &str| result.get(k).unwrap_or(&Json::Null);
     let r = receive(field("result"), "result")?;
     let s = receive(field("sensitiveResult"), "sensitive_result")?;
-    let put = |v: &Value, n: &str, x: Value| {
-        v.with_attr(n, x).map_err(|e| {
+    let mut v = config.clone();
+    for (n, x) in [("result", r), ("sensitive_result", s)] {
+        v.set_attr(n, x).map_err(|e| {
             crate::diag::error(
                 "The configuration has an unexpected shape",
                 format!("Setting `{n}`: {e}"),
             )
-        })
-    };
-    put(&put(config, "result", r)?, "sensitive_result", s)
+        })?;
+    }
+    Ok(v)
 }
 
 /// `renewAt` as a time. The protocol says Unix seconds, its guide shows

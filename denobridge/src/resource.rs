@@ -59,13 +59,18 @@ pub struct Applied {
     pub diags: Diagnostics,
 }
 
-fn put(v: &Value, name: &str, new: Value) -> Result<Value, Diagnostic> {
-    v.with_attr(name, new).map_err(|e| {
-        crate::diag::error(
-            "The resource's value has an unexpected shape",
-            format!("Setting `{name}`: {e}"),
-        )
-    })
+/// `v` with attribute `name` set, in place (the rest is not copied).
+fn put(mut v: Value, name: &str, new: Value) -> Result<Value, Diagnostic> {
+    v.set_attr(name, new)
+        .map_err(|e| unexpected_shape(name, e))?;
+    Ok(v)
+}
+
+fn unexpected_shape(name: &str, e: ctywire::Error) -> Diagnostic {
+    crate::diag::error(
+        "The resource's value has an unexpected shape",
+        format!("Setting `{name}`: {e}"),
+    )
 }
 
 fn dynamic_null() -> Value {
@@ -143,9 +148,8 @@ impl Runner {
                         replace.push(Path::root().attr("props"));
                     }
                     if let Some(props) = m.props {
-                        match put(&planned, "props", props) {
-                            Ok(p) => planned = p,
-                            Err(d) => diags.push(d),
+                        if let Err(e) = planned.set_attr("props", props) {
+                            diags.push(unexpected_shape("props", e));
                         }
                     }
                 }
@@ -161,12 +165,12 @@ impl Runner {
     /// The framework's part of the plan, before `modifyPlan`.
     fn planned(&self, req: &PlanRequest<'_>, private: &Private) -> Result<Value, Diagnostic> {
         // Write-only attributes are never planned nor stored.
-        let planned = put(req.proposed, "write_only_props", dynamic_null())?;
+        let planned = put(req.proposed.clone(), "write_only_props", dynamic_null())?;
         if req.prior.is_null() {
-            let p = put(&planned, "id", Value::unknown(Type::String))?;
-            let p = put(&p, "state", Value::unknown(Type::Dynamic))?;
-            let p = put(&p, "sensitive_state", Value::unknown(Type::Dynamic))?;
-            return put(&p, "write_only_props_version", Value::number(1));
+            let p = put(planned, "id", Value::unknown(Type::String))?;
+            let p = put(p, "state", Value::unknown(Type::Dynamic))?;
+            let p = put(p, "sensitive_state", Value::unknown(Type::Dynamic))?;
+            return put(p, "write_only_props_version", Value::number(1));
         }
         let prior_version = req
             .prior
@@ -174,7 +178,7 @@ impl Runner {
             .cloned()
             .unwrap_or_else(|| Value::null(Type::Number));
         let planned = put(
-            &planned,
+            planned,
             "id",
             req.prior
                 .attr("id")
@@ -191,7 +195,7 @@ impl Runner {
             }
             _ => false,
         };
-        let base = put(req.prior, "write_only_props", dynamic_null())?;
+        let base = put(req.prior.clone(), "write_only_props", dynamic_null())?;
         let changed = planned != base;
         if !changed && !bump {
             return Ok(planned);
@@ -202,9 +206,9 @@ impl Runner {
         } else {
             prior_version
         };
-        let p = put(&planned, "state", Value::unknown(Type::Dynamic))?;
-        let p = put(&p, "sensitive_state", Value::unknown(Type::Dynamic))?;
-        put(&p, "write_only_props_version", version)
+        let p = put(planned, "state", Value::unknown(Type::Dynamic))?;
+        let p = put(p, "sensitive_state", Value::unknown(Type::Dynamic))?;
+        put(p, "write_only_props_version", version)
     }
 
     /// The script's `modifyPlan` for `planned` (null: a destroy). Its
@@ -381,10 +385,10 @@ impl Runner {
                 })
             };
             let (state, sensitive) = (unreadable(state), unreadable(sensitive));
-            let v = put(req.planned, "id", Value::string(id))?;
-            let v = put(&v, "state", state)?;
-            let v = put(&v, "sensitive_state", sensitive)?;
-            put(&v, "write_only_props_version", Value::number(1))
+            let v = put(req.planned.clone(), "id", Value::string(id))?;
+            let v = put(v, "state", state)?;
+            let v = put(v, "sensitive_state", sensitive)?;
+            put(v, "write_only_props_version", Value::number(1))
         })();
         let target = new_state.as_ref().unwrap_or(req.planned);
         diags.extend(diag::from_child(result.get("diagnostics"), target));
@@ -440,10 +444,10 @@ impl Runner {
                 .unwrap_or_else(|| Value::null(Type::Number)),
         };
         let new_state = (|| {
-            let v = put(req.planned, "id", Value::string(id))?;
-            let v = put(&v, "state", state?)?;
-            let v = put(&v, "sensitive_state", sensitive?)?;
-            put(&v, "write_only_props_version", version)
+            let v = put(req.planned.clone(), "id", Value::string(id))?;
+            let v = put(v, "state", state?)?;
+            let v = put(v, "sensitive_state", sensitive?)?;
+            put(v, "write_only_props_version", version)
         })();
         let target = new_state.as_ref().unwrap_or(req.planned);
         diags.extend(diag::from_child(result.get("diagnostics"), target));
@@ -526,9 +530,9 @@ impl Runner {
         let state = receive(field(&result, "state"), "state");
         let sensitive = receive(field(&result, "sensitiveState"), "sensitive_state");
         let v = (|| {
-            let v = put(current, "props", props?)?;
-            let v = put(&v, "state", state?)?;
-            put(&v, "sensitive_state", sensitive?)
+            let v = put(current.clone(), "props", props?)?;
+            let v = put(v, "state", state?)?;
+            put(v, "sensitive_state", sensitive?)
         })();
         v.map_err(|d| diags.push(d))
     }

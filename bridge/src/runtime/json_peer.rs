@@ -41,7 +41,8 @@ type Shared = Link<Json>;
 
 /// A message's line.
 fn line_of(m: &Message) -> Vec<u8> {
-    let mut line = m.to_json().to_vec();
+    let mut line = Vec::with_capacity(64);
+    m.write_into(&mut line);
     line.push(b'\n');
     line
 }
