@@ -81,16 +81,12 @@ impl Provider for DenoBridge {
         s
     }
 
-    async fn configure_provider(
-        &self,
-        req: ConfigureProviderRequest,
-    ) -> Result<TfDiagnostics, TfDiagnostics> {
+    async fn configure_provider(&self, req: ConfigureProviderRequest) -> TfDiagnostics {
         let (runner, diags) = crate::configure(&req.config);
-        if diags.has_errors() {
-            return Err(to_tf(diags));
+        if !diags.has_errors() {
+            *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
         }
-        *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
-        Ok(to_tf(diags))
+        to_tf(diags)
     }
 
     async fn plan_resource_change(
@@ -207,14 +203,11 @@ impl Provider for DenoBridge {
         })
     }
 
-    async fn close_ephemeral_resource(
-        &self,
-        req: CloseEphemeralResourceRequest,
-    ) -> Result<TfDiagnostics, TfDiagnostics> {
+    async fn close_ephemeral_resource(&self, req: CloseEphemeralResourceRequest) -> TfDiagnostics {
         let diags = self
             .runner()
             .close_ephemeral(req.private.as_deref().unwrap_or_default())
             .await;
-        Ok(to_tf(diags))
+        to_tf(diags)
     }
 }
