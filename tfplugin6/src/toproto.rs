@@ -33,6 +33,9 @@ pub(crate) trait Failed {
 macro_rules! failed {
     ($($rpc:ident),* $(,)?) => {$(
         impl Failed for pb::$rpc::Response {
+            // The validations' responses have no field but the
+            // diagnostics.
+            #[allow(clippy::needless_update)]
             fn failed(d: Diagnostics) -> Self {
                 pb::$rpc::Response {
                     diagnostics: diagnostics(d),
