@@ -62,13 +62,12 @@ impl Provider for DenoBridge {
     async fn configure_provider(
         &self,
         req: ConfigureProviderRequest,
-    ) -> Result<ctywire_tfplugin6::Diagnostics, ctywire_tfplugin6::Diagnostics> {
+    ) -> ctywire_tfplugin6::Diagnostics {
         let (runner, diags) = crate::configure(&req.config);
-        if diags.has_errors() {
-            return Err(diags);
+        if !diags.has_errors() {
+            *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
         }
-        *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
-        Ok(diags)
+        diags
     }
 
     async fn plan_resource_change(
@@ -188,11 +187,11 @@ impl Provider for DenoBridge {
     async fn close_ephemeral_resource(
         &self,
         req: CloseEphemeralResourceRequest,
-    ) -> Result<ctywire_tfplugin6::Diagnostics, ctywire_tfplugin6::Diagnostics> {
+    ) -> ctywire_tfplugin6::Diagnostics {
         let diags = self
             .runner()
             .close_ephemeral(req.private.as_deref().unwrap_or_default())
             .await;
-        Ok(diags)
+        diags
     }
 }

@@ -204,15 +204,12 @@ impl Provider for TestProvider {
             .data_source("ctywire_echo", echo_schema())
     }
 
-    async fn validate_resource_config(
-        &self,
-        req: ValidateResourceConfigRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
-        Ok(thing_schema()
+    async fn validate_resource_config(&self, req: ValidateResourceConfigRequest) -> Diagnostics {
+        thing_schema()
             .block
             .validate_value(&req.config, Purpose::Config)
             .into_iter()
-            .collect())
+            .collect()
     }
 
     /// Reads the stored JSON as the default does, and records it with what

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ctywire::protocol::{AttributePathStep, DynamicValue};
+use ctywire::protocol::AttributePathStep;
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
 use ctywire::{DecodeOptions, Error, Path, Type, Value};
 
@@ -278,40 +278,34 @@ pub fn function_error_to_proto(e: &FunctionError) -> pb::FunctionError {
 
 // ---- values ----
 
-/// Decodes a `DynamicValue` as Terraform encodes it: msgpack when
-/// present, else JSON, else (or when the message is absent) a null of
-/// `ty`. Errors carry the path of the offending part.
+/// Decodes a `DynamicValue` as Terraform encodes it, straight from the
+/// message's bytes: msgpack when present, else JSON, else (or when the
+/// message is absent) a null of `ty`. Errors carry the path of the
+/// offending part.
 pub fn decode_dynamic_value(dv: Option<&pb::DynamicValue>, ty: &Type) -> Result<Value, Error> {
     match dv {
-        None => Ok(Value::null(ty.clone())),
-        Some(dv) => DynamicValue {
-            msgpack: dv.msgpack.clone(),
-            json: dv.json.clone(),
-        }
-        .decode(ty),
+        Some(dv) if !dv.msgpack.is_empty() => ctywire::msgpack::decode(&dv.msgpack, ty),
+        Some(dv) if !dv.json.is_empty() => ctywire::json::decode(&dv.json, ty),
+        _ => Ok(Value::null(ty.clone())),
     }
 }
 
 /// Encodes a value as a msgpack `DynamicValue` (go-cty's bytes); a value
 /// that does not conform to `ty` is an error at its path.
 pub fn encode_dynamic_value(v: &Value, ty: &Type) -> Result<pb::DynamicValue, Error> {
-    let dv = DynamicValue::encode(v, ty)?;
     Ok(pb::DynamicValue {
-        msgpack: dv.msgpack,
-        json: dv.json,
+        msgpack: ctywire::msgpack::encode(v, ty)?,
+        json: Vec::new(),
     })
 }
 
-/// A `RawState` from protobuf.
-pub fn raw_state_from_proto(r: Option<&pb::RawState>) -> RawState {
+/// A `RawState` from protobuf, its JSON and flatmap moved out of the
+/// message.
+pub fn raw_state_from_proto(r: Option<pb::RawState>) -> RawState {
     match r {
         Some(r) => RawState {
-            json: r.json.clone(),
-            flatmap: r
-                .flatmap
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect::<BTreeMap<_, _>>(),
+            json: r.json,
+            flatmap: r.flatmap.into_iter().collect::<BTreeMap<_, _>>(),
         },
         None => RawState::default(),
     }

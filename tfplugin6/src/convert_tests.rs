@@ -294,7 +294,7 @@ fn raw_state_is_read_from_json_else_flatmap() {
         json: vec![],
         flatmap: [("id".to_string(), "c".to_string())].into(),
     };
-    assert_eq!(raw_state_from_proto(Some(&proto)).flatmap["id"], "c");
+    assert_eq!(raw_state_from_proto(Some(proto)).flatmap["id"], "c");
 }
 
 #[test]

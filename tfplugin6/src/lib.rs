@@ -3,16 +3,18 @@
 //! and [`Path`](ctywire::Path), and serve it the way Terraform launches
 //! providers (go-plugin's handshake, AutoMTLS, unix socket).
 //!
-//! * [`pb`]: the protobuf messages and tonic services, generated from
-//!   `proto/` (protocol 6.8, what Terraform 1.11 speaks, and go-plugin's
-//!   controller, stdio, broker and the gRPC health service).
-//! * [`convert`]: schemas, values, attribute paths, diagnostics and
-//!   functions between protobuf and ctywire, both ways.
 //! * [`Provider`]: the trait a provider implements; every RPC but
-//!   [`Provider::schemas`] has a default.
-//! * [`ProviderService`]: the tonic service over a `Provider`, decoding
-//!   and encoding values at the schemas' implied types.
+//!   [`Provider::schemas`] has a default. Its requests and answers
+//!   ([`PlanResourceChangeRequest`], ...) hold ctywire values, already
+//!   decoded at the schemas' implied types.
+//! * [`ProviderService`]: the tonic service over a `Provider`: one
+//!   conversion from protobuf per request, one to protobuf per answer,
+//!   values decoded straight from the request's bytes.
+//! * [`StopSignal`]: `StopProvider`, which cancels the calls in flight.
 //! * [`serve`]: go-plugin's serving, for `main`.
+//! * [`pb`]: the raw protocol (the generated protobuf messages and tonic
+//!   services), for tests at the gRPC level and in-process harnesses; a
+//!   provider does not need it.
 //!
 //! A minimal provider with one data source, `hello_greeting`, whose
 //! `greeting` is computed from `name`:
@@ -73,13 +75,32 @@ mod convert;
 #[cfg(test)]
 mod convert_tests;
 mod diagnostics;
+mod fromproto;
 mod provider;
 mod serve;
 mod server;
+mod stop;
 mod tls;
+mod toproto;
 mod write_only;
 
-/// The generated protobuf messages and tonic services.
+pub use async_trait::async_trait;
+pub use diagnostics::{Diagnostic, Diagnostics, Severity};
+pub use provider::*;
+pub use serve::{
+    serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
+    MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
+};
+pub use server::{ProviderService, ReceivedValue, ValueObserver};
+pub use stop::StopSignal;
+
+/// The raw protocol: the protobuf messages and tonic services generated
+/// from `proto/` (protocol 6.8, what Terraform 1.11 speaks, and go-plugin's
+/// controller, stdio, broker and the gRPC health service).
+///
+/// A provider works with [`Provider`] and its ctywire types instead; this
+/// is for driving a [`ProviderService`] at the gRPC level (tests, an
+/// in-process harness) and for go-plugin's side services.
 pub mod pb {
     /// `tfplugin6`: the provider protocol, version 6.8.
     #[allow(missing_docs, clippy::all, clippy::pedantic)]
@@ -97,12 +118,3 @@ pub mod pb {
         tonic::include_proto!("grpc.health.v1");
     }
 }
-
-pub use async_trait::async_trait;
-pub use diagnostics::{Diagnostic, Diagnostics, Severity};
-pub use provider::*;
-pub use serve::{
-    serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
-    MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
-};
-pub use server::{ProviderService, ReceivedValue, ValueObserver};

@@ -559,7 +559,7 @@ fn not_supported(what: &str, type_name: &str) -> Diagnostics {
 /// is required; every other method has a default (below) that either
 /// accepts (validation) or answers "not supported".
 ///
-/// The server ([`serve`](crate::serve), or [`ProviderServer`](crate::ProviderServer))
+/// The server ([`serve`](crate::serve), or [`ProviderService`](crate::ProviderService))
 /// decodes every request's values at the implied type of the schema the
 /// request's type name selects, so a method never sees a value of another
 /// type; a value that cannot be decoded never reaches the provider (it
@@ -570,8 +570,25 @@ fn not_supported(what: &str, type_name: &str) -> Diagnostics {
 /// back (plan, apply, read, import, upgrade, move), as Terraform requires,
 /// so a provider may return the configuration's values as they are.
 ///
-/// Each method returns `Err(diagnostics)` to fail; the diagnostics in an
-/// `Ok` answer are sent along (warnings).
+/// Each method that answers with data returns `Err(diagnostics)` to fail;
+/// the diagnostics in an `Ok` answer are sent along (warnings). The ones
+/// that answer with diagnostics only (validation, `ConfigureProvider`,
+/// `CloseEphemeralResource`) return [`Diagnostics`]: an error-severity
+/// diagnostic among them is the failure.
+///
+/// A [`Deferred`] answer is only for a request whose
+/// [`ClientCapabilities::deferral_allowed`] is set; otherwise the server
+/// turns it into an error diagnostic, as terraform-plugin-go's servers do.
+///
+/// Stopping: when Terraform calls `StopProvider` (the user pressed
+/// Ctrl-C), the server drops every call in flight, which cancels it at its
+/// current `.await` (dropping a `tokio::process::Child` spawned with
+/// `kill_on_drop`, say, kills it), answers each with an error diagnostic
+/// saying the provider was stopped, and then calls
+/// [`stop_provider`](Self::stop_provider). Calls made after that run
+/// normally. Work that outlives a call (a spawned task) can await the
+/// call's [`StopSignal`](crate::StopSignal), from
+/// [`StopSignal::current`](crate::StopSignal::current) inside the call.
 #[async_trait::async_trait]
 pub trait Provider: Send + Sync + 'static {
     /// The schemas of the provider, its resources, data sources,
@@ -579,39 +596,33 @@ pub trait Provider: Send + Sync + 'static {
     fn schemas(&self) -> Schemas;
 
     /// `ValidateProviderConfig`. Default: valid.
-    async fn validate_provider_config(
-        &self,
-        req: ValidateProviderConfigRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
+    async fn validate_provider_config(&self, req: ValidateProviderConfigRequest) -> Diagnostics {
         let _ = req;
-        Ok(Diagnostics::new())
+        Diagnostics::new()
     }
 
     /// `ValidateResourceConfig`. Default: valid.
-    async fn validate_resource_config(
-        &self,
-        req: ValidateResourceConfigRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
+    async fn validate_resource_config(&self, req: ValidateResourceConfigRequest) -> Diagnostics {
         let _ = req;
-        Ok(Diagnostics::new())
+        Diagnostics::new()
     }
 
     /// `ValidateDataResourceConfig`. Default: valid.
     async fn validate_data_resource_config(
         &self,
         req: ValidateDataResourceConfigRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
+    ) -> Diagnostics {
         let _ = req;
-        Ok(Diagnostics::new())
+        Diagnostics::new()
     }
 
     /// `ValidateEphemeralResourceConfig`. Default: valid.
     async fn validate_ephemeral_resource_config(
         &self,
         req: ValidateEphemeralResourceConfigRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
+    ) -> Diagnostics {
         let _ = req;
-        Ok(Diagnostics::new())
+        Diagnostics::new()
     }
 
     /// `UpgradeResourceState`. Default: the stored JSON (or flatmap)
@@ -629,12 +640,9 @@ pub trait Provider: Send + Sync + 'static {
     }
 
     /// `ConfigureProvider`. Default: nothing to configure.
-    async fn configure_provider(
-        &self,
-        req: ConfigureProviderRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
+    async fn configure_provider(&self, req: ConfigureProviderRequest) -> Diagnostics {
         let _ = req;
-        Ok(Diagnostics::new())
+        Diagnostics::new()
     }
 
     /// `ReadResource`. Default: the state is as stored.
@@ -708,11 +716,8 @@ pub trait Provider: Send + Sync + 'static {
     }
 
     /// `CloseEphemeralResource`. Default: not supported.
-    async fn close_ephemeral_resource(
-        &self,
-        req: CloseEphemeralResourceRequest,
-    ) -> Result<Diagnostics, Diagnostics> {
-        Err(not_supported("ephemeral resources", &req.type_name))
+    async fn close_ephemeral_resource(&self, req: CloseEphemeralResourceRequest) -> Diagnostics {
+        not_supported("ephemeral resources", &req.type_name)
     }
 
     /// `CallFunction`. Default: not supported.
@@ -724,9 +729,11 @@ pub trait Provider: Send + Sync + 'static {
     }
 
     /// `StopProvider`: Terraform asks the provider to stop what it is doing
-    /// (the user pressed Ctrl-C); calls in flight should return soon. The
-    /// process keeps serving until go-plugin's `Shutdown`. Default: nothing
-    /// to stop. An `Err` is reported to Terraform as the stop's error.
+    /// (the user pressed Ctrl-C). The server has already cancelled every
+    /// call in flight when it calls this (see the trait's documentation):
+    /// this is for cleaning up what those calls left. The process keeps
+    /// serving until go-plugin's `Shutdown`. Default: nothing to do. An
+    /// `Err` is reported to Terraform as the stop's error.
     async fn stop_provider(&self) -> Result<(), String> {
         Ok(())
     }

@@ -1,0 +1,397 @@
+//! One function per response message: the provider's answer, taken by
+//! value, as the protobuf response. Values are encoded at the schema
+//! entry's type (resource states with their write-only attributes nulled
+//! first); a value that does not fit, or a deferral Terraform did not
+//! allow, is an error.
+
+use std::collections::BTreeMap;
+
+use ctywire::schema::Schema;
+use ctywire::{Error, Value};
+
+use crate::convert::{
+    deferred_to_proto, diagnostics_to_proto, encode_dynamic_value, function_error_to_proto,
+    function_to_proto, path_to_proto, schema_to_proto, server_capabilities_to_proto,
+    timestamp_to_proto,
+};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::pb::tfplugin6 as pb;
+use crate::provider::*;
+use crate::server::{Entry, Table};
+use crate::write_only;
+
+/// Diagnostics as protobuf.
+pub(crate) fn diagnostics(d: impl Into<Diagnostics>) -> Vec<pb::Diagnostic> {
+    diagnostics_to_proto(&d.into())
+}
+
+/// A response that failed: its diagnostics and nothing else.
+pub(crate) trait Failed {
+    fn failed(d: Diagnostics) -> Self;
+}
+
+macro_rules! failed {
+    ($($rpc:ident),* $(,)?) => {$(
+        impl Failed for pb::$rpc::Response {
+            // The validations' responses have no field but the
+            // diagnostics.
+            #[allow(clippy::needless_update)]
+            fn failed(d: Diagnostics) -> Self {
+                pb::$rpc::Response {
+                    diagnostics: diagnostics(d),
+                    ..Default::default()
+                }
+            }
+        }
+    )*};
+}
+
+failed!(
+    validate_provider_config,
+    validate_resource_config,
+    validate_data_resource_config,
+    validate_ephemeral_resource_config,
+    upgrade_resource_state,
+    configure_provider,
+    read_resource,
+    plan_resource_change,
+    apply_resource_change,
+    import_resource_state,
+    move_resource_state,
+    read_data_source,
+    open_ephemeral_resource,
+    renew_ephemeral_resource,
+    close_ephemeral_resource,
+);
+
+/// An answer value, encoded at `entry`'s type; resource states get their
+/// write-only attributes nulled first.
+fn encode(
+    rpc: &str,
+    field: &str,
+    v: Value,
+    entry: &Entry,
+    is_state: bool,
+) -> Result<pb::DynamicValue, Diagnostic> {
+    let bad = |e: Error| {
+        Diagnostic::error(format!(
+            "The provider's {field} in {rpc} does not fit its schema"
+        ))
+        .with_detail(e.to_string())
+        .at(e.path().clone())
+    };
+    let v = if is_state && entry.write_only {
+        write_only::null_write_only(&entry.schema.block, v).map_err(bad)?
+    } else {
+        v
+    };
+    encode_dynamic_value(&v, &entry.ty).map_err(bad)
+}
+
+/// A deferral as protobuf, when Terraform said it accepts one; otherwise
+/// an error (with the provider's own diagnostics), as
+/// terraform-plugin-go's servers answer.
+fn deferred(
+    rpc: &str,
+    d: Option<Deferred>,
+    caps: ClientCapabilities,
+    diags: &mut Diagnostics,
+) -> Result<Option<pb::Deferred>, Diagnostics> {
+    match d {
+        Some(_) if !caps.deferral_allowed => {
+            let mut all = std::mem::take(diags);
+            all.push(
+                Diagnostic::error("Invalid Deferred Response").with_detail(format!(
+                    "The provider answered {rpc} with a deferred response, but the Terraform \
+                     request did not indicate support for deferred actions \
+                     (client_capabilities.deferral_allowed). This is an issue with the \
+                     provider and should be reported to its developers."
+                )),
+            );
+            Err(all)
+        }
+        d => Ok(d.as_ref().map(deferred_to_proto)),
+    }
+}
+
+pub(crate) fn get_metadata(s: &Schemas) -> pb::get_metadata::Response {
+    use pb::get_metadata as m;
+    pb::get_metadata::Response {
+        server_capabilities: Some(server_capabilities_to_proto(&s.server_capabilities)),
+        diagnostics: vec![],
+        data_sources: (s.data_sources.keys())
+            .map(|k| m::DataSourceMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
+        resources: (s.resources.keys())
+            .map(|k| m::ResourceMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
+        functions: (s.functions.keys())
+            .map(|k| m::FunctionMetadata { name: k.clone() })
+            .collect(),
+        ephemeral_resources: (s.ephemeral_resources.keys())
+            .map(|k| m::EphemeralMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn functions(s: &Schemas) -> std::collections::HashMap<String, pb::Function> {
+    (s.functions.iter())
+        .map(|(k, f)| (k.clone(), function_to_proto(f)))
+        .collect()
+}
+
+/// The schemas, with `errors` (the schemas whose types cannot be
+/// computed).
+pub(crate) fn get_provider_schema<'a>(
+    s: &Schemas,
+    errors: impl IntoIterator<Item = &'a Diagnostic>,
+) -> pb::get_provider_schema::Response {
+    let map = |m: &BTreeMap<String, Schema>| {
+        m.iter()
+            .map(|(k, v)| (k.clone(), schema_to_proto(v)))
+            .collect()
+    };
+    pb::get_provider_schema::Response {
+        provider: Some(schema_to_proto(&s.provider)),
+        resource_schemas: map(&s.resources),
+        data_source_schemas: map(&s.data_sources),
+        functions: functions(s),
+        ephemeral_resource_schemas: map(&s.ephemeral_resources),
+        diagnostics: diagnostics_to_proto(errors),
+        provider_meta: s.provider_meta.as_ref().map(schema_to_proto),
+        server_capabilities: Some(server_capabilities_to_proto(&s.server_capabilities)),
+    }
+}
+
+pub(crate) fn get_functions(s: &Schemas) -> pb::get_functions::Response {
+    pb::get_functions::Response {
+        functions: functions(s),
+        diagnostics: vec![],
+    }
+}
+
+pub(crate) fn validate_provider_config(d: Diagnostics) -> pb::validate_provider_config::Response {
+    pb::validate_provider_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn validate_resource_config(d: Diagnostics) -> pb::validate_resource_config::Response {
+    pb::validate_resource_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn validate_data_resource_config(
+    d: Diagnostics,
+) -> pb::validate_data_resource_config::Response {
+    pb::validate_data_resource_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn validate_ephemeral_resource_config(
+    d: Diagnostics,
+) -> pb::validate_ephemeral_resource_config::Response {
+    pb::validate_ephemeral_resource_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn upgrade_resource_state(
+    e: &Entry,
+    r: UpgradeResourceStateResponse,
+) -> Result<pb::upgrade_resource_state::Response, Diagnostics> {
+    Ok(pb::upgrade_resource_state::Response {
+        upgraded_state: Some(encode(
+            "UpgradeResourceState",
+            "upgraded_state",
+            r.upgraded_state,
+            e,
+            true,
+        )?),
+        diagnostics: diagnostics(r.diagnostics),
+    })
+}
+
+pub(crate) fn configure_provider(d: Diagnostics) -> pb::configure_provider::Response {
+    pb::configure_provider::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn read_resource(
+    e: &Entry,
+    caps: ClientCapabilities,
+    mut r: ReadResourceResponse,
+) -> Result<pb::read_resource::Response, Diagnostics> {
+    const RPC: &str = "ReadResource";
+    let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    Ok(pb::read_resource::Response {
+        new_state: Some(encode(RPC, "new_state", r.new_state, e, true)?),
+        diagnostics: diagnostics(r.diagnostics),
+        private: r.private,
+        deferred,
+    })
+}
+
+pub(crate) fn plan_resource_change(
+    e: &Entry,
+    caps: ClientCapabilities,
+    mut r: PlanResourceChangeResponse,
+) -> Result<pb::plan_resource_change::Response, Diagnostics> {
+    const RPC: &str = "PlanResourceChange";
+    let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    Ok(pb::plan_resource_change::Response {
+        planned_state: Some(encode(RPC, "planned_state", r.planned_state, e, true)?),
+        requires_replace: r.requires_replace.iter().map(path_to_proto).collect(),
+        planned_private: r.planned_private,
+        diagnostics: diagnostics(r.diagnostics),
+        legacy_type_system: false,
+        deferred,
+    })
+}
+
+pub(crate) fn apply_resource_change(
+    e: &Entry,
+    r: ApplyResourceChangeResponse,
+) -> Result<pb::apply_resource_change::Response, Diagnostics> {
+    Ok(pb::apply_resource_change::Response {
+        new_state: Some(encode(
+            "ApplyResourceChange",
+            "new_state",
+            r.new_state,
+            e,
+            true,
+        )?),
+        private: r.private,
+        diagnostics: diagnostics(r.diagnostics),
+        legacy_type_system: false,
+    })
+}
+
+/// Each imported object at its own type's schema (which need not be the
+/// one asked for).
+pub(crate) fn import_resource_state(
+    resources: &Table,
+    caps: ClientCapabilities,
+    mut r: ImportResourceStateResponse,
+) -> Result<pb::import_resource_state::Response, Diagnostics> {
+    const RPC: &str = "ImportResourceState";
+    let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    let mut imported = Vec::with_capacity(r.imported_resources.len());
+    for i in r.imported_resources {
+        let e = resources.get(&i.type_name)?;
+        imported.push(pb::import_resource_state::ImportedResource {
+            state: Some(encode(RPC, "state", i.state, e, true)?),
+            type_name: i.type_name,
+            private: i.private,
+        });
+    }
+    Ok(pb::import_resource_state::Response {
+        imported_resources: imported,
+        diagnostics: diagnostics(r.diagnostics),
+        deferred,
+    })
+}
+
+pub(crate) fn move_resource_state(
+    e: &Entry,
+    r: MoveResourceStateResponse,
+) -> Result<pb::move_resource_state::Response, Diagnostics> {
+    Ok(pb::move_resource_state::Response {
+        target_state: Some(encode(
+            "MoveResourceState",
+            "target_state",
+            r.target_state,
+            e,
+            true,
+        )?),
+        diagnostics: diagnostics(r.diagnostics),
+        target_private: r.target_private,
+    })
+}
+
+pub(crate) fn read_data_source(
+    e: &Entry,
+    caps: ClientCapabilities,
+    mut r: ReadDataSourceResponse,
+) -> Result<pb::read_data_source::Response, Diagnostics> {
+    const RPC: &str = "ReadDataSource";
+    let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    Ok(pb::read_data_source::Response {
+        state: Some(encode(RPC, "state", r.state, e, false)?),
+        diagnostics: diagnostics(r.diagnostics),
+        deferred,
+    })
+}
+
+pub(crate) fn open_ephemeral_resource(
+    e: &Entry,
+    caps: ClientCapabilities,
+    mut r: OpenEphemeralResourceResponse,
+) -> Result<pb::open_ephemeral_resource::Response, Diagnostics> {
+    const RPC: &str = "OpenEphemeralResource";
+    let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    Ok(pb::open_ephemeral_resource::Response {
+        result: Some(encode(RPC, "result", r.result, e, false)?),
+        renew_at: r.renew_at.map(timestamp_to_proto),
+        private: r.private,
+        diagnostics: diagnostics(r.diagnostics),
+        deferred,
+    })
+}
+
+pub(crate) fn renew_ephemeral_resource(
+    r: RenewEphemeralResourceResponse,
+) -> pb::renew_ephemeral_resource::Response {
+    pb::renew_ephemeral_resource::Response {
+        diagnostics: diagnostics(r.diagnostics),
+        renew_at: r.renew_at.map(timestamp_to_proto),
+        private: r.private,
+    }
+}
+
+pub(crate) fn close_ephemeral_resource(d: Diagnostics) -> pb::close_ephemeral_resource::Response {
+    pb::close_ephemeral_resource::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+/// The result at the function's return type, or its error.
+pub(crate) fn call_function(
+    f: &Function,
+    r: Result<Value, FunctionError>,
+) -> pb::call_function::Response {
+    let encoded = r.and_then(|v| {
+        encode_dynamic_value(&v, &f.return_type).map_err(|e| {
+            FunctionError::new(format!("the function's result does not fit its type: {e}"))
+        })
+    });
+    match encoded {
+        Ok(v) => pb::call_function::Response {
+            result: Some(v),
+            error: None,
+        },
+        Err(e) => function_error(&e),
+    }
+}
+
+pub(crate) fn function_error(e: &FunctionError) -> pb::call_function::Response {
+    pb::call_function::Response {
+        result: None,
+        error: Some(function_error_to_proto(e)),
+    }
+}
+
+pub(crate) fn stop_provider(r: Result<(), String>) -> pb::stop_provider::Response {
+    pb::stop_provider::Response {
+        error: r.err().unwrap_or_default(),
+    }
+}
