@@ -16,8 +16,13 @@ fuzz_target!(|data: &[u8]| {
         assert!(lines <= data.len(), "more messages than bytes");
         match message {
             Ok(m) => {
-                // What was read writes out and reads back the same.
-                let again = Message::from_json(&m.to_json()).expect("a valid message stays valid");
+                // What was read writes out and reads back the same, and
+                // writing it straight gives the document's own text.
+                let doc = m.to_json();
+                let mut straight = Vec::new();
+                m.write_into(&mut straight);
+                assert_eq!(straight, doc.to_vec(), "written straight as its document");
+                let again = Message::from_json(doc).expect("a valid message stays valid");
                 assert_eq!(again, m);
             }
             Err(response) => assert!(matches!(
