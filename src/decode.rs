@@ -317,7 +317,12 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
             return Err(required(at, if is_set { "a set" } else { "a list" }));
         };
         let elems = self.nested(at, |d| d.elements(seq, len, at, |_| Some(ety)))?;
-        value::decoded_list_or_set(ty, ety, elems, is_set).map_err(|e| e.at_offset(at))
+        if is_set {
+            crate::set::decoded_set(ty, ety, elems)
+        } else {
+            value::decoded_list(ty, ety, elems)
+        }
+        .map_err(|e| e.at_offset(at))
     }
 
     fn tuple(&mut self, ty: &Type, etys: &[Type], at: usize) -> Result<Value> {

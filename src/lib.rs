@@ -210,6 +210,7 @@ mod decode;
 mod error;
 mod gostr;
 pub mod json;
+mod mismatch;
 pub mod msgpack;
 mod number;
 mod path;

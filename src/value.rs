@@ -5,11 +5,10 @@ use std::fmt;
 use compact_str::CompactString;
 use thin_vec::ThinVec;
 
-use crate::convert::type_difference;
 use crate::error::{Error, Result};
+use crate::mismatch::type_difference;
 use crate::number::Number;
 use crate::refinements::Refinements;
-use crate::set;
 use crate::strings::into_nfc;
 use crate::types::{ObjectType, Type};
 
@@ -103,15 +102,6 @@ impl Value {
         let ety = unify(&elem, &elements, "list")?;
         retype(&ety, &mut elements);
         Ok(Value(Repr::Seq(Type::list(ety), elements.into())))
-    }
-
-    /// A set: elements de-duplicated by cty equality and put in go-cty's
-    /// canonical order. Unknown elements never merge.
-    pub fn set(elem: Type, mut elements: Vec<Value>) -> Result<Value> {
-        let ety = unify(&elem, &elements, "set")?;
-        retype(&ety, &mut elements);
-        let elements = set::canonicalize(&ety, elements);
-        Ok(Value(Repr::Seq(Type::set(ety), elements.into())))
     }
 
     /// A map. Keys are normalized to NFC; for a repeated key the last entry
@@ -411,7 +401,7 @@ pub(crate) fn key_lt(a: &[u8], b: &[u8]) -> bool {
 /// cty's `ListVal`/`SetVal`/`MapVal` rule for the element type: the first
 /// element type that is not `dynamic`; every other element must have that
 /// type or be of type `dynamic` itself. Empty collections keep `declared`.
-fn unify<'a>(
+pub(crate) fn unify<'a>(
     declared: &Type,
     elements: impl IntoIterator<Item = &'a Value>,
     kind: &str,
@@ -454,7 +444,7 @@ fn unify<'a>(
 
 /// Gives `dynamic`-typed nulls and unknowns the collection's element type,
 /// as cty does when it builds a collection from them.
-fn retype<'a>(ety: &Type, elements: impl IntoIterator<Item = &'a mut Value>) {
+pub(crate) fn retype<'a>(ety: &Type, elements: impl IntoIterator<Item = &'a mut Value>) {
     if *ety != Type::Dynamic {
         for e in elements {
             e.take_element_type(ety);
@@ -466,34 +456,33 @@ fn retype<'a>(ety: &Type, elements: impl IntoIterator<Item = &'a mut Value>) {
 // (no dynamic, no optional attributes) every part already has exactly the
 // declared type, so it is reused; otherwise the parts decide, as in cty.
 
-/// A list or set decoded at `ty`, whose element type is `ety`.
-pub(crate) fn decoded_list_or_set(
+/// A list decoded at `ty`, whose element type is `ety`.
+pub(crate) fn decoded_list(ty: &Type, ety: &Type, elems: Vec<Value>) -> Result<Value> {
+    decoded_seq(ty, ety, elems, "list", |_, elems| elems, Type::list)
+}
+
+/// A list or set (`kind`) decoded at `ty`, whose element type is `ety`:
+/// `arrange` puts the elements in their order once their type is settled,
+/// `collection` makes the type of a collection of the settled element type.
+pub(crate) fn decoded_seq(
     ty: &Type,
     ety: &Type,
     mut elems: Vec<Value>,
-    is_set: bool,
+    kind: &str,
+    arrange: impl FnOnce(&Type, Vec<Value>) -> Vec<Value>,
+    collection: fn(Type) -> Type,
 ) -> Result<Value> {
     if ety.is_static() {
-        let elems = if is_set {
-            set::canonicalize(ety, elems)
-        } else {
-            elems
-        };
+        let elems = arrange(ety, elems);
         return Ok(Value(Repr::Seq(ty.clone(), elems.into())));
     }
-    let unified = unify(ety, &elems, if is_set { "set" } else { "list" })?;
+    let unified = unify(ety, &elems, kind)?;
     retype(&unified, &mut elems);
-    let elems = if is_set {
-        set::canonicalize(&unified, elems)
-    } else {
-        elems
-    };
+    let elems = arrange(&unified, elems);
     let ty = if unified == *ety {
         ty.clone()
-    } else if is_set {
-        Type::set(unified)
     } else {
-        Type::list(unified)
+        collection(unified)
     };
     Ok(Value(Repr::Seq(ty, elems.into())))
 }

@@ -24,9 +24,27 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
+use crate::error::Result;
 use crate::types::Type;
-use crate::value::{Repr, Value};
+use crate::value::{self, Repr, Value};
 use hash::{compare_hash_strings, write_hash};
+
+impl Value {
+    /// A set: elements de-duplicated by cty equality and put in go-cty's
+    /// canonical order. Unknown elements never merge.
+    pub fn set(elem: Type, mut elements: Vec<Value>) -> Result<Value> {
+        let ety = value::unify(&elem, &elements, "set")?;
+        value::retype(&ety, &mut elements);
+        let elements = canonicalize(&ety, elements);
+        Ok(Value::from_repr(Repr::Seq(Type::set(ety), elements.into())))
+    }
+}
+
+/// A set decoded at `ty`, whose element type is `ety`: in canonical order
+/// once the element type is settled.
+pub(crate) fn decoded_set(ty: &Type, ety: &Type, elems: Vec<Value>) -> Result<Value> {
+    value::decoded_seq(ty, ety, elems, "set", canonicalize, Type::set)
+}
 
 /// De-duplicates (first occurrence wins) and sorts set elements of type `ety`.
 pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {

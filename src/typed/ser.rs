@@ -243,8 +243,8 @@ impl<'t> SeqSerializer<'t> {
         // are built as the decoders build them: a static type is shared,
         // not compared element by element.
         match self.kind {
-            SeqKind::List(e) => value::decoded_list_or_set(self.ty, e, self.elems, false),
-            SeqKind::Set(e) => value::decoded_list_or_set(self.ty, e, self.elems, true),
+            SeqKind::List(e) => value::decoded_list(self.ty, e, self.elems),
+            SeqKind::Set(e) => crate::set::decoded_set(self.ty, e, self.elems),
             SeqKind::Tuple(ts) if ts.len() != self.elems.len() => {
                 Err(Error::wrong_tuple_length(ts.len(), Some(self.elems.len())))
             }
