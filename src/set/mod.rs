@@ -521,6 +521,44 @@ mod tests {
             obj("a", &["9"], &[("k", "v"), ("k2", "")]),
             Value::null(obj("", &[], &[]).ty().clone()),
         ];
+        assert_orders_are_the_order_of_the_hash_strings(elems);
+        // Lists and maps at the top: one element's components run out
+        // while the other's go on (a closing bracket against a next one).
+        let strs = |items: &[&str]| {
+            Value::list(
+                Type::String,
+                items.iter().map(|i| Value::string(*i)).collect(),
+            )
+            .unwrap()
+        };
+        assert_orders_are_the_order_of_the_hash_strings(vec![
+            strs(&["a", "b"]),
+            strs(&["a"]),
+            strs(&[]),
+            strs(&["a", "b", "c"]),
+            strs(&["b"]),
+            strs(&["a", "b"]),
+            strs(&["a\"", "b"]),
+            strs(&["ab"]),
+            Value::null(Type::list(Type::String)),
+        ]);
+        let nums = |entries: &[(&str, &str)]| {
+            Value::map(Type::Number, entries.iter().map(|(k, n)| (*k, num(n)))).unwrap()
+        };
+        assert_orders_are_the_order_of_the_hash_strings(vec![
+            nums(&[("k", "1")]),
+            nums(&[("k", "1"), ("l", "2")]),
+            nums(&[]),
+            nums(&[("k", "10")]),
+            nums(&[("k", "1")]),
+            nums(&[("kk", "1")]),
+            nums(&[("k", "1"), ("l", "2"), ("m", "3")]),
+        ]);
+    }
+
+    /// Orders `elems` (one duplicate among them) with the lazy comparison
+    /// and with whole hash strings, and checks both against the reference.
+    fn assert_orders_are_the_order_of_the_hash_strings(elems: Vec<Value>) {
         // The reference: sort the whole hash strings as plain strings,
         // nulls last, and keep the first of equal ones (no two elements
         // here share a hash string without being equal).
