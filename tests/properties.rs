@@ -202,8 +202,11 @@ proptest! {
         (ety, items) in concrete_type().prop_flat_map(|t| (Just(t.clone()), prop::collection::vec(known(t), 0..8))),
         seed in any::<u64>(),
     ) {
-        prop_assume!(items.iter().all(Value::is_wholly_known));
-        prop_assume!(!items.iter().any(holds_negative_zero));
+        // Unknown elements never compare, so they keep insertion order:
+        // only wholly known ones are shuffled. Dropped, not rejected: half
+        // the draws hold an unknown, which came near proptest's limit on
+        // rejections.
+        let items: Vec<Value> = items.into_iter().filter(Value::is_wholly_known).collect();
         let mut shuffled = items.clone();
         let mut x = seed | 1;
         for i in (1..shuffled.len()).rev() {
