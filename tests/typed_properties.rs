@@ -11,6 +11,10 @@ use serde::{Deserialize, Serialize};
 mod support;
 use support::{concrete_type, text, typed_value, value};
 
+#[path = "support/negative_zero.rs"]
+mod negative_zero;
+use negative_zero::without_negative_zero;
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         cases: 512,
@@ -238,6 +242,9 @@ proptest! {
     #[test]
     fn bytes_into_a_struct_and_back_are_the_same_bytes(v in value(loose_type())) {
         let ty = loose_type();
+        // As msgpack carries it: a set holding -0 and 0 is written (by
+        // go-cty too) with 0 twice, bytes no set is written as.
+        let v = without_negative_zero(&v);
         let bytes = msgpack::encode(&v, &ty).unwrap();
         let t: Any<Loose> = msgpack::from_slice(&bytes, &ty).unwrap();
         let again = msgpack::to_vec(&t, &ty).unwrap();
@@ -258,6 +265,9 @@ proptest! {
 
     #[test]
     fn from_slice_agrees_with_decode_and_to_vec_with_encode((ty, v) in typed_value()) {
+        // As msgpack carries it: a set holding -0 and 0 is written (by
+        // go-cty too) with 0 twice, bytes no set is written as.
+        let v = without_negative_zero(&v);
         let bytes = msgpack::encode(&v, &ty).unwrap();
         let direct: Value = msgpack::from_slice(&bytes, &ty).unwrap();
         let decoded = msgpack::decode(&bytes, &ty).unwrap();

@@ -62,18 +62,27 @@ fn unknowns_are_never_silently_replaced() {
 
 #[test]
 fn numbers_are_exact_not_float64() {
-    let n = |s: &str| Value::number(s.parse::<Number>().unwrap());
-    for text in [
-        "9007199254740993",
-        "123456789012345678901234567890123456789012",
-        "0.1",
-        "-1e-30",
-        "1e400",
-    ] {
-        let v = n(text);
+    // Each number's exact decimal written out by hand (float64 would make
+    // the first 9007199254740992, the third 0.1000000000000000055511151…,
+    // and have no 1e400 at all). Both directions are held to the literal,
+    // never to the library's own rendering of what it parsed.
+    let exact = [
+        ("9007199254740993", "9007199254740993".to_string()),
+        (
+            "123456789012345678901234567890123456789012",
+            "123456789012345678901234567890123456789012".to_string(),
+        ),
+        ("0.1", "0.1".to_string()),
+        ("-1e-30", "-0.000000000000000000000000000001".to_string()),
+        ("1e400", format!("1{}", "0".repeat(400))),
+    ];
+    for (text, decimal) in &exact {
+        let v = Value::number(text.parse::<Number>().unwrap());
         let props = to_props(&v, Unknowns::Refuse).unwrap().json;
-        assert_eq!(props.to_string(), v.to_string(), "{text}");
-        assert_eq!(from_props(&props, &Type::Number).unwrap(), v, "{text}");
+        assert_eq!(props.to_string(), *decimal, "{text} to props");
+        let back = from_props(&j(decimal), &Type::Number).unwrap();
+        assert_eq!(back.to_string(), *decimal, "{decimal} from props");
+        assert_eq!(back, v, "{text}");
     }
     let from_string = from_props(&j(r#""9007199254740993""#), &Type::Number).unwrap();
     assert_eq!(from_string.to_string(), "9007199254740993");

@@ -46,6 +46,21 @@ pub(crate) fn decoded_set(ty: &Type, ety: &Type, elems: Vec<Value>) -> Result<Va
     value::decoded_seq(ty, ety, elems, "set", canonicalize, Type::set)
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Counts comparisons and equivalence tests of elements for the
+    /// tests, which bound them
+    /// (`a_large_set_canonicalizes_in_n_log_n_comparisons`); outside tests
+    /// [`count_comparison`] is nothing.
+    static COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[inline(always)]
+fn count_comparison() {
+    #[cfg(test)]
+    COMPARISONS.with(|c| c.set(c.get() + 1));
+}
+
 /// De-duplicates (first occurrence wins) and sorts set elements of type `ety`.
 pub(crate) fn canonicalize(ety: &Type, elements: Vec<Value>) -> Vec<Value> {
     match canonical_order(ety, &elements) {
@@ -120,6 +135,7 @@ fn already_canonical(elements: &[Value], mut cmp: impl FnMut(&Value, &Value) -> 
 
 /// The canonical order of structured elements: rank, then hash strings.
 fn compare_structured(a: &Value, b: &Value, sa: &mut String, sb: &mut String) -> Ordering {
+    count_comparison();
     rank(a).cmp(&rank(b)).then_with(|| {
         if rank(a) == 0 {
             compare_hash_strings(a, b, sa, sb)
@@ -154,10 +170,12 @@ fn order_structured(elements: &[Value]) -> Vec<usize> {
     let hash = |k: &(u8, usize, usize)| &buf.as_bytes()[k.1..k.2];
     let mut order: Vec<usize> = (0..elements.len()).collect();
     order.sort_by(|&a, &b| {
+        count_comparison();
         let (ka, kb) = (&keys[a], &keys[b]);
         ka.0.cmp(&kb.0).then_with(|| hash(ka).cmp(hash(kb)))
     });
     let same = |a: usize, b: usize| {
+        count_comparison();
         let (ka, kb) = (&keys[a], &keys[b]);
         ka.0 == kb.0 && ka.0 != 1 && hash(ka) == hash(kb)
     };
@@ -254,6 +272,7 @@ fn rank(v: &Value) -> u8 {
 }
 
 fn compare_primitive(a: &Value, b: &Value) -> Ordering {
+    count_comparison();
     let (ra, rb) = (rank(a), rank(b));
     if ra != 0 || rb != 0 {
         return ra.cmp(&rb);
@@ -273,6 +292,7 @@ fn compare_primitive(a: &Value, b: &Value) -> Ordering {
 /// go-cty's set membership test for wholly known values: cty equality
 /// (nulls equal each other) with equal hash strings (so `-0` ≠ `0`).
 fn equivalent(a: &Value, b: &Value) -> bool {
+    count_comparison();
     match (a.repr(), b.repr()) {
         (Repr::Null(_), Repr::Null(_)) => true,
         (Repr::Unknown(..), _) | (_, Repr::Unknown(..)) => false,
@@ -324,6 +344,13 @@ mod tests {
 
     fn num(s: &str) -> Value {
         Value::number(s.parse::<Number>().unwrap())
+    }
+
+    /// What `f` returns, and how many element comparisons it made.
+    fn counting_comparisons<T>(f: impl FnOnce() -> T) -> (T, u64) {
+        COMPARISONS.with(|c| c.set(0));
+        let out = f();
+        (out, COMPARISONS.with(|c| c.get()))
     }
 
     fn render(v: &[Value]) -> Vec<String> {
@@ -471,64 +498,160 @@ mod tests {
         );
     }
 
+    /// An element's hash string, built whole and on its own.
+    fn hash_string(v: &Value) -> String {
+        let mut h = String::new();
+        write_hash(&mut h, v);
+        h
+    }
+
     #[test]
-    fn lazy_and_whole_hash_string_orders_agree() {
-        let obj = |a: &str, n: i64, tags: &[(&str, &str)]| {
+    fn lazy_and_whole_hash_string_orders_are_the_order_of_the_hash_strings() {
+        let num_list =
+            |ns: &[&str]| Value::list(Type::Number, ns.iter().map(|n| num(n)).collect()).unwrap();
+        let obj = |a: &str, l: &[&str], tags: &[(&str, &str)]| {
             let tags = Value::map(
                 Type::String,
                 tags.iter().map(|(k, v)| (*k, Value::string(*v))),
             )
             .unwrap();
-            let l = Value::list(Type::Number, (0..n).map(Value::number).collect()).unwrap();
-            Value::object([("a", Value::string(a)), ("l", l), ("t", tags)])
+            Value::object([("a", Value::string(a)), ("l", num_list(l)), ("t", tags)])
         };
+        // Ties on the first attribute, strings that differ only where one
+        // is escaped or not ASCII, lists of different lengths (the closing
+        // bracket against a next element), numbers whose hash strings
+        // order otherwise than their values ("10" < "9", "1e+10" form),
+        // map keys one a prefix of the other, and a duplicate.
         let elems = vec![
-            obj("x", 2, &[("k", "v")]),
-            obj("x", 3, &[("k", "v")]),
-            obj("x", 2, &[("k", "w")]),
-            obj("ab", 0, &[]),
-            obj("a", 1, &[("k", "v"), ("z", "")]),
-            obj("x", 2, &[("k", "v")]),
-            obj("a", 1, &[("k", "v")]),
-            Value::null(obj("", 0, &[]).ty().clone()),
+            obj("x", &["0", "1"], &[("k", "v")]),
+            obj("x", &["0", "1", "2"], &[("k", "v")]),
+            obj("x", &["0", "1"], &[("k", "w")]),
+            obj("ab", &[], &[]),
+            obj("a", &["9"], &[("k", "v"), ("z", "")]),
+            obj("x", &["0", "1"], &[("k", "v")]),
+            obj("a", &["9"], &[("k", "v")]),
+            obj("a", &["10"], &[("k", "v")]),
+            obj("a", &["12345678901"], &[]),
+            obj("a", &["-0.5"], &[]),
+            obj("a\"b", &[], &[]),
+            obj("a\u{7f}", &[], &[]),
+            obj("aé", &[], &[]),
+            obj("a", &["9"], &[("k", "v"), ("k2", "")]),
+            Value::null(obj("", &[], &[]).ty().clone()),
         ];
-        let pick = |e: &[Value], order: Vec<usize>| -> Vec<Value> {
-            order.into_iter().map(|i| e[i].clone()).collect()
+        assert_orders_are_the_order_of_the_hash_strings(elems);
+        // Lists and maps at the top: one element's components run out
+        // while the other's go on (a closing bracket against a next one).
+        let strs = |items: &[&str]| {
+            Value::list(
+                Type::String,
+                items.iter().map(|i| Value::string(*i)).collect(),
+            )
+            .unwrap()
         };
-        let small = pick(&elems, order_small(&elems));
+        assert_orders_are_the_order_of_the_hash_strings(vec![
+            strs(&["a", "b"]),
+            strs(&["a"]),
+            strs(&[]),
+            strs(&["a", "b", "c"]),
+            strs(&["b"]),
+            strs(&["a", "b"]),
+            strs(&["a\"", "b"]),
+            strs(&["ab"]),
+            Value::null(Type::list(Type::String)),
+        ]);
+        let nums = |entries: &[(&str, &str)]| {
+            Value::map(Type::Number, entries.iter().map(|(k, n)| (*k, num(n)))).unwrap()
+        };
+        assert_orders_are_the_order_of_the_hash_strings(vec![
+            nums(&[("k", "1")]),
+            nums(&[("k", "1"), ("l", "2")]),
+            nums(&[]),
+            nums(&[("k", "10")]),
+            nums(&[("k", "1")]),
+            nums(&[("kk", "1")]),
+            nums(&[("k", "1"), ("l", "2"), ("m", "3")]),
+        ]);
+    }
+
+    /// Orders `elems` (one duplicate among them) with the lazy comparison
+    /// and with whole hash strings, and checks both against the reference.
+    fn assert_orders_are_the_order_of_the_hash_strings(elems: Vec<Value>) {
+        // The reference: sort the whole hash strings as plain strings,
+        // nulls last, and keep the first of equal ones (no two elements
+        // here share a hash string without being equal).
+        let hashes: Vec<Option<String>> = elems
+            .iter()
+            .map(|v| (!v.is_null()).then(|| hash_string(v)))
+            .collect();
+        let mut expected: Vec<usize> = (0..elems.len()).collect();
+        expected.sort_by(|&a, &b| match (&hashes[a], &hashes[b]) {
+            (Some(x), Some(y)) => x.as_bytes().cmp(y.as_bytes()),
+            (x, y) => x.is_none().cmp(&y.is_none()),
+        });
+        expected.dedup_by(|later, earlier| hashes[*later] == hashes[*earlier]);
+        assert_eq!(expected.len(), elems.len() - 1, "one duplicate");
+
+        assert_eq!(order_small(&elems), expected, "lazy comparison");
         let mut padded = elems.clone();
-        // Pad past the lazy limit with copies, which de-duplicate away.
+        // Past the lazy limit with copies of the first, which de-duplicate away.
         while padded.len() <= LAZY_HASH_MAX {
             padded.push(elems[0].clone());
         }
-        let whole = pick(&padded, order_structured(&padded));
-        assert_eq!(render(&small), render(&whole));
-        assert_eq!(small.len(), 7);
-        let mut hashes: Vec<String> = small
-            .iter()
-            .filter(|v| !v.is_null())
-            .map(|v| {
-                let mut h = String::new();
-                write_hash(&mut h, v);
-                h
-            })
-            .collect();
-        let sorted = {
-            hashes.sort();
-            hashes.clone()
-        };
-        assert_eq!(hashes, sorted);
+        assert_eq!(order_structured(&padded), expected, "whole hash strings");
+        // And pair by pair, both ways round.
+        let (mut sa, mut sb) = (String::new(), String::new());
+        for (a, ha) in elems.iter().zip(&hashes) {
+            for (b, hb) in elems.iter().zip(&hashes) {
+                if let (Some(ha), Some(hb)) = (ha, hb) {
+                    assert_eq!(
+                        compare_structured(a, b, &mut sa, &mut sb),
+                        ha.as_bytes().cmp(hb.as_bytes()),
+                        "{ha} vs {hb}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
-    fn a_large_set_canonicalizes_without_quadratic_work() {
-        let elems: Vec<Value> = (0..20_000)
+    fn a_large_set_canonicalizes_in_n_log_n_comparisons() {
+        // Sorted descending, then each element again in a scrambled order
+        // (7919 is prime, so `i * 7919 % n` visits every index once):
+        // neither the sort nor the de-duplication may compare every pair.
+        let n = 20_000;
+        let scrambled = move |i: usize| i * 7919 % n;
+        let elems: Vec<Value> = (0..n)
             .rev()
+            .chain((0..n).map(scrambled))
             .map(|i| Value::string(format!("s{i:05}")))
-            .chain((0..20_000).map(|i| Value::string(format!("s{i:05}"))))
             .collect();
-        let s = canonicalize(&Type::String, elems);
-        assert_eq!(s.len(), 20_000);
-        assert_eq!(s[0].as_str(), Some("s00000"));
+        let total = elems.len() as f64;
+        let (s, comparisons) = counting_comparisons(|| canonicalize(&Type::String, elems));
+        assert_eq!(s.len(), n);
+        let want: Vec<String> = (0..n).map(|i| format!("s{i:05}")).collect();
+        assert!(s
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .eq(want.iter().map(String::as_str)));
+        // A count, not a time, so it cannot flake: 2·n·log2(n) is about
+        // 1.2 million here, where comparing all pairs would be 800 million.
+        let bound = 2.0 * total * total.log2();
+        assert!(
+            (comparisons as f64) <= bound,
+            "{comparisons} comparisons for {total} elements, bound {bound}"
+        );
+
+        // And structured elements, past the lazy limit, likewise.
+        let o = |i: usize| Value::object([("k", Value::string(format!("s{i:05}")))]);
+        let elems: Vec<Value> = (0..n).rev().chain((0..n).map(scrambled)).map(o).collect();
+        let (s, comparisons) =
+            counting_comparisons(|| canonicalize(&Type::object([("k", Type::String)]), elems));
+        assert_eq!(s.len(), n);
+        assert_eq!(s[0], o(0));
+        assert!(
+            (comparisons as f64) <= bound,
+            "{comparisons} comparisons for {total} structured elements, bound {bound}"
+        );
     }
 }

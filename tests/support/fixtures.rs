@@ -33,14 +33,6 @@ pub fn run(ty: &Type, line: &Json) -> Result<Roundtrip, String> {
     Ok((value, mp, js))
 }
 
-/// Fixture lines whose expectation contradicts the fixtures' own stated
-/// rule, with what ctywire does instead. The fixture README says trailing
-/// bytes after the value are refused (two edge lines carry that `why`),
-/// but this line, without a `why`, keeps go-cty's tolerance of them: its
-/// `91` header announces one element and a second one follows.
-pub const ERRATA: &[(&str, usize, &str)] =
-    &[("gocty-edge.jsonl", 168, "bytes after the msgpack value")];
-
 pub fn check_file(name: &str) -> Outcome {
     let path = format!("{}/testdata/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -58,17 +50,6 @@ pub fn check_file(name: &str) -> Outcome {
         let ty = Type::parse(&ty_json)
             .unwrap_or_else(|e| panic!("{name}:{}: type {ty_json}: {e}", n + 1));
         let got = run(&ty, &line);
-        if let Some((_, _, refusal)) = ERRATA.iter().find(|(f, l, _)| *f == name && *l == n + 1) {
-            match &got {
-                Err(e) if e.contains(refusal) => out.passed += 1,
-                other => out.failures.push(format!(
-                    "{name}:{} (erratum) expected a refusal, got {:?}",
-                    n + 1,
-                    other.as_ref().map(|r| hex(&r.1))
-                )),
-            }
-            continue;
-        }
         let verdict = match (&got, expect.get("error")) {
             (Err(_), Some(_)) => Ok(()),
             (Ok((v, _, _)), Some(want)) => Err(format!("expected error {want}, got {v:?}")),

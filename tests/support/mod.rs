@@ -31,10 +31,13 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 /// Attribute names and strings: ASCII, escapes, NFD (normalized on the
-/// way in), non-Latin scripts, emoji, the empty string.
+/// way in), non-Latin scripts, emoji, the empty string; now and then a long
+/// one, past fixstr's 31 bytes and str 8's 255 (msgpack's wider str
+/// headers, and bin 16 for the JSON of a type named with them). Short ones
+/// first, which is where shrinking goes.
 pub fn text() -> impl Strategy<Value = String> {
     prop_oneof![
-        select(vec![
+        6 => select(vec![
             "",
             "a",
             "b",
@@ -51,36 +54,47 @@ pub fn text() -> impl Strategy<Value = String> {
             "\u{0}nul"
         ])
         .prop_map(String::from),
-        "[a-z0-9_-]{0,12}",
-        "\\PC{0,8}",
+        6 => "[a-z0-9_-]{0,12}",
+        6 => "\\PC{0,8}",
+        1 => prop_oneof!["[ -~]{32,80}", "[ -~]{250,300}", "\\PC{16,100}"],
     ]
+}
+
+fn primitive_type() -> impl Strategy<Value = Type> {
+    prop_oneof![Just(Type::String), Just(Type::Number), Just(Type::Bool)]
 }
 
 fn leaf_type() -> impl Strategy<Value = Type> {
     prop_oneof![3 => Just(Type::String), 3 => Just(Type::Number), 2 => Just(Type::Bool), 1 => Just(Type::Dynamic)]
 }
 
+/// Now and then a tuple or object wide enough for a 16-bit msgpack array
+/// or map header (more than 15), its members primitive, to keep values small.
 pub fn arb_type() -> impl Strategy<Value = Type> {
     leaf_type().prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
-            inner.clone().prop_map(Type::list),
-            inner.clone().prop_map(Type::set),
-            inner.clone().prop_map(Type::map),
-            prop::collection::vec(inner.clone(), 0..3).prop_map(Type::tuple),
-            (prop::collection::vec((text(), inner), 0..4), any::<u8>()).prop_map(
-                |(attrs, opt_mask)| {
-                    let names: Vec<String> = attrs.iter().map(|(n, _)| n.clone()).collect();
-                    let optional: Vec<&String> = names
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| opt_mask & (1 << i) != 0)
-                        .map(|(_, n)| n)
-                        .collect();
-                    Type::object_with_optional(attrs, optional)
-                        .expect("optional names are attributes")
-                }
-            ),
+            8 => inner.clone().prop_map(Type::list),
+            8 => inner.clone().prop_map(Type::set),
+            8 => inner.clone().prop_map(Type::map),
+            8 => prop::collection::vec(inner.clone(), 0..3).prop_map(Type::tuple),
+            8 => object_type(prop::collection::vec((text(), inner), 0..4)),
+            1 => prop::collection::vec(primitive_type(), 16..=20).prop_map(Type::tuple),
+            1 => object_type(prop::collection::vec((text(), primitive_type()), 16..=20)),
         ]
+    })
+}
+
+/// An object type of the attributes, some of them optional.
+fn object_type(attrs: impl Strategy<Value = Vec<(String, Type)>>) -> impl Strategy<Value = Type> {
+    (attrs, any::<u32>()).prop_map(|(attrs, opt_mask)| {
+        let names: Vec<String> = attrs.iter().map(|(n, _)| n.clone()).collect();
+        let optional: Vec<&String> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| opt_mask & (1 << i) != 0)
+            .map(|(_, n)| n)
+            .collect();
+        Type::object_with_optional(attrs, optional).expect("optional names are attributes")
     })
 }
 
@@ -118,6 +132,10 @@ pub fn number() -> impl Strategy<Value = Number> {
             .then(|| Number::from_f64(f).unwrap())),
         select(vec![
             "0.1",
+            // Negative zero, which msgpack writes as the integer 0, and 0,
+            // which a set can then no longer hold beside it.
+            "-0",
+            "0",
             "1e400",
             "1e-400",
             "123456789012345678901234567890.123456789"
@@ -187,11 +205,41 @@ pub fn refinements(ty: Type) -> BoxedStrategy<Refinements> {
 
 /// A value of type `ty`: sometimes null, sometimes a refined unknown.
 pub fn value(ty: Type) -> BoxedStrategy<Value> {
-    value_at(ty, None, false)
+    value_at(ty, None, false, true)
 }
 
 pub fn known(ty: Type) -> BoxedStrategy<Value> {
-    known_at(ty, None, false)
+    known_at(ty, None, false, true)
+}
+
+/// The keys made distinct (a repeat gets its position appended), so that
+/// a map has as many entries as items. (`btree_set` of 40 draws from
+/// `text()` takes seconds: it redraws on every repeat.)
+fn distinct(keys: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    keys.into_iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let k = if seen.contains(&k) {
+                format!("{k}~{i}")
+            } else {
+                k
+            };
+            seen.insert(k.clone());
+            k
+        })
+        .collect()
+}
+
+/// How many elements a collection gets: mostly 0–3 (`min` up), now and
+/// then, where `long` allows, 16–40: past fixarray's and fixmap's 15, for
+/// msgpack's 16-bit headers. Short first, which is where shrinking goes.
+fn collection_len(min: usize, long: bool) -> BoxedStrategy<usize> {
+    if long {
+        prop_oneof![30 => min..4usize, 1 => 16..=40usize].boxed()
+    } else {
+        (min..4usize).boxed()
+    }
 }
 
 /// Whether values at `ty` can have types other than `ty` (dynamic parts
@@ -205,18 +253,31 @@ fn varies(ty: &Type) -> bool {
 /// one type). `strict`: it does sit among siblings, so where its declared
 /// type varies it must be known and non-empty: a null, unknown or empty
 /// collection keeps the declared type while known siblings get concrete
-/// ones, which no decoder can reconcile (go-cty panics).
-fn value_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrategy<Value> {
+/// ones, which no decoder can reconcile (go-cty panics). `long`: a long
+/// collection may appear here (not inside another, to keep values small).
+fn value_at(
+    declared: Type,
+    concrete: Option<Type>,
+    strict: bool,
+    long: bool,
+) -> BoxedStrategy<Value> {
     if declared == Type::Dynamic {
         // A dynamic position holds a value of some concrete type, which
         // carries its type on the wire; among siblings, the shared one.
+        // Alone it may also be a null or unknown of no type at all, which
+        // is written bare.
         return match concrete {
-            Some(c) => value(c),
-            None => concrete_type().prop_flat_map(value).boxed(),
+            Some(c) => value_at(c, None, false, long),
+            None => prop_oneof![
+                4 => concrete_type().prop_flat_map(move |c| value_at(c, None, false, long)),
+                1 => Just(Value::null(Type::Dynamic)),
+                1 => Just(Value::unknown(Type::Dynamic)),
+            ]
+            .boxed(),
         };
     }
     if strict && varies(&declared) {
-        return known_at(declared, concrete, true);
+        return known_at(declared, concrete, true, long);
     }
     let ty = concrete.clone().unwrap_or_else(|| declared.clone());
     let null = Just(Value::null(ty.clone()));
@@ -228,15 +289,20 @@ fn value_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrate
                 .expect("valid refinements")
         }
     });
-    prop_oneof![1 => null, 1 => unknown, 6 => known_at(declared, concrete, strict)].boxed()
+    prop_oneof![1 => null, 1 => unknown, 6 => known_at(declared, concrete, strict, long)].boxed()
 }
 
-fn known_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrategy<Value> {
+fn known_at(
+    declared: Type,
+    concrete: Option<Type>,
+    strict: bool,
+    long: bool,
+) -> BoxedStrategy<Value> {
     match &declared {
         Type::String => text().prop_map(Value::string).boxed(),
         Type::Number => number().prop_map(Value::number).boxed(),
         Type::Bool => any::<bool>().prop_map(Value::bool).boxed(),
-        Type::Dynamic => value_at(declared, concrete, strict),
+        Type::Dynamic => value_at(declared, concrete, strict, long),
         Type::List(e) | Type::Set(e) | Type::Map(e) => {
             let e = (**e).clone();
             let elem_strict = strict || varies(&e);
@@ -250,14 +316,21 @@ fn known_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrate
                     .boxed(),
             };
             let e = declared.element_type().cloned().unwrap_or(Type::Dynamic);
+            let is_map = matches!(declared, Type::Map(_));
             element_type
                 .prop_flat_map(move |c| {
-                    let items =
-                        prop::collection::vec(value_at(e.clone(), Some(c), elem_strict), min..4);
-                    // Distinct keys, so that a map has as many entries as items.
-                    let keys = prop::collection::btree_set(text(), 4)
-                        .prop_map(|k| k.into_iter().collect::<Vec<_>>());
-                    (items, keys)
+                    let e = e.clone();
+                    collection_len(min, long).prop_flat_map(move |n| {
+                        // The elements of a long collection hold no long one.
+                        let inner_long = long && n < 16;
+                        let items = prop::collection::vec(
+                            value_at(e.clone(), Some(c.clone()), elem_strict, inner_long),
+                            n,
+                        );
+                        let keys = prop::collection::vec(text(), if is_map { n } else { 0 })
+                            .prop_map(distinct);
+                        (items, keys)
+                    })
                 })
                 .prop_map(move |(items, keys)| {
                     let e = declared2.element_type().cloned().unwrap_or(Type::Dynamic);
@@ -276,7 +349,7 @@ fn known_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrate
             };
             es.iter()
                 .zip(cs)
-                .map(|(t, c)| value_at(t.clone(), c, strict))
+                .map(|(t, c)| value_at(t.clone(), c, strict, long))
                 .collect::<Vec<_>>()
                 .prop_map(Value::tuple)
                 .boxed()
@@ -286,7 +359,7 @@ fn known_at(declared: Type, concrete: Option<Type>, strict: bool) -> BoxedStrate
                 .attributes()
                 .map(|(n, t)| {
                     let c = concrete.as_ref().and_then(|c| c.attribute_type(n)).cloned();
-                    value_at(t.clone(), c, strict)
+                    value_at(t.clone(), c, strict, long)
                 })
                 .collect();
             let names: Vec<String> = o.attributes().map(|(n, _)| n.to_string()).collect();
