@@ -18,7 +18,7 @@ use denobridge::resource::{import_resource, Applied, ApplyRequest, Plan, PlanReq
 use denobridge::{schema, Runner, Severity};
 
 mod support;
-use support::missing;
+use support::{deno, missing, ScriptDir};
 
 const SCRIPTS: [(&str, &str); 5] = [
     ("rpc.ts", include_str!("scripts/rpc.ts")),
@@ -28,59 +28,25 @@ const SCRIPTS: [(&str, &str); 5] = [
     ("resource.py", include_str!("scripts/resource.py")),
 ];
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn deno() -> Option<PathBuf> {
-    let installed = workspace().join("target/peers/node_modules/.bin/deno");
-    let candidates = [
-        std::env::var_os("DENO_BINARY").map(PathBuf::from),
-        Some(installed),
-        Some(PathBuf::from("deno")),
-    ];
-    for c in candidates.into_iter().flatten() {
-        let ok = std::process::Command::new(&c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(c);
-        }
-    }
-    missing(
-        "deno",
-        "not in $DENO_BINARY, target/peers or PATH (scripts/test-peers.sh installs it from the npm registry)",
-    );
-    None
-}
-
-/// A fresh directory holding the scripts, removed when dropped.
-struct Dir(PathBuf);
+/// The scripts in a fresh directory (see `support::ScriptDir`), with the
+/// log the resource script keeps.
+struct Dir(ScriptDir);
 
 impl Dir {
     fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("denobridge-ops-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        for (file, text) in SCRIPTS {
-            std::fs::write(d.join(file), text).unwrap();
-        }
-        Dir(d)
+        Dir(ScriptDir::new("denobridge-ops", name, &SCRIPTS))
     }
 
     fn script(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
+        self.0.script(name)
+    }
+
+    fn file(&self, name: &str) -> std::path::PathBuf {
+        self.0 .0.join(name)
     }
 
     fn calls(&self) -> String {
-        std::fs::read_to_string(self.0.join("store/calls.log")).unwrap_or_default()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        std::fs::read_to_string(self.file("store/calls.log")).unwrap_or_default()
     }
 }
 
@@ -343,7 +309,7 @@ async fn a_resource_lives_through_create_read_update_and_delete_losing_nothing()
     let gone = apply(&r, &updated, &null_resource(), &null_resource(), &a.private).await;
     no_errors(&gone.diags);
     assert!(gone.new_state.is_null());
-    assert!(!dir.0.join(format!("store/{id}.json")).exists());
+    assert!(!dir.file(&format!("store/{id}.json")).exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -492,7 +458,7 @@ async fn a_resource_the_script_reports_gone_is_removed_from_state() {
     );
     let (state, private) = create(&r, &config).await;
     let id = state.attr("id").and_then(Value::as_str).unwrap();
-    std::fs::remove_file(dir.0.join(format!("store/{id}.json"))).unwrap();
+    std::fs::remove_file(dir.file(&format!("store/{id}.json"))).unwrap();
     let read = r.read_resource(&state, &private).await;
     no_errors(&read.diags);
     assert!(read.new_state.is_null());

@@ -1,21 +1,66 @@
 //! Shared by the tests: the one rule for a test whose real component (Deno,
-//! Python) is missing. On a user's machine it says `SKIPPED: <tool> is
-//! missing: <why>` and passes; under `CI=true` it fails with that message,
-//! so CI can never pass by skipping what it is meant to run.
+//! Python) is missing (the core's `tests/support/skip.rs`), where Deno is
+//! found, and a directory of scripts.
 
-use std::io::Write;
+#![allow(dead_code)] // each test file uses its own part
 
-/// Whether this run is CI's: the environment variable `CI` is `true` (or `1`).
-pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+use std::path::PathBuf;
+
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+pub use skip::missing;
+
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `tool` is missing (`why`: what would provide it). Writes the SKIPPED
-/// line straight to stderr, past the test harness's capture, so it shows
-/// where the test ran even when it passes; under CI, panics.
-pub fn missing(tool: &str, why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {tool} is missing: {why}");
-    if under_ci() {
-        panic!("SKIPPED under CI=true: {tool} is missing: {why}");
+/// Deno from `$DENO_BINARY`, else `scripts/test-peers.sh`'s install, else
+/// `PATH`; when none runs, [`missing`] says so (and fails under CI).
+pub fn deno() -> Option<PathBuf> {
+    let installed = workspace().join("target/peers/node_modules/.bin/deno");
+    let candidates = [
+        std::env::var_os("DENO_BINARY").map(PathBuf::from),
+        Some(installed),
+        Some(PathBuf::from("deno")),
+    ];
+    for c in candidates.into_iter().flatten() {
+        let ok = std::process::Command::new(&c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(c);
+        }
+    }
+    missing(
+        "deno",
+        "not in $DENO_BINARY, target/peers or PATH (scripts/test-peers.sh installs it from the npm registry)",
+    );
+    None
+}
+
+/// A fresh directory holding `scripts` (name, text), removed when dropped.
+pub struct ScriptDir(pub PathBuf);
+
+impl ScriptDir {
+    pub fn new(prefix: &str, name: &str, scripts: &[(&str, &str)]) -> ScriptDir {
+        let d = std::env::temp_dir().join(format!("{prefix}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        for (file, text) in scripts {
+            std::fs::write(d.join(file), text).unwrap();
+        }
+        ScriptDir(d)
+    }
+
+    /// The path of the script `name`, as a provider configuration names it.
+    pub fn script(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for ScriptDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }

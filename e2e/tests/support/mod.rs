@@ -5,26 +5,13 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
-/// Whether this run is CI's: the environment variable `CI` is `true` (or `1`).
-pub fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
-}
-
-/// `tool` is missing (`why`: what would provide it). On a user's machine
-/// the test says `SKIPPED: <tool> is missing: <why>` and passes; under
-/// `CI=true` it fails with that message, so CI can never pass by skipping
-/// what it is meant to run. The line goes straight to stderr, past the test
-/// harness's capture, so it shows where the test ran even when it passes.
-pub fn missing(tool: &str, why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {tool} is missing: {why}");
-    if under_ci() {
-        panic!("SKIPPED under CI=true: {tool} is missing: {why}");
-    }
-}
+// The one rule for a missing real component, shared with the core's tests.
+#[path = "../../../tests/support/skip.rs"]
+mod skip;
+pub use skip::missing;
 
 /// Whether the terraform CLI runs here; when it does not, says so by the
 /// rule of [`missing`] (under CI, fails).
