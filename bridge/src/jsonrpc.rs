@@ -248,7 +248,8 @@ impl Message {
                     }
                     Err(e) => {
                         member(out, "error");
-                        out.extend_from_slice(format!(r#"{{"code":{}"#, e.code).as_bytes());
+                        // Writing to a Vec cannot fail.
+                        let _ = write!(out, r#"{{"code":{}"#, e.code);
                         member(out, "message");
                         quote_into(out, &e.message);
                         if let Some(d) = &e.data {
