@@ -4,9 +4,41 @@
 
 #![warn(missing_docs)]
 
+mod checks;
+mod context;
+mod data_source;
+mod ephemeral;
+mod erased;
+mod function;
+mod hclog;
 pub mod model;
+mod objchange;
+mod plan;
+mod plan_hook;
+mod provider;
+mod resource;
 pub mod schema;
+mod server;
+mod validate;
+mod values;
 
+pub use context::Context;
 pub use ctywire;
+/// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)
+/// once the provider serves, with no setup.
+pub use log;
+pub use ctywire::{Path, Type, Unknowable, Value};
+pub use ctywire_provider_derive::Model;
 pub use ctywire_tfplugin6 as tfplugin6;
+pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError, RawState};
+pub use data_source::DataSource;
+pub use ephemeral::{EphemeralResource, Opened, Renewed};
+pub use function::Function;
 pub use model::{AttributeType, Model};
+pub use plan_hook::PlanChange;
+pub use provider::Provider;
+pub use resource::Resource;
+pub use server::{Builder, Framework, SchemaError};
+
+/// What a provider's methods return: a value, or diagnostics saying why not.
+pub type Result<T, E = Diagnostics> = std::result::Result<T, E>;

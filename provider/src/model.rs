@@ -30,3 +30,8 @@ pub trait AttributeType {
         Vec::new()
     }
 }
+
+/// The cty type a model's block implies: what its values are encoded at.
+pub fn type_of<M: Model>() -> ctywire::Result<Type> {
+    M::block().to_schema_block().implied_type()
+}

@@ -53,6 +53,7 @@
 
 pub mod flatmap;
 mod validate;
+mod write_only;
 
 use crate::error::{Error, Result};
 use crate::path::PathStep;

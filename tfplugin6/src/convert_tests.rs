@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use crate::convert::*;
 use crate::pb::tfplugin6 as pb;
-use crate::write_only::null_write_only;
 use crate::{Diagnostic, Function, Parameter, RawState, Severity};
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
 use ctywire::{Path, PathStep, Type, Value};
@@ -317,7 +316,7 @@ fn write_only_attributes_are_nulled_wherever_they_are_nested() {
     )
     .unwrap();
     v = v.with_attr("endpoints", endpoints).unwrap();
-    let out = null_write_only(&schema.block, v).unwrap();
+    let out = schema.block.null_write_only(v).unwrap();
     assert!(out.attr("password").unwrap().is_null());
     assert_eq!(out.attr("name").unwrap().as_str(), Some("n"));
     let e = &out.attr("endpoints").unwrap().elements().unwrap()[0];

@@ -82,7 +82,6 @@ mod server;
 mod stop;
 mod tls;
 mod toproto;
-mod write_only;
 
 pub use async_trait::async_trait;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};

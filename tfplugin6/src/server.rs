@@ -16,7 +16,6 @@ use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
 use crate::stop::{StopSignal, Stopper};
 use crate::toproto::{self, Failed};
-use crate::write_only;
 
 /// A schema with its implied type, computed once.
 #[derive(Debug)]
@@ -74,7 +73,7 @@ impl Table {
 fn entry(kind: &str, name: &str, schema: &Schema) -> Result<Entry, Diagnostic> {
     match schema.implied_type() {
         Ok(ty) => Ok(Entry {
-            write_only: write_only::has_write_only(&schema.block),
+            write_only: schema.block.has_write_only(),
             schema: schema.clone(),
             ty,
         }),

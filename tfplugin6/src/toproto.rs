@@ -18,7 +18,6 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
 use crate::server::{Entry, Table};
-use crate::write_only;
 
 /// Diagnostics as protobuf.
 pub(crate) fn diagnostics(d: impl Into<Diagnostics>) -> Vec<pb::Diagnostic> {
@@ -81,7 +80,7 @@ fn encode(
         .at(e.path().clone())
     };
     let v = if is_state && entry.write_only {
-        write_only::null_write_only(&entry.schema.block, v).map_err(bad)?
+        entry.schema.block.null_write_only(v).map_err(bad)?
     } else {
         v
     };

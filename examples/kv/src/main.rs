@@ -1,1 +1,200 @@
-fn main() {}
+//! `terraform-provider-kv`: a key-value store kept as files, written on
+//! ctywire-provider. Each model is its schema; the framework plans (no plan
+//! code here), validates what the models declare, and checks every answer.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use ctywire_provider::log::info;
+use ctywire_provider::{
+    async_trait, Builder, Context, DataSource, Diagnostics, Function, FunctionError, Model,
+    Provider, Resource, Result,
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// A key-value store kept as one JSON file per entry.
+#[derive(Serialize, Deserialize, Model)]
+struct Config {
+    /// The directory the entries are kept in; created if missing.
+    root: String,
+}
+
+struct Kv;
+type Ctx = Context<PathBuf>;
+
+#[async_trait]
+impl Provider for Kv {
+    type Config = Config;
+    type Data = PathBuf;
+
+    async fn configure(&self, config: Config) -> Result<PathBuf> {
+        std::fs::create_dir_all(&config.root)
+            .map_err(|e| failed(&format!("cannot create the directory {}", config.root), e))?;
+        Ok(config.root.into())
+    }
+}
+
+/// An entry, kept as the file `<root>/<key>.json`.
+#[derive(Serialize, Deserialize, Model)]
+struct Entry {
+    /// The entry's key: a file name without `/`, not starting with `.`.
+    #[model(requires_replace, validate = valid_key)]
+    key: String,
+    /// The entry's value.
+    #[model(sensitive)]
+    value: String,
+    /// Labels for the entry.
+    tags: Option<BTreeMap<String, String>>,
+    /// Ports the entry is about.
+    #[model(each(range(1, 65535)))]
+    ports: Option<BTreeSet<u32>>,
+    /// Rules, one block each.
+    #[model(block)]
+    rule: Vec<Rule>,
+    /// The entry's id: its key.
+    #[model(computed, same_as = "key")]
+    id: Option<String>,
+    /// 1 when created, one more on every update.
+    #[model(computed)]
+    revision: Option<u64>,
+}
+
+/// A rule of an entry.
+#[derive(Serialize, Deserialize, Model)]
+struct Rule {
+    /// The port the rule is for.
+    #[model(range(1, 65535))]
+    port: u32,
+    /// A note.
+    note: Option<String>,
+}
+
+fn valid_key(key: &str) -> Result<(), String> {
+    let ok = !key.is_empty() && !key.contains('/') && !key.starts_with('.');
+    ok.then_some(())
+        .ok_or_else(|| "must be non-empty, without \"/\", not starting with \".\"".into())
+}
+
+fn file(root: &Path, key: &str) -> PathBuf {
+    root.join(format!("{key}.json"))
+}
+
+fn failed(what: &str, e: impl std::fmt::Display) -> Diagnostics {
+    Diagnostics::error(format!("{what}: {e}"))
+}
+
+fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
+    match std::fs::read(file(root, key)) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| failed(&format!("entry {key:?} is damaged"), e)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(failed(&format!("cannot read entry {key:?}"), e)),
+    }
+}
+
+fn save(root: &Path, entry: Entry) -> Result<Entry> {
+    let json = serde_json::to_vec(&entry).map_err(|e| failed("cannot encode the entry", e))?;
+    std::fs::write(file(root, &entry.key), json)
+        .map_err(|e| failed(&format!("cannot write entry {:?}", entry.key), e))?;
+    info!("saved {} at revision {:?}", entry.key, entry.revision);
+    Ok(entry)
+}
+
+struct Entries;
+
+#[async_trait]
+impl Resource<PathBuf> for Entries {
+    type Model = Entry;
+
+    async fn create(&self, ctx: &Ctx, plan: Entry) -> Result<Entry> {
+        save(
+            ctx.data(),
+            Entry {
+                revision: Some(1),
+                ..plan
+            },
+        )
+    }
+
+    async fn read(&self, ctx: &Ctx, state: Entry) -> Result<Option<Entry>> {
+        load(ctx.data(), &state.key)
+    }
+
+    async fn update(&self, ctx: &Ctx, prior: Entry, plan: Entry) -> Result<Entry> {
+        let revision = Some(prior.revision.unwrap_or(0) + 1);
+        save(ctx.data(), Entry { revision, ..plan })
+    }
+
+    async fn delete(&self, ctx: &Ctx, state: Entry) -> Result<()> {
+        match std::fs::remove_file(file(ctx.data(), &state.key)) {
+            Err(e) if e.kind() != ErrorKind::NotFound => Err(failed("cannot delete the entry", e)),
+            _ => Ok(()),
+        }
+    }
+
+    async fn import(&self, ctx: &Ctx, key: String) -> Result<Option<Entry>> {
+        load(ctx.data(), &key)
+    }
+}
+
+/// The keys of the store's entries.
+#[derive(Serialize, Deserialize, Model)]
+struct Keys {
+    /// Only keys starting with this.
+    prefix: Option<String>,
+    /// The keys, sorted.
+    #[model(computed)]
+    keys: Option<Vec<String>>,
+}
+
+struct ListKeys;
+
+#[async_trait]
+impl DataSource<PathBuf> for ListKeys {
+    type Model = Keys;
+
+    async fn read(&self, ctx: &Ctx, query: Keys) -> Result<Keys> {
+        let dir =
+            std::fs::read_dir(ctx.data()).map_err(|e| failed("cannot list the entries", e))?;
+        let prefix = query.prefix.as_deref().unwrap_or("");
+        let mut keys: Vec<String> = dir
+            .filter_map(|f| f.ok()?.file_name().into_string().ok())
+            .filter_map(|name| Some(name.strip_suffix(".json")?.to_owned()))
+            .filter(|key| key.starts_with(prefix))
+            .collect();
+        keys.sort();
+        let keys = Some(keys);
+        Ok(Keys { keys, ..query })
+    }
+}
+
+/// The lowercase hex SHA-256 of a string.
+#[derive(Serialize, Deserialize, Model)]
+struct HashArgs {
+    /// The text, hashed as UTF-8.
+    input: String,
+}
+
+struct Hash;
+
+#[async_trait]
+impl Function for Hash {
+    type Args = HashArgs;
+    type Output = String;
+
+    async fn call(&self, args: HashArgs) -> Result<String, FunctionError> {
+        let digest = Sha256::digest(args.input.as_bytes());
+        Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+    }
+}
+
+fn main() {
+    Builder::new(Kv)
+        .resource("kv_entry", Entries)
+        .data_source("kv_entries", ListKeys)
+        .function("hash", Hash)
+        .run();
+}

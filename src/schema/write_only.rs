@@ -1,13 +1,41 @@
 //! Write-only attributes: Terraform requires them to be null in every
 //! state a provider returns (planned, new, read, imported, upgraded,
-//! moved). The server nulls them on the way out, so providers need not.
+//! moved). tfplugin6's server nulls them on the way out, so providers need
+//! not; the provider framework nulls them before comparing states.
 
-use ctywire::schema::{Attribute, Block, NestingMode, Object};
-use ctywire::{Error, PathStep, Value};
+use super::{Attribute, Block, NestingMode, Object};
+use crate::error::Error;
+use crate::path::PathStep;
+use crate::value::Value;
 
-/// Whether `block` has a write-only attribute anywhere, in nested blocks
-/// and nested attributes too.
-pub fn has_write_only(block: &Block) -> bool {
+impl Block {
+    /// Whether this block has a write-only attribute anywhere, in nested
+    /// blocks and nested attributes too.
+    pub fn has_write_only(&self) -> bool {
+        has_write_only(self)
+    }
+
+    /// `value` (of this block's implied type) with every write-only
+    /// attribute null, wherever it is nested: what Terraform requires of
+    /// every state a provider returns.
+    ///
+    /// ```
+    /// use ctywire::schema::{Attribute, Block};
+    /// use ctywire::{Type, Value};
+    /// let block = Block::new()
+    ///     .attribute(Attribute::new("name", Type::String).required())
+    ///     .attribute(Attribute::new("password", Type::String).optional().write_only());
+    /// let v = Value::object([("name", Value::string("a")), ("password", Value::string("secret"))]);
+    /// let v = block.null_write_only(v)?;
+    /// assert!(v.attr("password").unwrap().is_null());
+    /// # Ok::<(), ctywire::Error>(())
+    /// ```
+    pub fn null_write_only(&self, value: Value) -> Result<Value, Error> {
+        null_write_only(self, value)
+    }
+}
+
+fn has_write_only(block: &Block) -> bool {
     block.attributes.iter().any(attribute_has_write_only)
         || block.block_types.iter().any(|b| has_write_only(&b.block))
 }
@@ -19,9 +47,7 @@ fn attribute_has_write_only(a: &Attribute) -> bool {
             .is_some_and(|o| o.attributes.iter().any(attribute_has_write_only))
 }
 
-/// `value` (of `block`'s implied type) with every write-only attribute
-/// null, wherever it is nested.
-pub fn null_write_only(block: &Block, value: Value) -> Result<Value, Error> {
+fn null_write_only(block: &Block, value: Value) -> Result<Value, Error> {
     if !has_write_only(block) {
         return Ok(value);
     }
@@ -87,7 +113,7 @@ fn in_object(o: &Object, steps: &[PathStep]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ctywire::Type;
+    use crate::types::Type;
 
     #[test]
     fn a_write_only_attribute_comes_out_null_and_the_rest_as_it_was() {

@@ -1,0 +1,225 @@
+//! Each kind's trait with its model erased: what the dispatcher holds per
+//! type name. Every method takes and gives `Value`s; the model is read and
+//! written here, once, through `values`.
+
+use ctywire::{Type, Value};
+use ctywire_tfplugin6::{
+    CallFunctionRequest, Diagnostics, FunctionError, MoveResourceStateRequest, RawState,
+};
+
+use crate::context::Context;
+use crate::data_source::DataSource;
+use crate::ephemeral::{EphemeralResource, Opened, Renewed};
+use crate::function::Function;
+use crate::model::AttributeType;
+use crate::plan_hook::PlanChange;
+use crate::resource::Resource;
+use crate::values::{read_model, write_model};
+
+/// A resource with its model erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyResource<D>: Send + Sync {
+    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn create(&self, ctx: &Context<D>, planned: Value, ty: &Type) -> Result<Value, Diagnostics>;
+    async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics>;
+    async fn update(
+        &self,
+        ctx: &Context<D>,
+        prior: Value,
+        planned: Value,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics>;
+    async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics>;
+    async fn import(&self, ctx: &Context<D>, id: String, ty: &Type)
+        -> Result<Option<Value>, Diagnostics>;
+    async fn upgrade_state(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        state: RawState,
+    ) -> Result<Value, Diagnostics>;
+    async fn move_state(
+        &self,
+        ctx: &Context<D>,
+        req: MoveResourceStateRequest,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics>;
+    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics>;
+}
+
+/// A model-typed implementation behind an erased trait.
+pub(crate) struct Typed<T>(pub T);
+
+#[async_trait::async_trait]
+impl<D, R> AnyResource<D> for Typed<R>
+where
+    D: Send + Sync + 'static,
+    R: Resource<D>,
+{
+    fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config)
+    }
+
+    async fn create(&self, ctx: &Context<D>, planned: Value, ty: &Type) -> Result<Value, Diagnostics> {
+        let plan = read_model::<R::Model>(planned)?;
+        write_model(&self.0.create(ctx, plan).await?, ty)
+    }
+
+    async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics> {
+        let state = read_model::<R::Model>(state)?;
+        match self.0.read(ctx, state).await? {
+            Some(model) => write_model(&model, ty),
+            None => Ok(Value::null(ty.clone())),
+        }
+    }
+
+    async fn update(
+        &self,
+        ctx: &Context<D>,
+        prior: Value,
+        planned: Value,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics> {
+        let prior = read_model::<R::Model>(prior)?;
+        let plan = read_model::<R::Model>(planned)?;
+        write_model(&self.0.update(ctx, prior, plan).await?, ty)
+    }
+
+    async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics> {
+        let state = read_model::<R::Model>(state)?;
+        self.0.delete(ctx, state).await
+    }
+
+    async fn import(
+        &self,
+        ctx: &Context<D>,
+        id: String,
+        ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics> {
+        match self.0.import(ctx, id).await? {
+            Some(model) => write_model(&model, ty).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    async fn upgrade_state(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        state: RawState,
+    ) -> Result<Value, Diagnostics> {
+        self.0.upgrade_state(ctx, version, state).await
+    }
+
+    async fn move_state(
+        &self,
+        ctx: &Context<D>,
+        req: MoveResourceStateRequest,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics> {
+        write_model(&self.0.move_state(ctx, req).await?, ty)
+    }
+
+    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics> {
+        self.0.modify_plan(ctx, plan).await
+    }
+}
+
+/// A data source with its model erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyDataSource<D>: Send + Sync {
+    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics>;
+}
+
+#[async_trait::async_trait]
+impl<D, S> AnyDataSource<D> for Typed<S>
+where
+    D: Send + Sync + 'static,
+    S: DataSource<D>,
+{
+    fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config)
+    }
+
+    async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics> {
+        let config = read_model::<S::Model>(config)?;
+        write_model(&self.0.read(ctx, config).await?, ty)
+    }
+}
+
+/// An ephemeral resource with its model erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyEphemeral<D>: Send + Sync {
+    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn open(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        ty: &Type,
+    ) -> Result<Opened<Value>, Diagnostics>;
+    async fn renew(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<Renewed, Diagnostics>;
+    async fn close(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<(), Diagnostics>;
+}
+
+#[async_trait::async_trait]
+impl<D, E> AnyEphemeral<D> for Typed<E>
+where
+    D: Send + Sync + 'static,
+    E: EphemeralResource<D>,
+{
+    fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config)
+    }
+
+    async fn open(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        ty: &Type,
+    ) -> Result<Opened<Value>, Diagnostics> {
+        let config = read_model::<E::Model>(config)?;
+        let opened = self.0.open(ctx, config).await?;
+        Ok(Opened {
+            result: write_model(&opened.result, ty)?,
+            private: opened.private,
+            renew_at: opened.renew_at,
+        })
+    }
+
+    async fn renew(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<Renewed, Diagnostics> {
+        self.0.renew(ctx, private).await
+    }
+
+    async fn close(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<(), Diagnostics> {
+        self.0.close(ctx, private).await
+    }
+}
+
+/// A function with its argument and result types erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyFunction: Send + Sync {
+    async fn call(&self, req: CallFunctionRequest, names: &[String]) -> Result<Value, FunctionError>;
+}
+
+#[async_trait::async_trait]
+impl<F: Function> AnyFunction for Typed<F> {
+    async fn call(&self, req: CallFunctionRequest, names: &[String]) -> Result<Value, FunctionError> {
+        // The arguments, named by their parameters, read as the Args model:
+        // one rule for reading values into Rust types, whatever the kind.
+        let args = Value::object(names.iter().map(String::as_str).zip(req.arguments));
+        let args = ctywire::from_value::<F::Args>(&args).map_err(|e| {
+            let argument = match e.path().steps().first() {
+                Some(ctywire::PathStep::Attr(name)) => names.iter().position(|n| n == name),
+                _ => None,
+            };
+            FunctionError {
+                text: e.to_string(),
+                function_argument: argument.and_then(|i| i64::try_from(i).ok()),
+            }
+        })?;
+        let output = self.0.call(args).await?;
+        ctywire::to_value(&output, &F::Output::cty_type())
+            .map_err(|e| FunctionError::new(format!("the function's result does not fit its type: {e}")))
+    }
+}

@@ -1,0 +1,103 @@
+//! Managed resources.
+
+use ctywire::Value;
+use ctywire_tfplugin6::{Diagnostics, MoveResourceStateRequest, RawState};
+
+use crate::context::Context;
+use crate::model::Model;
+use crate::plan_hook::PlanChange;
+
+/// A managed resource type: its model (which is its schema) and the four
+/// operations on it. Planning is the framework's: computed attributes the
+/// configuration leaves null become unknown when the object changes,
+/// unless declared otherwise on the model (`keep_state`, `same_as`,
+/// `default`), and `requires_replace` attributes replace it.
+///
+/// `D` is the provider's [`Data`](crate::Provider::Data).
+#[async_trait::async_trait]
+pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
+    /// The resource's attributes and blocks.
+    type Model: Model;
+
+    /// The schema version; bump it with [`upgrade_state`](Self::upgrade_state).
+    const VERSION: i64 = 0;
+
+    /// Creates the object the plan describes and returns its state. The
+    /// plan's unknown values (what the provider decides) arrive as nulls;
+    /// the answer must be wholly known and agree with every known planned
+    /// value (the framework checks, and names the attribute if not).
+    async fn create(&self, ctx: &Context<D>, plan: Self::Model) -> Result<Self::Model, Diagnostics>;
+
+    /// Reads the object as it is now; `None` when it no longer exists
+    /// (Terraform then plans to create it again).
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        state: Self::Model,
+    ) -> Result<Option<Self::Model>, Diagnostics>;
+
+    /// Changes the object from `prior` to what `plan` describes (unknowns
+    /// as nulls) and returns its new state.
+    async fn update(
+        &self,
+        ctx: &Context<D>,
+        prior: Self::Model,
+        plan: Self::Model,
+    ) -> Result<Self::Model, Diagnostics>;
+
+    /// Deletes the object.
+    async fn delete(&self, ctx: &Context<D>, state: Self::Model) -> Result<(), Diagnostics>;
+
+    /// `terraform import` / an `import` block: the object `id` names, in
+    /// full (Terraform reads it again right after), or `None` when there
+    /// is none. Default: import is not supported.
+    async fn import(&self, ctx: &Context<D>, id: String) -> Result<Option<Self::Model>, Diagnostics> {
+        let _ = id;
+        Err(Diagnostics::error(format!(
+            "{} cannot be imported",
+            ctx.type_name()
+        )))
+    }
+
+    /// A state stored at schema version `version` (older than
+    /// [`VERSION`](Self::VERSION) when the schema changed), at the current
+    /// type. Default: the stored state read at the current type as it is
+    /// (an attribute since removed is an error at its path).
+    async fn upgrade_state(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        state: RawState,
+    ) -> Result<Value, Diagnostics> {
+        let _ = (ctx, version);
+        Ok(state.decode(&crate::model::type_of::<Self::Model>()?)?)
+    }
+
+    /// `moved` from another resource type: the state at this type.
+    /// Default: not supported.
+    async fn move_state(
+        &self,
+        ctx: &Context<D>,
+        req: MoveResourceStateRequest,
+    ) -> Result<Self::Model, Diagnostics> {
+        let _ = ctx;
+        Err(Diagnostics::error(format!(
+            "moving {} to this resource type is not supported",
+            req.source_type_name
+        )))
+    }
+
+    /// Cross-attribute checks beyond the model's validators, on
+    /// configuration that may hold unknowns. Default: none.
+    fn validate(&self, config: &Value) -> Diagnostics {
+        let _ = config;
+        Diagnostics::new()
+    }
+
+    /// Adjusts the framework's plan (after its rules, before its checks).
+    /// Default: the framework's plan as it is.
+    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics> {
+        let _ = (ctx, plan);
+        Ok(())
+    }
+}

@@ -1,0 +1,591 @@
+//! The provider as Terraform sees it: [`Builder`] registers each type under
+//! its name, [`Framework`] answers every RPC by dispatching to it. Each
+//! handler is the same few steps: find the type, read the request's values
+//! into its model, call it, check the answer as Terraform will, write it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, RwLock};
+
+use ctywire::schema::Schema;
+use ctywire::{Type, Value};
+use ctywire_tfplugin6 as tf;
+use ctywire_tfplugin6::{Diagnostic, Diagnostics, FunctionError};
+
+use crate::checks;
+use crate::context::Context;
+use crate::data_source::DataSource;
+use crate::ephemeral::EphemeralResource;
+use crate::erased::{AnyDataSource, AnyEphemeral, AnyFunction, AnyResource, Typed};
+use crate::function::Function;
+use crate::model::{AttributeType, Model};
+use crate::plan::plan;
+use crate::plan_hook::PlanChange;
+use crate::provider::Provider;
+use crate::resource::Resource;
+use crate::schema::Block;
+use crate::validate::validate;
+use crate::values::read_model;
+
+/// One registered type: its framework schema, the protocol's schema, the
+/// type its values have, and its implementation.
+struct Kind<T: ?Sized> {
+    block: Block,
+    schema: Schema,
+    ty: Type,
+    imp: Box<T>,
+}
+
+struct FunctionKind {
+    signature: tf::Function,
+    parameter_names: Vec<String>,
+    imp: Box<dyn AnyFunction>,
+}
+
+/// Registers a provider's resources, data sources, ephemeral resources and
+/// functions by type name, then serves them (or builds the
+/// [`tfplugin6::Provider`](ctywire_tfplugin6::Provider) for tests).
+pub struct Builder<P: Provider> {
+    provider: P,
+    resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
+    data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
+    ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
+    functions: BTreeMap<String, FunctionKind>,
+    problems: Vec<String>,
+}
+
+/// Why a provider cannot be served: its types' schemas, each problem
+/// named by type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    problems: Vec<String>,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the provider's schema is not valid:")?;
+        for p in &self.problems {
+            write!(f, "\n  - {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// `M`'s schemas, or what is wrong with them.
+fn kind_of<M: Model, T: ?Sized>(
+    what: &str,
+    version: i64,
+    imp: Box<T>,
+) -> Result<Kind<T>, String> {
+    let block = M::block();
+    block.check().map_err(|e| format!("{what}: {e}"))?;
+    let schema = Schema {
+        version,
+        block: block.to_schema_block(),
+    };
+    let ty = schema
+        .implied_type()
+        .map_err(|e| format!("{what}: {}", e.message()))?;
+    Ok(Kind {
+        block,
+        schema,
+        ty,
+        imp,
+    })
+}
+
+impl<P: Provider> Builder<P> {
+    /// A provider with nothing registered yet.
+    pub fn new(provider: P) -> Self {
+        Builder {
+            provider,
+            resources: BTreeMap::new(),
+            data_sources: BTreeMap::new(),
+            ephemerals: BTreeMap::new(),
+            functions: BTreeMap::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn add<T: ?Sized>(
+        problems: &mut Vec<String>,
+        map: &mut BTreeMap<String, Kind<T>>,
+        name: &str,
+        kind: Result<Kind<T>, String>,
+    ) {
+        match kind {
+            Ok(_) if map.contains_key(name) => {
+                problems.push(format!("{name} is registered twice"));
+            }
+            Ok(kind) => {
+                map.insert(name.to_owned(), kind);
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+
+    /// Serves `resource` as the managed resource type `name` (`kv_entry`).
+    pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
+        let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
+        let kind = kind_of::<R::Model, _>(name, R::VERSION, imp);
+        Self::add(&mut self.problems, &mut self.resources, name, kind);
+        self
+    }
+
+    /// Serves `source` as the data source type `name`.
+    pub fn data_source<S: DataSource<P::Data>>(mut self, name: &str, source: S) -> Self {
+        let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Typed(source));
+        let kind = kind_of::<S::Model, _>(name, 0, imp);
+        Self::add(&mut self.problems, &mut self.data_sources, name, kind);
+        self
+    }
+
+    /// Serves `resource` as the ephemeral resource type `name`.
+    pub fn ephemeral_resource<E: EphemeralResource<P::Data>>(
+        mut self,
+        name: &str,
+        resource: E,
+    ) -> Self {
+        let imp: Box<dyn AnyEphemeral<P::Data>> = Box::new(Typed(resource));
+        let kind = kind_of::<E::Model, _>(name, 0, imp);
+        Self::add(&mut self.problems, &mut self.ephemerals, name, kind);
+        self
+    }
+
+    /// Serves `function` as `provider::<provider>::name(...)`.
+    pub fn function<F: Function>(mut self, name: &str, function: F) -> Self {
+        if self.functions.contains_key(name) {
+            self.problems.push(format!("function {name} is registered twice"));
+            return self;
+        }
+        let args = F::Args::block();
+        if let Err(e) = args.check() {
+            self.problems.push(format!("function {name}: {e}"));
+            return self;
+        }
+        if !args.blocks.is_empty() {
+            self.problems.push(format!(
+                "function {name}: its arguments are attributes only, not blocks"
+            ));
+            return self;
+        }
+        let parameters = args
+            .attributes
+            .iter()
+            .map(|a| tf::Parameter {
+                name: a.name.clone(),
+                ty: a.ty.clone(),
+                allow_null_value: !a.presence.is_required(),
+                allow_unknown_values: false,
+                description: a.description.clone(),
+                description_kind: Default::default(),
+            })
+            .collect();
+        let signature = tf::Function {
+            parameters,
+            variadic_parameter: None,
+            return_type: F::Output::cty_type(),
+            summary: match function.summary() {
+                Some(summary) => summary.to_owned(),
+                None => args.description.lines().next().unwrap_or("").to_owned(),
+            },
+            description: args.description.clone(),
+            description_kind: Default::default(),
+            deprecation_message: args.deprecation_message.clone().unwrap_or_default(),
+        };
+        let parameter_names = args.attributes.iter().map(|a| a.name.clone()).collect();
+        self.functions.insert(
+            name.to_owned(),
+            FunctionKind {
+                signature,
+                parameter_names,
+                imp: Box::new(Typed(function)),
+            },
+        );
+        self
+    }
+
+    /// The provider, ready to serve: every schema checked.
+    pub fn build(self) -> Result<Framework<P>, SchemaError> {
+        let mut problems = self.problems;
+        let config = P::Config::block();
+        if let Err(e) = config.check() {
+            problems.push(format!("the provider block: {e}"));
+        }
+        let config_schema = Schema::new(config.to_schema_block());
+        if let Err(e) = config_schema.implied_type() {
+            problems.push(format!("the provider block: {}", e.message()));
+        }
+        if !problems.is_empty() {
+            return Err(SchemaError { problems });
+        }
+        Ok(Framework {
+            provider: self.provider,
+            config_block: config,
+            config_schema,
+            resources: self.resources,
+            data_sources: self.data_sources,
+            ephemerals: self.ephemerals,
+            functions: self.functions,
+            data: RwLock::new(None),
+        })
+    }
+
+    /// [`serve`](Self::serve) on a new tokio runtime, for a plain `main`.
+    pub fn run(self) {
+        match tokio::runtime::Runtime::new() {
+            Ok(runtime) => runtime.block_on(self.serve()),
+            Err(e) => {
+                eprintln!("cannot start the async runtime: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+
+    /// Serves the provider as Terraform launches it (go-plugin's handshake
+    /// on stdout), logging to Terraform's log (`TF_LOG`). A schema problem
+    /// is printed and the process exits with status 1.
+    pub async fn serve(self) {
+        crate::hclog::init();
+        match self.build() {
+            Ok(framework) => tf::serve(framework).await,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+    }
+}
+
+/// A provider built on the framework: the raw protocol's
+/// [`Provider`](ctywire_tfplugin6::Provider), dispatching each call to the
+/// type registered under its name.
+pub struct Framework<P: Provider> {
+    provider: P,
+    config_block: Block,
+    config_schema: Schema,
+    resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
+    data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
+    ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
+    functions: BTreeMap<String, FunctionKind>,
+    data: RwLock<Option<Arc<P::Data>>>,
+}
+
+/// The registered type `name`, or the error Terraform shows when it asks
+/// for one the provider does not have.
+fn find<'a, T: ?Sized>(
+    map: &'a BTreeMap<String, Kind<T>>,
+    what: &str,
+    name: &str,
+) -> Result<&'a Kind<T>, Diagnostics> {
+    map.get(name).ok_or_else(|| {
+        Diagnostic::error(format!("Unknown {what} type"))
+            .with_detail(format!("this provider has no {what} named {name:?}"))
+            .into()
+    })
+}
+
+impl<P: Provider> Framework<P> {
+    /// The context of a call on `type_name`: fails until the provider is
+    /// configured (Terraform always configures it first).
+    fn context(&self, type_name: &str) -> Result<Context<P::Data>, Diagnostics> {
+        let data = self
+            .data
+            .read()
+            .map_err(|_| Diagnostics::error("the provider's data is unavailable"))?
+            .clone();
+        match data {
+            Some(data) => Ok(Context::new(data, type_name)),
+            None => Err(Diagnostic::error("Provider not configured")
+                .with_detail(format!(
+                    "{type_name} was used before the provider was configured"
+                ))
+                .into()),
+        }
+    }
+
+    /// Model validators, then the type's own checks.
+    fn validate_with(block: &Block, config: &Value, own: Diagnostics) -> Diagnostics {
+        let mut diags = validate(block, config);
+        for d in own.into_vec() {
+            diags.push(d);
+        }
+        diags
+    }
+}
+
+#[async_trait::async_trait]
+impl<P: Provider> tf::Provider for Framework<P> {
+    fn schemas(&self) -> tf::Schemas {
+        tf::Schemas {
+            provider: self.config_schema.clone(),
+            provider_meta: None,
+            resources: self
+                .resources
+                .iter()
+                .map(|(n, k)| (n.clone(), k.schema.clone()))
+                .collect(),
+            data_sources: self
+                .data_sources
+                .iter()
+                .map(|(n, k)| (n.clone(), k.schema.clone()))
+                .collect(),
+            ephemeral_resources: self
+                .ephemerals
+                .iter()
+                .map(|(n, k)| (n.clone(), k.schema.clone()))
+                .collect(),
+            functions: self
+                .functions
+                .iter()
+                .map(|(n, f)| (n.clone(), f.signature.clone()))
+                .collect(),
+            server_capabilities: tf::ServerCapabilities {
+                plan_destroy: false,
+                get_provider_schema_optional: true,
+                move_resource_state: true,
+            },
+        }
+    }
+
+    async fn validate_provider_config(&self, req: tf::ValidateProviderConfigRequest) -> Diagnostics {
+        let own = self.provider.validate(&req.config);
+        Self::validate_with(&self.config_block, &req.config, own)
+    }
+
+    async fn validate_resource_config(&self, req: tf::ValidateResourceConfigRequest) -> Diagnostics {
+        match find(&self.resources, "resource", &req.type_name) {
+            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
+            Err(d) => d,
+        }
+    }
+
+    async fn validate_data_resource_config(
+        &self,
+        req: tf::ValidateDataResourceConfigRequest,
+    ) -> Diagnostics {
+        match find(&self.data_sources, "data source", &req.type_name) {
+            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
+            Err(d) => d,
+        }
+    }
+
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: tf::ValidateEphemeralResourceConfigRequest,
+    ) -> Diagnostics {
+        match find(&self.ephemerals, "ephemeral resource", &req.type_name) {
+            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
+            Err(d) => d,
+        }
+    }
+
+    async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
+        let config = match read_model::<P::Config>(req.config) {
+            Ok(c) => c,
+            Err(d) => return d,
+        };
+        match self.provider.configure(config).await {
+            Ok(data) => match self.data.write() {
+                Ok(mut slot) => {
+                    *slot = Some(Arc::new(data));
+                    Diagnostics::new()
+                }
+                Err(_) => Diagnostics::error("the provider's data is unavailable"),
+            },
+            Err(d) => d,
+        }
+    }
+
+    async fn upgrade_resource_state(
+        &self,
+        req: tf::UpgradeResourceStateRequest,
+    ) -> Result<tf::UpgradeResourceStateResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        let upgraded_state = if req.version == k.schema.version {
+            // The state is current: read as stored (what the default does
+            // for every version), without needing the provider's data.
+            req.raw_state.decode(&k.ty)?
+        } else {
+            let ctx = self.context(&req.type_name)?;
+            k.imp.upgrade_state(&ctx, req.version, req.raw_state).await?
+        };
+        Ok(tf::UpgradeResourceStateResponse {
+            upgraded_state,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn read_resource(
+        &self,
+        req: tf::ReadResourceRequest,
+    ) -> Result<tf::ReadResourceResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let new_state = k.imp.read(&ctx, req.current_state, &k.ty).await?;
+        checks::wholly_known(&req.type_name, "read", &new_state)?;
+        Ok(tf::ReadResourceResponse {
+            private: req.private,
+            ..tf::ReadResourceResponse::new(new_state)
+        })
+    }
+
+    async fn plan_resource_change(
+        &self,
+        req: tf::PlanResourceChangeRequest,
+    ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        if req.proposed_new_state.is_null() {
+            // Destroy: nothing to plan.
+            return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
+        }
+        let planned = plan(&k.block, &req.prior_state, &req.config, &req.proposed_new_state)?;
+        let mut change = PlanChange {
+            prior: req.prior_state,
+            config: req.config,
+            planned: planned.planned_state,
+            requires_replace: planned.requires_replace,
+        };
+        let ctx = self.context(&req.type_name)?;
+        k.imp.modify_plan(&ctx, &mut change).await?;
+        checks::plan(
+            &req.type_name,
+            &k.schema.block,
+            &change.prior,
+            &change.config,
+            &change.planned,
+        )?;
+        Ok(tf::PlanResourceChangeResponse {
+            requires_replace: change.requires_replace,
+            planned_private: req.prior_private,
+            ..tf::PlanResourceChangeResponse::new(change.planned)
+        })
+    }
+
+    async fn apply_resource_change(
+        &self,
+        req: tf::ApplyResourceChangeRequest,
+    ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let (what, new_state) = if req.planned_state.is_null() {
+            k.imp.delete(&ctx, req.prior_state).await?;
+            return Ok(tf::ApplyResourceChangeResponse::new(Value::null(k.ty.clone())));
+        } else if req.prior_state.is_null() {
+            let new = k.imp.create(&ctx, req.planned_state.clone(), &k.ty).await?;
+            ("create", new)
+        } else {
+            let new = k
+                .imp
+                .update(&ctx, req.prior_state, req.planned_state.clone(), &k.ty)
+                .await?;
+            ("update", new)
+        };
+        let new_state = k.schema.block.null_write_only(new_state)?;
+        checks::wholly_known(&req.type_name, what, &new_state)?;
+        checks::applied(&req.type_name, what, &k.schema.block, &req.planned_state, &new_state)?;
+        Ok(tf::ApplyResourceChangeResponse {
+            private: req.planned_private,
+            ..tf::ApplyResourceChangeResponse::new(new_state)
+        })
+    }
+
+    async fn import_resource_state(
+        &self,
+        req: tf::ImportResourceStateRequest,
+    ) -> Result<tf::ImportResourceStateResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let Some(state) = k.imp.import(&ctx, req.id.clone(), &k.ty).await? else {
+            return Err(Diagnostic::error("Cannot import non-existent remote object")
+                .with_detail(format!("there is no {} with the id {:?}", req.type_name, req.id))
+                .into());
+        };
+        checks::wholly_known(&req.type_name, "import", &state)?;
+        Ok(tf::ImportResourceStateResponse {
+            imported_resources: vec![tf::ImportedResource {
+                type_name: req.type_name,
+                state,
+                private: Vec::new(),
+            }],
+            diagnostics: Diagnostics::new(),
+            deferred: None,
+        })
+    }
+
+    async fn move_resource_state(
+        &self,
+        req: tf::MoveResourceStateRequest,
+    ) -> Result<tf::MoveResourceStateResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.target_type_name)?;
+        let ctx = self.context(&req.target_type_name)?;
+        let target_type_name = req.target_type_name.clone();
+        let target_state = k.imp.move_state(&ctx, req, &k.ty).await?;
+        checks::wholly_known(&target_type_name, "move", &target_state)?;
+        Ok(tf::MoveResourceStateResponse {
+            target_state,
+            target_private: Vec::new(),
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn read_data_source(
+        &self,
+        req: tf::ReadDataSourceRequest,
+    ) -> Result<tf::ReadDataSourceResponse, Diagnostics> {
+        let k = find(&self.data_sources, "data source", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let state = k.imp.read(&ctx, req.config, &k.ty).await?;
+        checks::wholly_known(&req.type_name, "read", &state)?;
+        Ok(tf::ReadDataSourceResponse::new(state))
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: tf::OpenEphemeralResourceRequest,
+    ) -> Result<tf::OpenEphemeralResourceResponse, Diagnostics> {
+        let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let opened = k.imp.open(&ctx, req.config, &k.ty).await?;
+        checks::wholly_known(&req.type_name, "open", &opened.result)?;
+        Ok(tf::OpenEphemeralResourceResponse {
+            result: opened.result,
+            private: opened.private,
+            renew_at: opened.renew_at,
+            diagnostics: Diagnostics::new(),
+            deferred: None,
+        })
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: tf::RenewEphemeralResourceRequest,
+    ) -> Result<tf::RenewEphemeralResourceResponse, Diagnostics> {
+        let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let renewed = k.imp.renew(&ctx, req.private).await?;
+        Ok(tf::RenewEphemeralResourceResponse {
+            renew_at: renewed.renew_at,
+            private: renewed.private,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn close_ephemeral_resource(&self, req: tf::CloseEphemeralResourceRequest) -> Diagnostics {
+        let closed = async {
+            let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.close(&ctx, req.private).await
+        };
+        closed.await.err().unwrap_or_default()
+    }
+
+    async fn call_function(&self, req: tf::CallFunctionRequest) -> Result<Value, FunctionError> {
+        let f = self.functions.get(&req.name).ok_or_else(|| {
+            FunctionError::new(format!("this provider has no function named {:?}", req.name))
+        })?;
+        f.imp.call(req, &f.parameter_names).await
+    }
+}
