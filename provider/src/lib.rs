@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod model;
+pub(crate) mod objchange;
 pub mod schema;
 
 pub use ctywire;
