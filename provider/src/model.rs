@@ -209,9 +209,15 @@ pub trait BlockContainer {
 )]
 pub trait SetContainer: BlockContainer {}
 
-impl<T: Model> BlockContainer for Option<T> {
-    const NESTING: NestingMode = NestingMode::Single;
-    type Element = T;
+/// `Option<Model>` is a `Single` block (null when absent); an `Option` of
+/// a collection is that collection (as a nested attribute, null when the
+/// configuration leaves it out).
+impl<C: BlockContainer> BlockContainer for Option<C> {
+    const NESTING: NestingMode = match C::NESTING {
+        NestingMode::Group => NestingMode::Single,
+        other => other,
+    };
+    type Element = C::Element;
 }
 
 impl<T: Model> BlockContainer for Vec<T> {
@@ -247,6 +253,7 @@ impl<C: BlockContainer> BlockContainer for Unknowable<C> {
 }
 
 impl<T: Model> SetContainer for Vec<T> {}
+impl<C: SetContainer> SetContainer for Option<C> {}
 impl<T: Model> SetContainer for BTreeSet<T> {}
 impl<T: Model, S: BuildHasher> SetContainer for HashSet<T, S> {}
 impl<C: SetContainer> SetContainer for Unknowable<C> {}

@@ -443,8 +443,17 @@ fn build_field(f: &Field) -> TokenStream {
             }
             if let Some(expr) = &s.default {
                 let inner = &f.inner;
+                // A string literal becomes a String; anything else is
+                // already of the field's type (so `8080` is a u16 there).
+                let value = match expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(_),
+                        ..
+                    }) => quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr)),
+                    _ => expr.to_token_stream(),
+                };
                 sets.extend(quote_spanned! {expr.span()=>
-                    let __default: #inner = ::core::convert::Into::into(#expr);
+                    let __default: #inner = #value;
                     __a.plan.default = __cx.default_value(&__default, &__a.ty, #at);
                 });
             }
