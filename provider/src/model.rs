@@ -33,6 +33,11 @@ use crate::schema::{Block, Validator};
 /// resource, provider configuration, function's arguments or nested block:
 /// its fields are the block's attributes and nested blocks. Written by
 /// `#[derive(Model)]`, which reads serde's field names.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a model",
+    label = "not a model",
+    note = "a nested block or nested attribute is a struct with #[derive(Model)]"
+)]
 pub trait Model: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The block: each field's name, type, presence and behaviour.
     fn block() -> Block;

@@ -519,7 +519,17 @@ fn rules(
         Rule::Each(inner_rules) => {
             let element = quote_spanned!(*span=> <#level as #p::model::Collection>::Element);
             let inner = rules(inner_rules, &element, &element, at);
-            quote! { __rules.push(#v::Each(#inner)); }
+            // `each` on what has no elements is a compile error here.
+            let collection = quote_spanned! {*span=>
+                fn __collection<C: ?::core::marker::Sized + #p::model::Collection>() {}
+                __collection::<#level>();
+            };
+            quote! {
+                {
+                    #collection
+                    __rules.push(#v::Each(#inner));
+                }
+            }
         }
         Rule::Validate(path) => quote_spanned! {path.span()=>
             __rules.push(#p::model::custom_validator::<#inner, _>(#path));
