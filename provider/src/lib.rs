@@ -5,7 +5,11 @@
 #![warn(missing_docs)]
 
 pub mod model;
+#[allow(dead_code)] // until the dispatch layer plans with it
+mod plan;
 pub mod schema;
+#[allow(dead_code)] // until the dispatch layer validates with it
+mod validate;
 
 pub use ctywire;
 pub use ctywire_tfplugin6 as tfplugin6;
