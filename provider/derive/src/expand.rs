@@ -531,8 +531,10 @@ fn rules(
                 }
             }
         }
+        // Called, not passed: a function of `&str` then serves a `String`
+        // field (deref coercion), as it would in hand-written code.
         Rule::Validate(path) => quote_spanned! {path.span()=>
-            __rules.push(#p::model::custom_validator::<#inner, _>(#path));
+            __rules.push(#p::model::custom_validator::<#inner, _>(|v: &#inner| #path(v)));
         },
     });
     quote! {
