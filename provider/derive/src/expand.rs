@@ -532,7 +532,7 @@ fn rules(
             }
         }
         Rule::Validate(path) => quote_spanned! {path.span()=>
-            __rules.push(#p::model::custom_validator::<#inner, _>(#path));
+            __rules.push(#p::model::custom_validator::<#inner, _, _>(#path));
         },
     });
     quote! {
