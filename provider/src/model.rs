@@ -101,7 +101,7 @@ use crate::schema::{Block, Validator};
 /// | key | meaning |
 /// |---|---|
 /// | *(none)* | an attribute: required, or optional when its type is an `Option` |
-/// | `required`, `optional`, `computed`, `optional, computed` | its presence; `computed` with `required` is refused, and an optional or computed field's type must take a null (`Option`, [`Value`](ctywire::Value)) |
+/// | `required`, `optional`, `computed`, `optional, computed` | its presence; `computed` with `required` is refused, and an optional or computed field's type must take a null (`Option`, [`Value`]) |
 /// | `sensitive`, `write_only` | Terraform's flags |
 /// | `description = ".."` | instead of the doc comment |
 /// | `deprecated = "why"` | deprecated, with the reason |
