@@ -99,8 +99,7 @@ pub(crate) fn plan(
     };
     if let Some(prior) = prior {
         let mut walk = Walk::new(Mode::Propose);
-        let proposal = walk.object(block, Prior::pair(Some(prior)), config, 0)?;
-        if proposal == *prior {
+        if walk.same_object(block, Some(prior), config, 0)? {
             return Ok(Planned {
                 planned_state: prior.clone(),
                 requires_replace: Vec::new(),
@@ -116,6 +115,22 @@ pub(crate) fn plan(
         planned_state,
         requires_replace,
     })
+}
+
+/// How an attribute is planned, before the passes differ.
+enum Rule<'a> {
+    /// Write-only: null.
+    WriteOnly,
+    /// The configuration's value (null for an unset attribute the provider
+    /// does not compute).
+    Config,
+    /// Configured nested attributes: element by element.
+    Nested(&'a Nested),
+    /// Unset, with a default.
+    Default(&'a Value),
+    /// Unset and computed: the prior value in the proposal; in the plan,
+    /// `same_as`, kept state or unknown.
+    Computed,
 }
 
 /// Which pass the walk is.
@@ -357,6 +372,21 @@ impl<'a> Walk<'a> {
             values.push(Some(v?));
             names.push(&nb.name);
         }
+        if block.blocks.is_empty() && block.attributes.iter().all(|a| a.nested.is_none()) {
+            // An object of plain attributes (a set element, typically):
+            // a copy of its configuration with the planned values put in
+            // place costs one allocation, where building an object anew
+            // costs several per attribute.
+            let mut out = config.clone();
+            for (name, v) in names.into_iter().zip(values) {
+                let Some(v) = v else { continue };
+                if config.attr(name) != Some(&v) {
+                    out.set_attr(name, v)
+                        .map_err(|e| self.shape_error(&e.to_string()))?;
+                }
+            }
+            return Ok(out);
+        }
         let mut attrs = Vec::with_capacity(values.len());
         for (name, v) in names.into_iter().zip(values) {
             // Every `same_as` was resolved above.
@@ -382,21 +412,12 @@ impl<'a> Walk<'a> {
             Some(_) => config.ty().clone(),
             None => attr.ty.clone(),
         };
-        if attr.write_only {
-            return Ok(Some(Value::null(declared())));
-        }
-        if !config.is_null() {
-            return match &attr.nested {
-                Some(n) => self.nested_attribute(n, prior, config, depth),
-                None => Ok(Some(config.clone())),
-            };
-        }
-        if let Some(default) = &attr.plan.default {
-            self.check_default(attr, default, &declared())?;
-            return Ok(Some(default.clone()));
-        }
-        if !attr.presence.is_computed() {
-            return Ok(Some(config.clone()));
+        match self.rule(attr, config)? {
+            Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
+            Rule::Config => return Ok(Some(config.clone())),
+            Rule::Nested(n) => return self.nested_attribute(n, prior, config, depth),
+            Rule::Default(d) => return Ok(Some(d.clone())),
+            Rule::Computed => {}
         }
         Ok(match self.mode {
             Mode::Propose => Some(match prior.pair {
@@ -416,6 +437,256 @@ impl<'a> Walk<'a> {
             Mode::Mark => Some(Value::unknown(declared())),
         })
     }
+
+    /// Which rule plans `attr` given its configuration: the one place both
+    /// passes read it from.
+    fn rule(&self, attr: &'a Attribute, config: &Value) -> Planning<Rule<'a>> {
+        if attr.write_only {
+            return Ok(Rule::WriteOnly);
+        }
+        if !config.is_null() {
+            return Ok(match &attr.nested {
+                Some(n) => Rule::Nested(n),
+                None => Rule::Config,
+            });
+        }
+        if let Some(default) = &attr.plan.default {
+            let declared = match attr.nested {
+                Some(_) => config.ty(),
+                None => &attr.ty,
+            };
+            self.check_default(attr, default, declared)?;
+            return Ok(Rule::Default(default));
+        }
+        Ok(if attr.presence.is_computed() {
+            Rule::Computed
+        } else {
+            Rule::Config
+        })
+    }
+
+    // ---- the comparison pass --------------------------------------------
+
+    /// Whether core's proposal for this object, with defaults and
+    /// write-only nulls, is exactly `prior` (no prior: it is not). Stops at
+    /// the first difference and builds nothing, except the proposals of
+    /// changed set elements, which may still equal another prior element.
+    fn same_object(
+        &mut self,
+        block: &'a Block,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(
+                "Schema too deep",
+                format!("Nested blocks and attributes go deeper than {MAX_DEPTH} levels."),
+            ));
+        }
+        let Some(prior) = prior else {
+            return Ok(false);
+        };
+        if config.is_null() || !config.is_known() {
+            return Ok(true);
+        }
+        for attr in &block.attributes {
+            let c = config
+                .attr(&attr.name)
+                .ok_or_else(|| self.shape_error(&format!("no attribute {:?}", attr.name)))?;
+            let p = prior.attr(&attr.name);
+            self.trail.push(Step::Attr(&attr.name));
+            let same = self.same_attribute(attr, p, c, depth);
+            self.trail.pop();
+            if !same? {
+                return Ok(false);
+            }
+        }
+        for nb in &block.blocks {
+            if nb.nesting == NestingMode::Invalid {
+                continue;
+            }
+            let c = config
+                .attr(&nb.name)
+                .ok_or_else(|| self.shape_error(&format!("no block {:?}", nb.name)))?;
+            let p = prior.attr(&nb.name);
+            self.trail.push(Step::Attr(&nb.name));
+            let same = self.same_nested(nb.nesting, &nb.block, p, c, depth + 1);
+            self.trail.pop();
+            if !same? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn same_attribute(
+        &mut self,
+        attr: &'a Attribute,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        Ok(match self.rule(attr, config)? {
+            Rule::WriteOnly => prior.is_some_and(Value::is_null),
+            Rule::Config => prior == Some(config),
+            Rule::Default(d) => prior == Some(d),
+            Rule::Nested(n) => self.same_nested(n.nesting, &n.block, prior, config, depth + 1)?,
+            // The proposal keeps the prior value, unless core drops it.
+            Rule::Computed => prior.is_some_and(|p| !configured_before(attr, p)),
+        })
+    }
+
+    fn same_nested(
+        &mut self,
+        nesting: NestingMode,
+        block: &'a Block,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        if config.is_null() || !config.is_known() {
+            return Ok(prior == Some(config));
+        }
+        let Some(prior) = prior.filter(|p| p.is_known() && !p.is_null()) else {
+            return Ok(false);
+        };
+        match nesting {
+            NestingMode::Single | NestingMode::Group => {
+                self.same_object(block, Some(prior), config, depth)
+            }
+            NestingMode::List => {
+                let configured = config
+                    .elements()
+                    .ok_or_else(|| self.shape_error("a list was expected"))?;
+                let paired = prior.elements().unwrap_or(&[]);
+                if configured.is_empty() || configured.len() != paired.len() {
+                    return Ok(prior == config);
+                }
+                for (i, (c, p)) in configured.iter().zip(paired).enumerate() {
+                    self.trail.push(Step::Index(i));
+                    let same = self.same_object(block, Some(p), c, depth);
+                    self.trail.pop();
+                    if !same? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            NestingMode::Map => {
+                let keys = |v: &'a Value| -> Option<Vec<(&'a str, &'a Value)>> {
+                    match v.entries() {
+                        Some(es) => Some(es.collect()),
+                        None => v.attributes().map(Iterator::collect),
+                    }
+                };
+                let configured =
+                    keys(config).ok_or_else(|| self.shape_error("a map was expected"))?;
+                let paired = keys(prior).unwrap_or_default();
+                if configured.is_empty() || configured.len() != paired.len() {
+                    return Ok(prior == config);
+                }
+                for ((k, c), (pk, p)) in configured.into_iter().zip(paired) {
+                    if k != pk {
+                        return Ok(false);
+                    }
+                    self.trail.push(Step::Key(k));
+                    let same = self.same_object(block, Some(p), c, depth);
+                    self.trail.pop();
+                    if !same? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            NestingMode::Set => self.same_set(block, prior, config, depth),
+            NestingMode::Invalid => Ok(prior == config),
+        }
+    }
+
+    /// Whether the proposed set equals the prior set: the elements that
+    /// propose exactly their matched prior element, plus the proposals of
+    /// the others found among the prior elements, must be all of them.
+    fn same_set(
+        &mut self,
+        block: &'a Block,
+        prior: &'a Value,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        let configured = config
+            .elements()
+            .ok_or_else(|| self.shape_error("a set was expected"))?;
+        let paired = prior.elements().unwrap_or(&[]);
+        if configured.is_empty() || configured.len() < paired.len() {
+            // Fewer proposals than prior elements cannot make the same set.
+            return Ok(prior == config);
+        }
+        let schema = self.match_schema(block);
+        let pairs = match_set_elements(schema, paired, configured);
+        let mut covered = vec![false; paired.len()];
+        let mut others = Vec::new();
+        let before = self.trail.enter_set();
+        for (j, c) in configured.iter().enumerate() {
+            let pair = pairs.get(j).copied().flatten();
+            let same = match pair.and_then(|i| paired.get(i)) {
+                Some(p) => self.same_object(block, Some(p), c, depth),
+                None => Ok(false),
+            };
+            match same {
+                Ok(true) => {
+                    if let Some(i) = pair {
+                        covered[i] = true;
+                    }
+                }
+                Ok(false) => others.push((j, pair)),
+                Err(e) => {
+                    self.trail.leave_set(before);
+                    return Err(e);
+                }
+            }
+        }
+        if !others.is_empty() {
+            // Rare: a changed element whose proposal may equal another
+            // prior element. Look each proposal up among them.
+            let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+            for (i, p) in paired.iter().enumerate() {
+                let mut h = DefaultHasher::new();
+                hash_value(p, &mut h);
+                index.entry(h.finish()).or_default().push(i);
+            }
+            for (j, pair) in others {
+                let Some(c) = configured.get(j) else {
+                    continue;
+                };
+                let pair = Prior::pair(pair.and_then(|i| paired.get(i)));
+                let proposal = self.object(block, pair, c, depth);
+                let proposal = match proposal {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.trail.leave_set(before);
+                        return Err(e);
+                    }
+                };
+                let mut h = DefaultHasher::new();
+                hash_value(&proposal, &mut h);
+                let found = index
+                    .get(&h.finish())
+                    .and_then(|b| b.iter().find(|&&i| paired.get(i) == Some(&proposal)));
+                match found {
+                    Some(&i) => covered[i] = true,
+                    None => {
+                        self.trail.leave_set(before);
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        self.trail.leave_set(before);
+        Ok(covered.iter().all(|&c| c))
+    }
+
+    // ---- the building passes --------------------------------------------
 
     fn nested_attribute(
         &mut self,
