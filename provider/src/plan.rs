@@ -302,7 +302,11 @@ impl<'a> Walk<'a> {
 
     fn shape_error(&self, what: &str) -> Diagnostic {
         let at = self.trail.shown();
-        let at = if at.is_empty() { "the resource".into() } else { at };
+        let at = if at.is_empty() {
+            "the resource".into()
+        } else {
+            at
+        };
         self.error(
             "Value does not match the schema",
             format!("At {at}: {what}. Terraform sends values of the schema's type, so the schema given to the plan is not the one Terraform has."),
@@ -737,7 +741,10 @@ impl<'a> Walk<'a> {
             let mut found = None;
             // A chain longer than the attributes is a cycle.
             for _ in 0..=block.attributes.len() {
-                let Some(name) = block.attributes.get(at).and_then(|a| a.plan.same_as.as_ref())
+                let Some(name) = block
+                    .attributes
+                    .get(at)
+                    .and_then(|a| a.plan.same_as.as_ref())
                 else {
                     break;
                 };
@@ -765,7 +772,10 @@ impl<'a> Walk<'a> {
                     "{} ({}) is planned as the value of {} ({})",
                     attr.name,
                     attr.ty,
-                    block.attributes.get(source).map_or("?", |a| a.name.as_str()),
+                    block
+                        .attributes
+                        .get(source)
+                        .map_or("?", |a| a.name.as_str()),
                     source_ty.map_or_else(String::new, |t| t.to_string())
                 )));
             }
@@ -776,7 +786,11 @@ impl<'a> Walk<'a> {
 
     fn schema_error(&self, what: &str) -> Diagnostic {
         let at = self.trail.shown();
-        let at = if at.is_empty() { String::new() } else { format!("In {at}: ") };
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!("In {at}: ")
+        };
         self.error(
             "Invalid plan behaviour in the provider's schema",
             format!("{at}{what}. This is a bug in the provider."),
@@ -972,16 +986,19 @@ fn nested_configured(nested: &Nested, v: &Value, depth: usize) -> bool {
         return false;
     }
     let object_configured = |o: &Value| {
-        nested.block.attributes.iter().any(|a| match o.attr(&a.name) {
-            Some(av) if !av.is_null() => {
-                !a.presence.is_computed()
-                    || a
-                        .nested
-                        .as_ref()
-                        .is_some_and(|n| nested_configured(n, av, depth + 1))
-            }
-            _ => false,
-        })
+        nested
+            .block
+            .attributes
+            .iter()
+            .any(|a| match o.attr(&a.name) {
+                Some(av) if !av.is_null() => {
+                    !a.presence.is_computed()
+                        || a.nested
+                            .as_ref()
+                            .is_some_and(|n| nested_configured(n, av, depth + 1))
+                }
+                _ => false,
+            })
     };
     match nested.nesting {
         NestingMode::Single | NestingMode::Group => object_configured(v),
@@ -1018,8 +1035,14 @@ fn continuations(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<O
         return out;
     }
     // Only the elements that moved are copied.
-    let moved_p: Vec<Value> = rest_p.iter().filter_map(|&i| prior.get(i).cloned()).collect();
-    let moved_c: Vec<Value> = rest_c.iter().filter_map(|&i| config.get(i).cloned()).collect();
+    let moved_p: Vec<Value> = rest_p
+        .iter()
+        .filter_map(|&i| prior.get(i).cloned())
+        .collect();
+    let moved_c: Vec<Value> = rest_c
+        .iter()
+        .filter_map(|&i| config.get(i).cloned())
+        .collect();
     for (j, m) in match_set_elements(schema, &moved_p, &moved_c)
         .into_iter()
         .enumerate()
@@ -1084,9 +1107,8 @@ pub(crate) fn match_set_elements(
 /// element's own attributes that are neither computed nor nested. `None`
 /// for an element that is not a known object.
 fn match_key(schema: &tf::Block, v: &Value) -> Option<u64> {
-    if v.attributes().is_none() {
-        return None;
-    }
+    // Only a known object has a key.
+    let _object = v.attributes()?;
     let mut h = DefaultHasher::new();
     for a in &schema.attributes {
         if !a.computed && a.nested_type.is_none() {

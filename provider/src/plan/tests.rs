@@ -54,10 +54,7 @@ fn nested_attr(name: &str, nesting: NestingMode, body: Block, presence: Presence
         block: body,
     });
     a.presence = presence;
-    a.ty = a
-        .to_schema()
-        .implied_type()
-        .unwrap_or(Type::Dynamic);
+    a.ty = a.to_schema().implied_type().unwrap_or(Type::Dynamic);
     a
 }
 
@@ -190,7 +187,14 @@ fn tag(key: &str, hash: Value) -> Value {
 }
 
 /// A resource of the spec's schema.
-fn res(id: Value, name: &str, size: Value, stamp: Value, rules: Vec<Value>, tags: Vec<Value>) -> Value {
+fn res(
+    id: Value,
+    name: &str,
+    size: Value,
+    stamp: Value,
+    rules: Vec<Value>,
+    tags: Vec<Value>,
+) -> Value {
     obj(vec![
         ("id", id),
         ("name", s(name)),
@@ -215,8 +219,13 @@ fn prior_b() -> Value {
 fn destroy_plans_null_without_looking_at_the_schema() {
     let prior = prior_b();
     let proposed = Value::null(prior.ty().clone());
-    let planned = plan(&Block::default(), &prior, &Value::null(prior.ty().clone()), &proposed)
-        .unwrap();
+    let planned = plan(
+        &Block::default(),
+        &prior,
+        &Value::null(prior.ty().clone()),
+        &proposed,
+    )
+    .unwrap();
     assert!(planned.planned_state.is_null());
     assert!(planned.requires_replace.is_empty());
 }
@@ -228,7 +237,12 @@ fn example_a_create_marks_every_computed_attribute_unknown() {
         keep_rid: true,
         ..Spec::plain()
     };
-    let c = config("a", null_n(), vec![rule(80, null_s())], vec![tag("x", null_s())]);
+    let c = config(
+        "a",
+        null_n(),
+        vec![rule(80, null_s())],
+        vec![tag("x", null_s())],
+    );
     let p = plan_ok(&spec.block(), &Value::null(c.ty().clone()), &c);
     let want = res(
         unknown_s(),
@@ -252,7 +266,12 @@ fn example_b_an_unchanged_resource_plans_its_prior_state() {
         vec![rule(80, s("r1"))],
         vec![tag("x", s("h1"))],
     );
-    let c = config("a", null_n(), vec![rule(80, null_s())], vec![tag("x", null_s())]);
+    let c = config(
+        "a",
+        null_n(),
+        vec![rule(80, null_s())],
+        vec![tag("x", null_s())],
+    );
     let p = plan_ok(&Spec::plain().block(), &prior, &c);
     assert_eq!(p.planned_state, prior);
     assert!(p.requires_replace.is_empty());
@@ -268,12 +287,26 @@ fn example_c_an_update_marks_computed_attributes_unless_they_keep_their_state() 
     let p = plan_ok(&kept.block(), &prior_b(), &c);
     assert_eq!(
         p.planned_state,
-        res(s("i1"), "b", Value::unknown(Type::Number), unknown_s(), vec![], vec![])
+        res(
+            s("i1"),
+            "b",
+            Value::unknown(Type::Number),
+            unknown_s(),
+            vec![],
+            vec![]
+        )
     );
     let p = plan_ok(&Spec::plain().block(), &prior_b(), &c);
     assert_eq!(
         p.planned_state,
-        res(unknown_s(), "b", Value::unknown(Type::Number), unknown_s(), vec![], vec![])
+        res(
+            unknown_s(),
+            "b",
+            Value::unknown(Type::Number),
+            unknown_s(),
+            vec![],
+            vec![]
+        )
     );
 }
 
@@ -285,7 +318,12 @@ fn example_d_a_new_list_element_gets_unknown_never_a_null_from_nowhere() {
         ..Spec::plain()
     };
     let prior = res(s("i1"), "a", n(3), s("t1"), vec![rule(80, s("r1"))], vec![]);
-    let c = config("a", null_n(), vec![rule(80, null_s()), rule(443, null_s())], vec![]);
+    let c = config(
+        "a",
+        null_n(),
+        vec![rule(80, null_s()), rule(443, null_s())],
+        vec![],
+    );
     let p = plan_ok(&spec.block(), &prior, &c);
     let rules = p.planned_state.attr("rule").unwrap().elements().unwrap();
     assert_eq!(rules, &[rule(80, s("r1")), rule(443, unknown_s())]);
@@ -340,7 +378,11 @@ fn reordering_a_list_keeps_each_elements_state_with_its_content() {
     let rules = p.planned_state.attr("rule").unwrap().elements().unwrap();
     assert_eq!(
         rules,
-        &[rule(22, s("r3")), rule(80, s("r1")), rule(8080, unknown_s())]
+        &[
+            rule(22, s("r3")),
+            rule(80, s("r1")),
+            rule(8080, unknown_s())
+        ]
     );
 }
 
@@ -358,7 +400,12 @@ fn example_e_set_elements_are_matched_by_value_not_position() {
         vec![],
         vec![tag("a", s("h1")), tag("b", s("h2"))],
     );
-    let c = config("a", null_n(), vec![], vec![tag("a", null_s()), tag("c", null_s())]);
+    let c = config(
+        "a",
+        null_n(),
+        vec![],
+        vec![tag("a", null_s()), tag("c", null_s())],
+    );
     let p = plan_ok(&spec.block(), &prior, &c);
     let want = set(tag_ty(), vec![tag("a", s("h1")), tag("c", unknown_s())]);
     assert_eq!(p.planned_state.attr("tag"), Some(&want));
@@ -389,7 +436,10 @@ fn example_f_a_replacing_change_inside_a_list_is_reported_at_its_index() {
         p.planned_state.attr("rule").unwrap().elements().unwrap(),
         &[rule(8080, unknown_s())]
     );
-    assert_eq!(p.requires_replace, vec![Path::root().attr("rule").index(0).attr("port")]);
+    assert_eq!(
+        p.requires_replace,
+        vec![Path::root().attr("rule").index(0).attr("port")]
+    );
     // The replacing re-plan is a create.
     let p = plan_ok(&spec.block(), &Value::null(c.ty().clone()), &c);
     assert_eq!(p.planned_state.attr("id"), Some(&unknown_s()));
@@ -400,12 +450,19 @@ fn example_f_a_replacing_change_inside_a_list_is_reported_at_its_index() {
 fn example_g_an_unset_optional_computed_attribute_follows_the_plan() {
     let prior = prior_b();
     // Nothing changed: its value stays.
-    let p = plan_ok(&Spec::plain().block(), &prior, &config("a", null_n(), vec![], vec![]));
+    let p = plan_ok(
+        &Spec::plain().block(),
+        &prior,
+        &config("a", null_n(), vec![], vec![]),
+    );
     assert_eq!(p.planned_state, prior);
     // Something changed: unknown, unless it keeps its state.
     let changed = config("b", null_n(), vec![], vec![]);
     let p = plan_ok(&Spec::plain().block(), &prior, &changed);
-    assert_eq!(p.planned_state.attr("size"), Some(&Value::unknown(Type::Number)));
+    assert_eq!(
+        p.planned_state.attr("size"),
+        Some(&Value::unknown(Type::Number))
+    );
     let kept = Spec {
         keep_size: true,
         ..Spec::plain()
@@ -418,7 +475,11 @@ fn example_g_an_unset_optional_computed_attribute_follows_the_plan() {
         size_default: Some(n(1)),
         ..Spec::plain()
     };
-    let p = plan_ok(&defaulted.block(), &prior, &config("a", null_n(), vec![], vec![]));
+    let p = plan_ok(
+        &defaulted.block(),
+        &prior,
+        &config("a", null_n(), vec![], vec![]),
+    );
     assert_eq!(
         p.planned_state,
         res(unknown_s(), "a", n(1), unknown_s(), vec![], vec![])
@@ -428,7 +489,11 @@ fn example_g_an_unset_optional_computed_attribute_follows_the_plan() {
 #[test]
 fn example_g_prime_a_removed_optional_computed_value_is_kept() {
     let prior = res(s("i1"), "a", n(5), s("t1"), vec![], vec![]);
-    let p = plan_ok(&Spec::plain().block(), &prior, &config("a", null_n(), vec![], vec![]));
+    let p = plan_ok(
+        &Spec::plain().block(),
+        &prior,
+        &config("a", null_n(), vec![], vec![]),
+    );
     assert_eq!(p.planned_state, prior);
 }
 
@@ -436,7 +501,10 @@ fn example_g_prime_a_removed_optional_computed_value_is_kept() {
 fn write_only_attributes_plan_null() {
     let mut secret = attr("secret", Type::String, Presence::Optional);
     secret.write_only = true;
-    let b = block(vec![attr("name", Type::String, Presence::Required), secret], vec![]);
+    let b = block(
+        vec![attr("name", Type::String, Presence::Required), secret],
+        vec![],
+    );
     let c = obj(vec![("name", s("a")), ("secret", s("hunter2"))]);
     let p = plan_ok(&b, &Value::null(c.ty().clone()), &c);
     assert_eq!(p.planned_state.attr("secret"), Some(&null_s()));
@@ -455,7 +523,10 @@ fn defaulted_tags() -> Block {
             block(
                 vec![
                     attr("key", Type::String, Presence::Required),
-                    default(attr("mode", Type::String, Presence::OptionalComputed), s("auto")),
+                    default(
+                        attr("mode", Type::String, Presence::OptionalComputed),
+                        s("auto"),
+                    ),
                     attr("hash", Type::String, Presence::Computed),
                 ],
                 vec![],
@@ -479,7 +550,10 @@ fn defaults_inside_set_elements_follow_each_elements_own_configuration() {
         "tag",
         set(
             mode_tag_ty(),
-            vec![mode_tag("a", null_s(), null_s()), mode_tag("b", s("manual"), null_s())],
+            vec![
+                mode_tag("a", null_s(), null_s()),
+                mode_tag("b", s("manual"), null_s()),
+            ],
         ),
     )]);
     let created = plan_ok(&b, &Value::null(c.ty().clone()), &c).planned_state;
@@ -496,7 +570,10 @@ fn defaults_inside_set_elements_follow_each_elements_own_configuration() {
         "tag",
         set(
             mode_tag_ty(),
-            vec![mode_tag("a", s("auto"), s("h1")), mode_tag("b", s("manual"), s("h2"))],
+            vec![
+                mode_tag("a", s("auto"), s("h1")),
+                mode_tag("b", s("manual"), s("h2")),
+            ],
         ),
     )]);
     let p = plan_ok(&b, &applied, &c);
@@ -508,18 +585,29 @@ fn defaults_apply_in_new_list_elements_and_nested_attribute_elements() {
     let inner = block(
         vec![
             attr("port", Type::Number, Presence::Required),
-            default(attr("proto", Type::String, Presence::OptionalComputed), s("tcp")),
+            default(
+                attr("proto", Type::String, Presence::OptionalComputed),
+                s("tcp"),
+            ),
         ],
         vec![],
     );
     let b = block(
-        vec![nested_attr("ports", NestingMode::List, inner.clone(), Presence::Optional)],
+        vec![nested_attr(
+            "ports",
+            NestingMode::List,
+            inner.clone(),
+            Presence::Optional,
+        )],
         vec![nested_block("rule", NestingMode::List, inner)],
     );
     let el = |port: i64, proto: Value| obj(vec![("port", n(port)), ("proto", proto)]);
     let ety = el(1, null_s()).ty().clone();
     let c = obj(vec![
-        ("ports", list(ety.clone(), vec![el(1, null_s()), el(2, s("udp"))])),
+        (
+            "ports",
+            list(ety.clone(), vec![el(1, null_s()), el(2, s("udp"))]),
+        ),
         ("rule", list(ety.clone(), vec![el(3, null_s())])),
     ]);
     let p = plan_ok(&b, &Value::null(c.ty().clone()), &c).planned_state;
@@ -527,7 +615,10 @@ fn defaults_apply_in_new_list_elements_and_nested_attribute_elements() {
         p.attr("ports").unwrap().elements().unwrap(),
         &[el(1, s("tcp")), el(2, s("udp"))]
     );
-    assert_eq!(p.attr("rule").unwrap().elements().unwrap(), &[el(3, s("tcp"))]);
+    assert_eq!(
+        p.attr("rule").unwrap().elements().unwrap(),
+        &[el(3, s("tcp"))]
+    );
 }
 
 #[test]
@@ -537,7 +628,13 @@ fn a_default_on_an_attribute_that_is_not_computed_is_a_schema_error_at_its_path(
         vec![nested_block(
             "rule",
             NestingMode::List,
-            block(vec![default(attr("note", Type::String, Presence::Optional), s("x"))], vec![]),
+            block(
+                vec![default(
+                    attr("note", Type::String, Presence::Optional),
+                    s("x"),
+                )],
+                vec![],
+            ),
         )],
     );
     let c = obj(vec![(
@@ -548,7 +645,10 @@ fn a_default_on_an_attribute_that_is_not_computed_is_a_schema_error_at_its_path(
         ),
     )]);
     let d = plan_err(&b, &Value::null(c.ty().clone()), &c);
-    assert_eq!(d.attribute, Some(Path::root().attr("rule").index(0).attr("note")));
+    assert_eq!(
+        d.attribute,
+        Some(Path::root().attr("rule").index(0).attr("note"))
+    );
     assert!(d.detail.contains("not computed"), "{}", d.detail);
 }
 
@@ -558,7 +658,11 @@ fn same_as_block() -> Block {
     let mut alias = attr("alias", Type::String, Presence::Computed);
     alias.plan.same_as = Some("id".into());
     block(
-        vec![alias, id, replace(attr("key", Type::String, Presence::Required))],
+        vec![
+            alias,
+            id,
+            replace(attr("key", Type::String, Presence::Required)),
+        ],
         vec![],
     )
 }
@@ -568,8 +672,15 @@ fn same_as_plans_the_siblings_value_known_or_unknown_following_chains() {
     let b = same_as_block();
     let c = obj(vec![("alias", null_s()), ("id", null_s()), ("key", s("k"))]);
     let p = plan_ok(&b, &Value::null(c.ty().clone()), &c).planned_state;
-    assert_eq!(p, obj(vec![("alias", s("k")), ("id", s("k")), ("key", s("k"))]));
-    let c = obj(vec![("alias", null_s()), ("id", null_s()), ("key", unknown_s())]);
+    assert_eq!(
+        p,
+        obj(vec![("alias", s("k")), ("id", s("k")), ("key", s("k"))])
+    );
+    let c = obj(vec![
+        ("alias", null_s()),
+        ("id", null_s()),
+        ("key", unknown_s()),
+    ]);
     let p = plan_ok(&b, &Value::null(c.ty().clone()), &c).planned_state;
     assert_eq!(p.attr("id"), Some(&unknown_s()));
     assert_eq!(p.attr("alias"), Some(&unknown_s()));
@@ -587,7 +698,14 @@ fn same_as_naming_no_sibling_or_going_round_is_a_schema_error() {
     x.plan.same_as = Some("y".into());
     let mut y = attr("y", Type::String, Presence::Computed);
     y.plan.same_as = Some("x".into());
-    let b = block(vec![], vec![nested_block("in", NestingMode::Single, block(vec![x, y], vec![]))]);
+    let b = block(
+        vec![],
+        vec![nested_block(
+            "in",
+            NestingMode::Single,
+            block(vec![x, y], vec![]),
+        )],
+    );
     let inner = obj(vec![("x", null_s()), ("y", null_s())]);
     let c = obj(vec![("in", inner)]);
     let d = plan_err(&b, &Value::null(c.ty().clone()), &c);
@@ -642,11 +760,17 @@ fn requires_replace_inside_a_set_is_reported_at_the_set() {
     );
     let prior = obj(vec![
         ("name", s("a")),
-        ("tag", set(tag_ty(), vec![tag("x", s("h1")), tag("y", s("h2"))])),
+        (
+            "tag",
+            set(tag_ty(), vec![tag("x", s("h1")), tag("y", s("h2"))]),
+        ),
     ]);
     let c = obj(vec![
         ("name", s("b")),
-        ("tag", set(tag_ty(), vec![tag("x", null_s()), tag("y", null_s())])),
+        (
+            "tag",
+            set(tag_ty(), vec![tag("x", null_s()), tag("y", null_s())]),
+        ),
     ]);
     let p = plan_ok(&b, &prior, &c);
     assert_eq!(p.requires_replace, vec![path(&["tag"])]);
@@ -671,8 +795,21 @@ fn map_blocks_pair_by_key_and_report_at_the_key() {
     let site = |host: &str, ip: Value| obj(vec![("host", s(host)), ("ip", ip)]);
     let ety = site("h", null_s()).ty().clone();
     let map = |es: Vec<(&str, Value)>| Value::map(ety.clone(), es).unwrap();
-    let prior = obj(vec![("site", map(vec![("a", site("h1", s("10.0.0.1"))), ("b", site("h2", s("10.0.0.2")))]))]);
-    let c = obj(vec![("site", map(vec![("a", site("h1", null_s())), ("b", site("h3", null_s())), ("c", site("h4", null_s()))]))]);
+    let prior = obj(vec![(
+        "site",
+        map(vec![
+            ("a", site("h1", s("10.0.0.1"))),
+            ("b", site("h2", s("10.0.0.2"))),
+        ]),
+    )]);
+    let c = obj(vec![(
+        "site",
+        map(vec![
+            ("a", site("h1", null_s())),
+            ("b", site("h3", null_s())),
+            ("c", site("h4", null_s())),
+        ]),
+    )]);
     let p = plan_ok(&b, &prior, &c);
     assert_eq!(
         p.planned_state.attr("site"),
@@ -682,7 +819,10 @@ fn map_blocks_pair_by_key_and_report_at_the_key() {
             ("c", site("h4", unknown_s())),
         ]))
     );
-    assert_eq!(p.requires_replace, vec![Path::root().attr("site").key("b").attr("host")]);
+    assert_eq!(
+        p.requires_replace,
+        vec![Path::root().attr("site").key("b").attr("host")]
+    );
 }
 
 #[test]
@@ -698,7 +838,12 @@ fn nested_attributes_plan_their_computed_children_at_every_depth() {
     let b = block(
         vec![
             attr("label", Type::String, Presence::Required),
-            nested_attr("one", NestingMode::Single, inner.clone(), Presence::Optional),
+            nested_attr(
+                "one",
+                NestingMode::Single,
+                inner.clone(),
+                Presence::Optional,
+            ),
             nested_attr("many", NestingMode::Set, inner.clone(), Presence::Optional),
             nested_attr("status", NestingMode::Single, inner, Presence::Computed),
         ],
@@ -711,20 +856,38 @@ fn nested_attributes_plan_their_computed_children_at_every_depth() {
     let prior = obj(vec![
         ("label", s("l1")),
         ("one", el("o", s("u0"), s("e0"))),
-        ("many", set(ety.clone(), vec![el("m1", s("u1"), s("e1")), el("m2", s("u2"), s("e2"))])),
+        (
+            "many",
+            set(
+                ety.clone(),
+                vec![el("m1", s("u1"), s("e1")), el("m2", s("u2"), s("e2"))],
+            ),
+        ),
         ("status", el("s", s("u9"), s("e9"))),
     ]);
     let c = obj(vec![
         ("label", s("l2")),
         ("one", el("o", null_s(), null_s())),
-        ("many", set(ety.clone(), vec![el("m2", null_s(), null_s()), el("m3", null_s(), null_s())])),
+        (
+            "many",
+            set(
+                ety.clone(),
+                vec![el("m2", null_s(), null_s()), el("m3", null_s(), null_s())],
+            ),
+        ),
         ("status", Value::null(ety.clone())),
     ]);
     let p = plan_ok(&b, &prior, &c).planned_state;
     assert_eq!(p.attr("one"), Some(&el("o", s("u0"), unknown_s())));
     assert_eq!(
         p.attr("many"),
-        Some(&set(ety.clone(), vec![el("m2", s("u2"), unknown_s()), el("m3", unknown_s(), unknown_s())]))
+        Some(&set(
+            ety.clone(),
+            vec![
+                el("m2", s("u2"), unknown_s()),
+                el("m3", unknown_s(), unknown_s())
+            ]
+        ))
     );
     // A computed nested attribute the configuration leaves null is one
     // unknown, as in the framework.
@@ -735,9 +898,13 @@ fn nested_attributes_plan_their_computed_children_at_every_depth() {
 fn an_unknown_block_collection_stays_unknown() {
     let spec = Spec::plain();
     let mut c = config("a", null_n(), vec![], vec![]);
-    c.set_attr("rule", Value::unknown(Type::list(rule_ty()))).unwrap();
+    c.set_attr("rule", Value::unknown(Type::list(rule_ty())))
+        .unwrap();
     let p = plan_ok(&spec.block(), &prior_b(), &c);
-    assert_eq!(p.planned_state.attr("rule"), Some(&Value::unknown(Type::list(rule_ty()))));
+    assert_eq!(
+        p.planned_state.attr("rule"),
+        Some(&Value::unknown(Type::list(rule_ty())))
+    );
 }
 
 #[test]
@@ -745,7 +912,13 @@ fn a_value_of_another_shape_is_an_error_not_a_panic() {
     let c = obj(vec![("name", s("a"))]);
     let d = plan_err(&Spec::plain().block(), &Value::null(c.ty().clone()), &c);
     assert!(d.detail.contains("no attribute \"id\""), "{}", d.detail);
-    assert!(plan(&Spec::plain().block(), &Value::null(Type::String), &s("x"), &s("x")).is_err());
+    assert!(plan(
+        &Spec::plain().block(),
+        &Value::null(Type::String),
+        &s("x"),
+        &s("x")
+    )
+    .is_err());
 }
 
 #[test]
@@ -769,8 +942,14 @@ fn a_set_element_whose_configured_twin_took_its_prior_is_new() {
     );
     let el = |m: Value| obj(vec![("key", s("a")), ("mode", m)]);
     let ety = el(null_s()).ty().clone();
-    let prior = obj(vec![("name", s("n")), ("tag", set(ety.clone(), vec![el(s("y"))]))]);
-    let c = obj(vec![("name", s("n")), ("tag", set(ety.clone(), vec![el(null_s()), el(s("y"))]))]);
+    let prior = obj(vec![
+        ("name", s("n")),
+        ("tag", set(ety.clone(), vec![el(s("y"))])),
+    ]);
+    let c = obj(vec![
+        ("name", s("n")),
+        ("tag", set(ety.clone(), vec![el(null_s()), el(s("y"))])),
+    ]);
     assert_eq!(
         plan_ok(&b, &prior, &c).planned_state.attr("tag"),
         Some(&set(ety, vec![el(s("y")), el(unknown_s())]))
@@ -824,11 +1003,17 @@ fn big_set(n_elems: usize, hashed: bool) -> (Block, Value, Value) {
     let ety = item(0, false).ty().clone();
     let c = obj(vec![
         ("name", s("b")),
-        ("item", set(ety.clone(), (0..n_elems).map(|i| item(i, false)).collect())),
+        (
+            "item",
+            set(ety.clone(), (0..n_elems).map(|i| item(i, false)).collect()),
+        ),
     ]);
     let prior = obj(vec![
         ("name", s("a")),
-        ("item", set(ety, (0..n_elems).map(|i| item(i, hashed)).collect())),
+        (
+            "item",
+            set(ety, (0..n_elems).map(|i| item(i, hashed)).collect()),
+        ),
     ]);
     (b, prior, c)
 }
@@ -866,7 +1051,10 @@ fn a_set_of_100_000_blocks_plans_in_well_under_a_second() {
         update.as_millis(),
         noop.as_millis()
     );
-    assert_eq!(created.planned_state.attr("item").and_then(Value::len), Some(100_000));
+    assert_eq!(
+        created.planned_state.attr("item").and_then(Value::len),
+        Some(100_000)
+    );
     assert_eq!(updated.planned_state.attr("item"), prior.attr("item"));
     assert_eq!(unchanged.planned_state, prior);
     for t in [create, update, noop] {

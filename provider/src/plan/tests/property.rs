@@ -100,7 +100,11 @@ fn configs() -> impl Strategy<Value = Config> {
         0u8..3,
         proptest::option::of(0u8..3),
         proptest::collection::vec(
-            (0u8..4, proptest::option::of(0u8..2), proptest::option::of(0u8..2)),
+            (
+                0u8..4,
+                proptest::option::of(0u8..2),
+                proptest::option::of(0u8..2),
+            ),
             0..5,
         ),
         proptest::collection::btree_map(0u8..8, proptest::option::of(0u8..3), 0..6),
@@ -122,7 +126,12 @@ fn opt_n(v: Option<u8>) -> Value {
 }
 
 fn rule_el(port: Value, note: Value, rid: Value, mode: Value) -> Value {
-    obj(vec![("port", port), ("note", note), ("rid", rid), ("mode", mode)])
+    obj(vec![
+        ("port", port),
+        ("note", note),
+        ("rid", rid),
+        ("mode", mode),
+    ])
 }
 
 fn tag_el(key: Value, hash: Value, level: Value) -> Value {
@@ -185,11 +194,21 @@ fn apply(v: &Value, counter: &mut i64) -> Value {
             Value::object(attrs)
         }
         Type::List(_) if !v.is_empty() => {
-            let es = v.elements().unwrap_or(&[]).iter().map(|e| apply(e, counter)).collect();
+            let es = v
+                .elements()
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| apply(e, counter))
+                .collect();
             list(Type::Dynamic, es)
         }
         Type::Set(_) if !v.is_empty() => {
-            let es = v.elements().unwrap_or(&[]).iter().map(|e| apply(e, counter)).collect();
+            let es = v
+                .elements()
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| apply(e, counter))
+                .collect();
             set(Type::Dynamic, es)
         }
         _ => v.clone(),
