@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod model;
+pub(crate) mod objchange;
 #[allow(dead_code)] // until the dispatch layer plans with it
 mod plan;
 pub mod schema;

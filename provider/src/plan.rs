@@ -39,14 +39,14 @@
 //! of a set element says nothing of which configuration element it came
 //! from, and that is exactly what defaults and kept state need.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
+use crate::objchange;
 use crate::schema::{Attribute, Block, Nested};
 
 /// How deep nested blocks and attributes may go. Recursion follows the
@@ -97,6 +97,7 @@ pub(crate) fn plan(
             ))
             .into());
     };
+    let mut matched = HashMap::new();
     if let Some(prior) = prior {
         let mut walk = Walk::new(Mode::Propose);
         if walk.same_object(block, Some(prior), config, 0)? {
@@ -105,8 +106,10 @@ pub(crate) fn plan(
                 requires_replace: Vec::new(),
             });
         }
+        matched = walk.matched;
     }
     let mut walk = Walk::new(Mode::Mark);
+    walk.matched = matched;
     let planned_state = walk.object(block, Prior::both(prior), config, 0)?;
     let mut requires_replace = walk.replace;
     requires_replace.sort_by_cached_key(|p| p.to_string());
@@ -278,6 +281,10 @@ struct Walk<'a> {
     /// The protocol's form of each block whose elements are matched,
     /// built once per block type (core's matching rule reads it).
     match_schemas: HashMap<*const Block, tf::Block>,
+    /// Set matches already made, by the addresses of the prior and
+    /// configured elements (both borrowed for the whole plan): the
+    /// comparison pass's serve the planning pass.
+    matched: HashMap<(usize, usize), Vec<Option<usize>>>,
 }
 
 type Planning<T> = Result<T, Diagnostic>;
@@ -289,6 +296,7 @@ impl<'a> Walk<'a> {
             trail: Trail::default(),
             replace: Vec::new(),
             match_schemas: HashMap::new(),
+            matched: HashMap::new(),
         }
     }
 
@@ -626,8 +634,7 @@ impl<'a> Walk<'a> {
             // Fewer proposals than prior elements cannot make the same set.
             return Ok(prior == config);
         }
-        let schema = self.match_schema(block);
-        let pairs = match_set_elements(schema, paired, configured);
+        let pairs = self.set_matches(block, paired, configured);
         let mut covered = vec![false; paired.len()];
         let mut others = Vec::new();
         let before = self.trail.enter_set();
@@ -655,9 +662,7 @@ impl<'a> Walk<'a> {
             // prior element. Look each proposal up among them.
             let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
             for (i, p) in paired.iter().enumerate() {
-                let mut h = DefaultHasher::new();
-                hash_value(p, &mut h);
-                index.entry(h.finish()).or_default().push(i);
+                index.entry(hash_of(p)).or_default().push(i);
             }
             for (j, pair) in others {
                 let Some(c) = configured.get(j) else {
@@ -672,11 +677,13 @@ impl<'a> Walk<'a> {
                         return Err(e);
                     }
                 };
-                let mut h = DefaultHasher::new();
-                hash_value(&proposal, &mut h);
-                let found = index
-                    .get(&h.finish())
-                    .and_then(|b| b.iter().find(|&&i| paired.get(i) == Some(&proposal)));
+                let found = index.get(&hash_of(&proposal)).and_then(|b| {
+                    b.iter().find(|&&i| {
+                        paired
+                            .get(i)
+                            .is_some_and(|p| objchange::raw_eq_unrefined(p, &proposal))
+                    })
+                });
                 match found {
                     Some(&i) => covered[i] = true,
                     None => {
@@ -919,16 +926,11 @@ impl<'a> Walk<'a> {
             Mode::Propose => None,
             Mode::Mark => prior.keep.and_then(Value::elements),
         };
-        let schema = self.match_schema(block);
-        let pairs = if paired.is_empty() {
-            vec![None; configured.len()]
-        } else {
-            match_set_elements(schema, paired, configured)
-        };
+        let pairs = self.set_matches(block, paired, configured);
         // `None`: kept state comes from the paired elements.
         let keeps = match kept_from {
             Some(k) if std::ptr::eq(k, paired) => None,
-            Some(k) => Some(match_set_elements(schema, k, configured)),
+            Some(k) => Some(self.set_matches(block, k, configured)),
             None => Some(vec![None; configured.len()]),
         };
         let before = self.trail.enter_set();
@@ -961,6 +963,26 @@ impl<'a> Walk<'a> {
                 self.trail.shown()
             ),
         )
+    }
+
+    /// Core's set matching of `configured` against `prior`, made once per
+    /// plan.
+    fn set_matches(
+        &mut self,
+        block: &'a Block,
+        prior: &'a [Value],
+        configured: &'a [Value],
+    ) -> Vec<Option<usize>> {
+        if prior.is_empty() {
+            return vec![None; configured.len()];
+        }
+        let key = (prior.as_ptr() as usize, configured.as_ptr() as usize);
+        if let Some(m) = self.matched.get(&key) {
+            return m.clone();
+        }
+        let m = match_set_elements(self.match_schema(block), prior, configured);
+        self.matched.insert(key, m.clone());
+        m
     }
 
     /// The protocol's form of `block`, which core's matching rule reads.
@@ -1054,229 +1076,23 @@ fn continuations(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<O
     out
 }
 
-// ---------------------------------------------------------------------
-// Core's set-element matching. Until objchange (branch hobj) exposes it,
-// the rule lives here with objchange's contract; then this goes.
-// ---------------------------------------------------------------------
-
-/// For each configuration element of a set, the index of the prior
-/// element it continues: core's rule, the first unused prior element for
-/// which `validPriorFromConfig` holds. Prior elements are bucketed by their
-/// configuration-only attributes (which that rule requires equal), so this
-/// is linear unless many elements share them.
-pub(crate) fn match_set_elements(
-    schema: &tf::Block,
-    prior: &[Value],
-    config: &[Value],
-) -> Vec<Option<usize>> {
-    let mut used = vec![false; prior.len()];
-    let keys: Option<Vec<u64>> = prior.iter().map(|p| match_key(schema, p)).collect();
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
-    if let Some(keys) = &keys {
-        for (i, k) in keys.iter().enumerate() {
-            buckets.entry(*k).or_default().push(i);
-        }
-    }
-    config
-        .iter()
-        .map(|c| {
-            let candidates: Box<dyn Iterator<Item = usize>> =
-                match (keys.is_some(), match_key(schema, c)) {
-                    (true, Some(k)) => match buckets.get(&k) {
-                        Some(b) => Box::new(b.iter().copied()),
-                        None => Box::new(std::iter::empty()),
-                    },
-                    _ => Box::new(0..prior.len()),
-                };
-            for i in candidates {
-                if used.get(i) == Some(&false)
-                    && prior
-                        .get(i)
-                        .is_some_and(|p| valid_prior_from_config(schema, p, c))
-                {
-                    used[i] = true;
-                    return Some(i);
-                }
-            }
-            None
-        })
-        .collect()
+/// Core's set rule (objchange's, the code `ProposedNew` uses): for each
+/// configuration element, the index of the prior element it continues.
+fn match_set_elements(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<Option<usize>> {
+    objchange::match_set_elements(objchange::Nested::Block(schema), prior, config)
 }
 
-/// A hash of the attributes `validPriorFromConfig` requires equal: the
-/// element's own attributes that are neither computed nor nested. `None`
-/// for an element that is not a known object.
-fn match_key(schema: &tf::Block, v: &Value) -> Option<u64> {
-    // Only a known object has a key.
-    let _object = v.attributes()?;
-    let mut h = DefaultHasher::new();
-    for a in &schema.attributes {
-        if !a.computed && a.nested_type.is_none() {
-            hash_value(v.attr(&a.name)?, &mut h);
-        }
-    }
-    Some(h.finish())
+/// Core's `validPriorFromConfig`: whether the configuration element could
+/// have planned the prior element, only computed values having been added.
+fn valid_prior_from_config(schema: &tf::Block, prior: &Value, config: &Value) -> bool {
+    objchange::valid_prior_from_config(objchange::Nested::Block(schema), prior, config)
 }
 
-/// A hash consistent with `Value`'s equality: equal values hash alike.
-fn hash_value(v: &Value, h: &mut impl Hasher) {
-    if v.is_null() {
-        0u8.hash(h);
-    } else if !v.is_known() {
-        1u8.hash(h);
-    } else if let Some(s) = v.as_str() {
-        2u8.hash(h);
-        s.hash(h);
-    } else if let Some(n) = v.as_number() {
-        3u8.hash(h);
-        // Equal numbers have one nearest f64; -0 equals 0.
-        let f = n.to_f64();
-        (if f == 0.0 { 0.0f64 } else { f }).to_bits().hash(h);
-    } else if let Some(b) = v.as_bool() {
-        4u8.hash(h);
-        b.hash(h);
-    } else if let Some(es) = v.elements() {
-        5u8.hash(h);
-        es.len().hash(h);
-        for e in es {
-            hash_value(e, h);
-        }
-    } else if let Some(es) = v.entries() {
-        6u8.hash(h);
-        for (k, e) in es {
-            k.hash(h);
-            hash_value(e, h);
-        }
-    } else if let Some(es) = v.attributes() {
-        7u8.hash(h);
-        for (k, e) in es {
-            k.hash(h);
-            hash_value(e, h);
-        }
-    }
-}
-
-/// Where a path into a value is in the schema, as core's
-/// `AttributeByPath` finds it.
-#[derive(Clone, Copy)]
-enum Pos<'s> {
-    /// In a block (index steps stay in it).
-    Block(&'s tf::Block),
-    /// Inside a nested attribute's objects.
-    Object(&'s [tf::Attribute]),
-    /// Exactly at an attribute.
-    Attr(&'s tf::Attribute),
-    /// Nowhere in the schema.
-    Nothing,
-}
-
-impl<'s> Pos<'s> {
-    fn attr(self, name: &str) -> Pos<'s> {
-        match self {
-            Pos::Block(b) => {
-                if let Some(a) = b.attributes.iter().find(|a| a.name == name) {
-                    Pos::Attr(a)
-                } else if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
-                    Pos::Block(&nb.block)
-                } else {
-                    Pos::Nothing
-                }
-            }
-            Pos::Object(attrs) => match attrs.iter().find(|a| a.name == name) {
-                Some(a) => Pos::Attr(a),
-                None => Pos::Object(attrs),
-            },
-            Pos::Attr(a) => match &a.nested_type {
-                Some(o) => Pos::Object(&o.attributes).attr(name),
-                None => Pos::Nothing,
-            },
-            Pos::Nothing => Pos::Nothing,
-        }
-    }
-
-    fn index(self) -> Pos<'s> {
-        match self {
-            Pos::Attr(a) => match &a.nested_type {
-                Some(o) => Pos::Object(&o.attributes),
-                None => Pos::Nothing,
-            },
-            other => other,
-        }
-    }
-}
-
-/// The configuration at a path, as cty's `Path.Apply` finds it.
-#[derive(Clone, Copy)]
-enum Found<'v> {
-    /// The path does not apply (a step into a null or a missing key).
-    Missing,
-    /// Inside an unknown value.
-    Unknown,
-    At(&'v Value),
-}
-
-impl<'v> Found<'v> {
-    fn step(self, get: impl FnOnce(&'v Value) -> Option<&'v Value>) -> Found<'v> {
-        match self {
-            Found::At(v) if !v.is_known() => Found::Unknown,
-            Found::At(v) if v.is_null() => Found::Missing,
-            Found::At(v) => get(v).map_or(Found::Missing, Found::At),
-            other => other,
-        }
-    }
-}
-
-/// Core's `validPriorFromConfig`: whether `prior` can be the prior of the
-/// configuration element `config`, i.e. they differ only where a computed
-/// attribute is null in configuration.
-pub(crate) fn valid_prior_from_config(schema: &tf::Block, prior: &Value, config: &Value) -> bool {
-    valid_at(Pos::Block(schema), prior, Found::At(config), 0)
-}
-
-fn valid_at(pos: Pos<'_>, prior: &Value, config: Found<'_>, depth: usize) -> bool {
-    let config = match config {
-        Found::Missing => return false,
-        Found::Unknown => None,
-        Found::At(v) => Some(v),
-    };
-    match config {
-        Some(c) if c == prior => return true,
-        // Sets cannot be correlated inside: they must be equal.
-        Some(c) if matches!(c.ty(), Type::Set(_)) => return false,
-        None if matches!(prior.ty(), Type::Set(_)) => return false,
-        _ => {}
-    }
-    if let Pos::Attr(a) = pos {
-        if a.nested_type.is_none() {
-            // A leaf may differ only if computed and unset in configuration.
-            return a.computed && config.is_some_and(Value::is_null);
-        }
-    }
-    if depth > 2 * MAX_DEPTH || prior.is_null() || !prior.is_known() {
-        return depth <= 2 * MAX_DEPTH;
-    }
-    let here = config.map_or(Found::Unknown, Found::At);
-    if let Some(attrs) = prior.attributes() {
-        for (name, pv) in attrs {
-            if !valid_at(pos.attr(name), pv, here.step(|c| c.attr(name)), depth + 1) {
-                return false;
-            }
-        }
-    } else if let Some(es) = prior.elements() {
-        for (i, pv) in es.iter().enumerate() {
-            let cv = here.step(|c| c.elements().and_then(|es| es.get(i)));
-            if !valid_at(pos.index(), pv, cv, depth + 1) {
-                return false;
-            }
-        }
-    } else if let Some(es) = prior.entries() {
-        for (k, pv) in es {
-            if !valid_at(pos.index(), pv, here.step(|c| c.entry(k)), depth + 1) {
-                return false;
-            }
-        }
-    }
-    true
+/// A hash under which equal values meet.
+fn hash_of(v: &Value) -> u64 {
+    let mut h = objchange::FastHasher::default();
+    objchange::hash_unrefined(v, &mut h);
+    h.finish()
 }
 
 #[cfg(test)]

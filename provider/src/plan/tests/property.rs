@@ -2,7 +2,9 @@
 //! keep their state or not, defaults or not) and configurations: a plan,
 //! an apply that fills its unknowns, and a second plan with the same
 //! configuration plans exactly the applied state; and so does a plan
-//! after an update and its apply.
+//! after an update and its apply. Every plan passes core's
+//! `AssertPlanValid`, and the applied state core's
+//! `AssertObjectCompatible` with its plan.
 
 use proptest::prelude::*;
 
@@ -215,8 +217,15 @@ fn apply(v: &Value, counter: &mut i64) -> Value {
     }
 }
 
+/// Plans with core's proposal, and fails unless core accepts the plan.
 fn plan_or_fail(b: &Block, prior: &Value, c: &Value) -> Result<Planned, TestCaseError> {
-    plan(b, prior, c, c).map_err(|d| TestCaseError::fail(format!("plan failed: {d}")))
+    let schema = b.to_schema_block();
+    let proposed = objchange::proposed_new(&schema, prior, c);
+    let planned = plan(b, prior, c, &proposed)
+        .map_err(|d| TestCaseError::fail(format!("plan failed: {d}")))?;
+    let problems = objchange::assert_plan_valid(&schema, prior, c, &planned.planned_state);
+    prop_assert!(problems.is_empty(), "core rejects the plan: {:?}", problems);
+    Ok(planned)
 }
 
 proptest! {
@@ -230,6 +239,9 @@ proptest! {
         let created = plan_or_fail(&b, &Value::null(c1.ty().clone()), &c1)?;
         prop_assert!(created.requires_replace.is_empty());
         let state = apply(&created.planned_state, &mut counter);
+        let schema = b.to_schema_block();
+        let problems = objchange::assert_object_compatible(&schema, &created.planned_state, &state);
+        prop_assert!(problems.is_empty(), "{:?}", problems);
         prop_assert!(state.is_wholly_known());
         let again = plan_or_fail(&b, &state, &c1)?;
         prop_assert_eq!(&again.planned_state, &state);
@@ -238,6 +250,12 @@ proptest! {
         // An update, its apply, and again nothing left to plan.
         let c2 = config_value(&second);
         let updated = plan_or_fail(&b, &state, &c2)?;
+        if !(shape.size_default || shape.mode_default || shape.level_default) {
+            // Without defaults the engine's own "nothing changes" is core's
+            // proposal equalling the prior state.
+            let proposed = objchange::proposed_new(&schema, &state, &c2);
+            prop_assert_eq!(updated.planned_state == state, proposed == state);
+        }
         let state2 = apply(&updated.planned_state, &mut counter);
         let again = plan_or_fail(&b, &state2, &c2)?;
         prop_assert_eq!(&again.planned_state, &state2);
