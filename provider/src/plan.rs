@@ -34,10 +34,20 @@
 //! a list keeps each remaining element's own state (framework#709).
 //! `requires_replace` compares list elements by index, as core does.
 //!
-//! The engine recomputes the proposal from the prior state and the
-//! configuration rather than reading the one Terraform sent: the proposal
-//! of a set element says nothing of which configuration element it came
-//! from, and that is exactly what defaults and kept state need.
+//! The pairing rules are objchange's (`match_set_elements`,
+//! `valid_prior_from_config`), the code core's proposal is built with.
+//!
+//! The engine walks the prior state and the configuration together with
+//! the schema and recomputes the proposal element by element rather than
+//! reading the one Terraform sent (which it only reads for being null): a
+//! proposed set element says nothing of which configuration element it
+//! came from, and that is exactly what defaults and kept state need. Two
+//! passes: the first compares the proposal with the prior state without
+//! building it, stopping at the first difference; only when something
+//! differs does the second build the plan. Set matches are made once per
+//! plan, objects of plain attributes are planned as one copy of their
+//! configuration, and nothing is quadratic in the number of elements
+//! beyond what core's matching rule itself needs.
 
 use std::collections::HashMap;
 use std::hash::Hasher;
@@ -226,11 +236,6 @@ impl<'a> Trail<'a> {
 
     pub(crate) fn leave_set(&mut self, before: Option<usize>) {
         self.set_at = before;
-    }
-
-    /// Whether the walk is inside a set element.
-    pub(crate) fn in_set(&self) -> bool {
-        self.set_at.is_some()
     }
 
     /// The path to report: the steps, cut at the outermost set.
@@ -647,7 +652,9 @@ impl<'a> Walk<'a> {
             match same {
                 Ok(true) => {
                     if let Some(i) = pair {
-                        covered[i] = true;
+                        if let Some(c) = covered.get_mut(i) {
+                            *c = true;
+                        }
                     }
                 }
                 Ok(false) => others.push((j, pair)),
@@ -685,7 +692,11 @@ impl<'a> Walk<'a> {
                     })
                 });
                 match found {
-                    Some(&i) => covered[i] = true,
+                    Some(&i) => {
+                        if let Some(c) = covered.get_mut(i) {
+                            *c = true;
+                        }
+                    }
                     None => {
                         self.trail.leave_set(before);
                         return Ok(false);
