@@ -118,8 +118,14 @@ async fn main() {
         config: dynamic(&Value::object::<&str>([]), &Type::object::<&str>([])),
         ..Default::default()
     };
-    let configured = service.configure_provider(tonic::Request::new(configure)).await;
-    assert!(configured.expect("configured").into_inner().diagnostics.is_empty());
+    let configured = service
+        .configure_provider(tonic::Request::new(configure))
+        .await;
+    assert!(configured
+        .expect("configured")
+        .into_inner()
+        .diagnostics
+        .is_empty());
 
     let sizes: Vec<usize> = match std::env::args().nth(1) {
         Some(n) => vec![n.parse().expect("a size")],
@@ -148,7 +154,10 @@ async fn main() {
         assert!(planned.diagnostics.is_empty(), "{:?}", planned.diagnostics);
         let planned_state = decoded(planned.planned_state, &ty);
         let plan_ms = started.elapsed().as_secs_f64() * 1e3;
-        assert_eq!(planned_state, proposed, "every id is kept from its own element");
+        assert_eq!(
+            planned_state, proposed,
+            "every id is kept from its own element"
+        );
 
         let started = Instant::now();
         let apply = pb::apply_resource_change::Request {
