@@ -1,0 +1,576 @@
+//! The framework's dispatch as Terraform meets it: each RPC reaches the
+//! type registered under its name, with its model; answers are checked as
+//! Terraform would check them, and a provider's bug is reported naming the
+//! attribute and saying whose bug it is.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use ctywire_provider::tfplugin6::{self as tf, Provider as _};
+use ctywire_provider::{
+    async_trait, model, Builder, Context, Diagnostics, Function, FunctionError, Model, PlanChange,
+    Provider, Resource, Result, Type, Unknowable, Value,
+};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Model)]
+struct Config {
+    prefix: Option<String>,
+}
+
+struct Test;
+
+#[async_trait]
+impl Provider for Test {
+    type Config = Config;
+    type Data = String;
+    async fn configure(&self, config: Config) -> Result<String> {
+        Ok(config.prefix.unwrap_or_default())
+    }
+}
+
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct Thing {
+    #[model(requires_replace)]
+    name: String,
+    port: Option<u16>,
+    #[model(computed, same_as = "name")]
+    id: Option<String>,
+    #[model(computed)]
+    serial: Unknowable<Option<u64>>,
+}
+
+/// How a `Thing` misbehaves, to see the framework catch it.
+#[derive(Clone, Copy, PartialEq)]
+enum Bug {
+    None,
+    /// The plan hook changes a configured value.
+    PlanChangesConfig,
+    /// Create returns another value than the known planned one.
+    ApplyChangesPlanned,
+    /// Create leaves a value unknown.
+    ApplyLeavesUnknown,
+}
+
+struct Things {
+    bug: Bug,
+    stopped: Arc<AtomicBool>,
+}
+
+#[async_trait]
+impl Resource<String> for Things {
+    type Model = Thing;
+
+    async fn create(&self, ctx: &Context<String>, plan: Thing) -> Result<Thing> {
+        if plan.name == "wait-for-stop" {
+            let signal = ctx.stop_signal().expect("calls run under the stop signal");
+            let stopped = self.stopped.clone();
+            tokio::spawn(async move {
+                signal.stopped().await;
+                stopped.store(true, Ordering::SeqCst);
+            });
+            std::future::pending::<()>().await;
+        }
+        let mut new = Thing {
+            serial: Unknowable::Known(Some(1)),
+            ..plan
+        };
+        match self.bug {
+            Bug::ApplyChangesPlanned => new.name = format!("{}{}", ctx.data(), "renamed"),
+            Bug::ApplyLeavesUnknown => new.serial = Unknowable::unknown(),
+            _ => {}
+        }
+        Ok(new)
+    }
+
+    async fn read(&self, _: &Context<String>, state: Thing) -> Result<Option<Thing>> {
+        Ok(Some(state))
+    }
+
+    async fn update(&self, ctx: &Context<String>, _: Thing, plan: Thing) -> Result<Thing> {
+        self.create(ctx, plan).await
+    }
+
+    async fn delete(&self, _: &Context<String>, _: Thing) -> Result<()> {
+        Ok(())
+    }
+
+    async fn import(&self, _: &Context<String>, id: String) -> Result<Option<Thing>> {
+        Ok((id == "known").then(|| Thing {
+            name: id.clone(),
+            port: None,
+            id: Some(id),
+            serial: Unknowable::Known(Some(9)),
+        }))
+    }
+
+    async fn modify_plan(&self, _: &Context<String>, plan: &mut PlanChange) -> Result<()> {
+        if self.bug == Bug::PlanChangesConfig {
+            plan.planned.set_attr("port", Value::number(1))?;
+        }
+        Ok(())
+    }
+}
+
+/// The arguments of `greet`.
+#[derive(Serialize, Deserialize, Model)]
+struct GreetArgs {
+    name: String,
+    times: u8,
+}
+
+struct Greet;
+
+#[async_trait]
+impl Function for Greet {
+    type Args = GreetArgs;
+    type Output = String;
+    async fn call(&self, args: GreetArgs) -> Result<String, FunctionError> {
+        Ok(format!("hello {}", args.name).repeat(usize::from(args.times)))
+    }
+}
+
+fn ty() -> Type {
+    model::type_of::<Thing>().unwrap()
+}
+
+fn thing(name: &str, port: Option<u16>, id: Value, serial: Value) -> Value {
+    Value::object([
+        ("name", Value::string(name)),
+        (
+            "port",
+            Value::from_option(port.map(u64::from), Type::Number),
+        ),
+        ("id", id),
+        ("serial", serial),
+    ])
+}
+
+fn config(name: &str, port: Option<u16>) -> Value {
+    thing(
+        name,
+        port,
+        Value::null(Type::String),
+        Value::null(Type::Number),
+    )
+}
+
+async fn configured(bug: Bug) -> ctywire_provider::Framework<Test> {
+    let framework = Builder::new(Test)
+        .resource(
+            "test_thing",
+            Things {
+                bug,
+                stopped: Arc::new(AtomicBool::new(false)),
+            },
+        )
+        .function("greet", Greet)
+        .build()
+        .expect("a valid schema");
+    let diags = framework
+        .configure_provider(tf::ConfigureProviderRequest {
+            terraform_version: "1.11.4".into(),
+            config: Value::object([("prefix", Value::null(Type::String))]),
+            client_capabilities: Default::default(),
+        })
+        .await;
+    assert!(diags.is_empty(), "{diags:?}");
+    framework
+}
+
+fn plan_request(prior: Value, config: Value, proposed: Value) -> tf::PlanResourceChangeRequest {
+    tf::PlanResourceChangeRequest {
+        type_name: "test_thing".into(),
+        prior_state: prior,
+        proposed_new_state: proposed,
+        config,
+        prior_private: Vec::new(),
+        provider_meta: None,
+        client_capabilities: Default::default(),
+    }
+}
+
+fn apply_request(prior: Value, planned: Value, config: Value) -> tf::ApplyResourceChangeRequest {
+    tf::ApplyResourceChangeRequest {
+        type_name: "test_thing".into(),
+        prior_state: prior,
+        planned_state: planned,
+        config,
+        planned_private: Vec::new(),
+        provider_meta: None,
+    }
+}
+
+/// Each diagnostic as (summary, path, detail).
+fn described(diags: &Diagnostics) -> Vec<(String, String, String)> {
+    diags
+        .iter()
+        .map(|d| {
+            let path = d
+                .attribute
+                .as_ref()
+                .map(|p| p.to_string())
+                .unwrap_or_default();
+            (d.summary.clone(), path, d.detail.clone())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_create_is_planned_by_the_models_declarations_and_applied_through_it() {
+    let p = configured(Bug::None).await;
+    let null = Value::null(ty());
+    let planned = p
+        .plan_resource_change(plan_request(
+            null.clone(),
+            config("a", Some(80)),
+            config("a", Some(80)),
+        ))
+        .await
+        .unwrap();
+    let unknown = Value::unknown(Type::Number);
+    assert_eq!(
+        planned.planned_state,
+        thing("a", Some(80), Value::string("a"), unknown),
+        "id is the name (same_as), serial is left for apply"
+    );
+    let applied = p
+        .apply_resource_change(apply_request(
+            null,
+            planned.planned_state,
+            config("a", Some(80)),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        applied.new_state,
+        thing("a", Some(80), Value::string("a"), Value::number(1))
+    );
+}
+
+#[tokio::test]
+async fn a_plan_that_contradicts_the_configuration_is_a_provider_bug_at_its_attribute() {
+    let p = configured(Bug::PlanChangesConfig).await;
+    let err = p
+        .plan_resource_change(plan_request(
+            Value::null(ty()),
+            config("a", Some(80)),
+            config("a", Some(80)),
+        ))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "Provider produced an invalid plan");
+    assert_eq!(d[0].1, ".port");
+    assert!(
+        d[0].2.starts_with("The provider planned an invalid value for test_thing.port: planned value cty.NumberIntVal(1) does not match config value cty.NumberIntVal(80)"),
+        "{}",
+        d[0].2
+    );
+    assert!(
+        d[0].2.contains("This is a bug in the provider"),
+        "{}",
+        d[0].2
+    );
+}
+
+#[tokio::test]
+async fn an_apply_that_contradicts_a_known_planned_value_is_a_provider_bug_at_its_attribute() {
+    let p = configured(Bug::ApplyChangesPlanned).await;
+    let planned = thing("a", None, Value::string("a"), Value::unknown(Type::Number));
+    let err = p
+        .apply_resource_change(apply_request(Value::null(ty()), planned, config("a", None)))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "Provider produced inconsistent result after apply");
+    assert_eq!(d[0].1, ".name");
+    assert!(
+        d[0].2.starts_with("The provider's create produced an invalid new value for test_thing.name: was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")"),
+        "{}",
+        d[0].2
+    );
+}
+
+#[tokio::test]
+async fn an_apply_that_leaves_a_value_unknown_names_it() {
+    let p = configured(Bug::ApplyLeavesUnknown).await;
+    let planned = thing("a", None, Value::string("a"), Value::unknown(Type::Number));
+    let err = p
+        .apply_resource_change(apply_request(Value::null(ty()), planned, config("a", None)))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "Provider returned an unknown value");
+    assert_eq!(d[0].1, ".serial");
+    assert!(
+        d[0].2.starts_with("create left test_thing.serial unknown"),
+        "{}",
+        d[0].2
+    );
+}
+
+#[tokio::test]
+async fn an_update_is_planned_with_requires_replace_at_the_changed_attribute() {
+    let p = configured(Bug::None).await;
+    let prior = thing("a", None, Value::string("a"), Value::number(1));
+    let proposed = thing("b", None, Value::string("a"), Value::number(1));
+    let planned = p
+        .plan_resource_change(plan_request(prior, config("b", None), proposed))
+        .await
+        .unwrap();
+    let paths: Vec<String> = planned
+        .requires_replace
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(paths, [".name"]);
+    assert_eq!(
+        planned.planned_state,
+        thing("b", None, Value::string("b"), Value::unknown(Type::Number))
+    );
+}
+
+#[tokio::test]
+async fn nothing_changed_plans_the_prior_state() {
+    let p = configured(Bug::None).await;
+    let prior = thing("a", Some(80), Value::string("a"), Value::number(7));
+    let planned = p
+        .plan_resource_change(plan_request(
+            prior.clone(),
+            config("a", Some(80)),
+            prior.clone(),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(planned.planned_state, prior);
+    assert!(planned.requires_replace.is_empty());
+}
+
+#[tokio::test]
+async fn an_integer_out_of_its_fields_range_is_refused_at_validation_in_terraforms_terms() {
+    let p = configured(Bug::None).await;
+    let mut cfg = config("a", None);
+    cfg.set_attr("port", Value::number(70000)).unwrap();
+    let diags = p
+        .validate_resource_config(tf::ValidateResourceConfigRequest {
+            type_name: "test_thing".into(),
+            config: cfg,
+            client_capabilities: Default::default(),
+        })
+        .await;
+    let d = described(&diags);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].1, ".port");
+    assert!(
+        d[0].2.contains("must be a whole number from 0 to 65535"),
+        "{}",
+        d[0].2
+    );
+    assert!(!d[0].2.contains("u16"), "no Rust type names: {}", d[0].2);
+}
+
+#[tokio::test]
+async fn an_unknown_value_is_left_for_later_by_validation() {
+    let p = configured(Bug::None).await;
+    let mut cfg = config("a", None);
+    cfg.set_attr("port", Value::unknown(Type::Number)).unwrap();
+    let diags = p
+        .validate_resource_config(tf::ValidateResourceConfigRequest {
+            type_name: "test_thing".into(),
+            config: cfg,
+            client_capabilities: Default::default(),
+        })
+        .await;
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[tokio::test]
+async fn import_gives_the_whole_object_or_says_there_is_none() {
+    let p = configured(Bug::None).await;
+    let import = |id: &str| tf::ImportResourceStateRequest {
+        type_name: "test_thing".into(),
+        id: id.into(),
+        client_capabilities: Default::default(),
+    };
+    let found = p.import_resource_state(import("known")).await.unwrap();
+    assert_eq!(
+        found.imported_resources[0].state,
+        thing("known", None, Value::string("known"), Value::number(9))
+    );
+    let err = p
+        .import_resource_state(import("missing"))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d[0].0, "Cannot import non-existent remote object");
+    assert!(d[0].2.contains("\"missing\""), "{}", d[0].2);
+}
+
+#[tokio::test]
+async fn a_type_the_provider_does_not_have_is_named() {
+    let p = configured(Bug::None).await;
+    let mut req = plan_request(Value::null(ty()), config("a", None), config("a", None));
+    req.type_name = "test_other".into();
+    let err = p.plan_resource_change(req).await.unwrap_err();
+    let d = described(&err);
+    assert_eq!(d[0].0, "Unknown resource type");
+    assert!(d[0].2.contains("\"test_other\""), "{}", d[0].2);
+}
+
+#[tokio::test]
+async fn a_call_before_configure_says_the_provider_is_not_configured() {
+    let p = Builder::new(Test)
+        .resource(
+            "test_thing",
+            Things {
+                bug: Bug::None,
+                stopped: Arc::new(AtomicBool::new(false)),
+            },
+        )
+        .build()
+        .unwrap();
+    let err = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_thing".into(),
+            current_state: thing("a", None, Value::string("a"), Value::number(1)),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(described(&err)[0].0, "Provider not configured");
+}
+
+#[tokio::test]
+async fn a_function_takes_its_parameters_from_its_arguments_model() {
+    let p = configured(Bug::None).await;
+    let f = &p.schemas().functions["greet"];
+    let params: Vec<(&str, Type)> = f
+        .parameters
+        .iter()
+        .map(|p| (p.name.as_str(), p.ty.clone()))
+        .collect();
+    assert_eq!(params, [("name", Type::String), ("times", Type::Number)]);
+    assert_eq!(f.summary, "The arguments of `greet`.");
+    let call = |args: Vec<Value>| tf::CallFunctionRequest {
+        name: "greet".into(),
+        arguments: args,
+    };
+    let out = p
+        .call_function(call(vec![Value::string("x"), Value::number(2)]))
+        .await
+        .unwrap();
+    assert_eq!(out, Value::string("hello xhello x"));
+    let err = p
+        .call_function(call(vec![Value::string("x"), Value::number(300)]))
+        .await
+        .unwrap_err();
+    assert_eq!(err.function_argument, Some(1), "{err:?}");
+}
+
+#[test]
+fn a_type_registered_twice_is_a_schema_error() {
+    let things = || Things {
+        bug: Bug::None,
+        stopped: Arc::new(AtomicBool::new(false)),
+    };
+    let err = Builder::new(Test)
+        .resource("test_thing", things())
+        .resource("test_thing", things())
+        .build()
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string().contains("test_thing is registered twice"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn stop_provider_reaches_work_a_call_handed_off() {
+    use tf::pb::tfplugin6 as pb;
+    use tf::pb::tfplugin6::provider_server::Provider as _;
+    let stopped = Arc::new(AtomicBool::new(false));
+    let framework = Builder::new(Test)
+        .resource(
+            "test_thing",
+            Things {
+                bug: Bug::None,
+                stopped: stopped.clone(),
+            },
+        )
+        .build()
+        .unwrap();
+    let service = Arc::new(tf::ProviderService::new(framework));
+    let configure = pb::configure_provider::Request {
+        config: Some(pb::DynamicValue {
+            msgpack: ctywire_provider::ctywire::msgpack::encode(
+                &Value::object([("prefix", Value::null(Type::String))]),
+                &model::type_of::<Config>().unwrap(),
+            )
+            .unwrap(),
+            json: Vec::new(),
+        }),
+        ..Default::default()
+    };
+    service
+        .configure_provider(tonic::Request::new(configure))
+        .await
+        .unwrap();
+    let t = ty();
+    let encoded = |v: &Value| {
+        Some(pb::DynamicValue {
+            msgpack: ctywire_provider::ctywire::msgpack::encode(v, &t).unwrap(),
+            json: Vec::new(),
+        })
+    };
+    let planned = thing(
+        "wait-for-stop",
+        None,
+        Value::string("wait-for-stop"),
+        Value::unknown(Type::Number),
+    );
+    let apply = pb::apply_resource_change::Request {
+        type_name: "test_thing".into(),
+        prior_state: encoded(&Value::null(t.clone())),
+        planned_state: encoded(&planned),
+        config: encoded(&config("wait-for-stop", None)),
+        ..Default::default()
+    };
+    let s = service.clone();
+    let call =
+        tokio::spawn(async move { s.apply_resource_change(tonic::Request::new(apply)).await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!stopped.load(Ordering::SeqCst));
+    service
+        .stop_provider(tonic::Request::new(pb::stop_provider::Request {}))
+        .await
+        .unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(5), call)
+        .await
+        .expect("the call ends when stopped")
+        .unwrap()
+        .unwrap()
+        .into_inner();
+    assert!(
+        answer
+            .diagnostics
+            .iter()
+            .any(|d| d.summary.contains("stopped")),
+        "{:?}",
+        answer.diagnostics
+    );
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !stopped.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the handed-off work saw the stop");
+}
