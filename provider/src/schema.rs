@@ -241,7 +241,11 @@ impl Attribute {
                 None,
                 Some(tf::Object::new(
                     n.nesting,
-                    n.block.attributes.iter().map(Attribute::to_schema).collect(),
+                    n.block
+                        .attributes
+                        .iter()
+                        .map(Attribute::to_schema)
+                        .collect(),
                 )),
             ),
             None => (Some(self.ty.clone()), None),
