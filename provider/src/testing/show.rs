@@ -6,7 +6,7 @@
 //! (hashicorp/terraform v1.11, `internal/command/jsonplan/plan.go` and
 //! `internal/command/jsonstate/state.go`).
 
-use ctywire::path::PathStep;
+use ctywire::PathStep;
 use ctywire::{Path, Type, Value};
 use serde_json::{Map, Value as Json};
 
