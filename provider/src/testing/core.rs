@@ -806,20 +806,10 @@ impl<'a> Core<'a> {
 }
 
 /// Provider diagnostics about a resource's configuration
-/// (`InConfigBody`): the address is said in the detail.
-fn in_config(d: Diagnostics, address: &str) -> Diagnostics {
-    d.into_iter()
-        .map(|mut d| {
-            if d.is_error() {
-                d.detail = if d.detail.is_empty() {
-                    format!("(in {address})")
-                } else {
-                    format!("{} (in {address})", d.detail)
-                };
-            }
-            d
-        })
-        .collect()
+/// (`InConfigBody`): core attaches the configuration's source range, which
+/// a JSON body here has none of, and leaves the text as it is.
+fn in_config(d: Diagnostics, _address: &str) -> Diagnostics {
+    d
 }
 
 /// cty's `Equals` is known and true: both values wholly known and equal.

@@ -227,14 +227,13 @@ impl Harness {
 
     /// The provider's source address as `required_providers` writes it
     /// (`"ctywire/kv"`, or in full `"registry.terraform.io/ctywire/kv"`);
-    /// messages and `provider_name` show it.
+    /// messages and `provider_name` show it. The provider's local name
+    /// (its `provider` block's label) stays its resource types' prefix.
     pub fn source(mut self, source: &str) -> Self {
-        let full = match source.split('/').count() {
+        self.provider = match source.split('/').count() {
             2 => format!("registry.terraform.io/{source}"),
             _ => source.to_owned(),
         };
-        self.provider_type = full.rsplit('/').next().unwrap_or(&full).to_owned();
-        self.provider = full;
         self
     }
 
