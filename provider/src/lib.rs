@@ -29,6 +29,7 @@ pub use ctywire;
 /// once the provider serves, with no setup.
 pub use log;
 pub use ctywire::{Path, Type, Unknowable, Value};
+/// `#[derive(Model)]`: see [`Model`](trait@Model).
 pub use ctywire_provider_derive::Model;
 pub use ctywire_tfplugin6 as tfplugin6;
 pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError, RawState};
@@ -43,3 +44,6 @@ pub use server::{Builder, Framework, SchemaError};
 
 /// What a provider's methods return: a value, or diagnostics saying why not.
 pub type Result<T, E = Diagnostics> = std::result::Result<T, E>;
+
+// The derive's code names `::ctywire_provider`, in this crate too.
+extern crate self as ctywire_provider;

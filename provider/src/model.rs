@@ -1,8 +1,29 @@
 //! Rust types as Terraform models: [`Model`] (a struct whose fields are a
 //! block's attributes and nested blocks, written by `#[derive(Model)]`)
 //! and [`AttributeType`] (the cty type a field's Rust type stands for).
+//!
+//! | Rust | cty type | implied rules |
+//! |---|---|---|
+//! | `String` | string | |
+//! | `bool` | bool | |
+//! | `i8`…`i128`, `u8`…`u128`, `isize`, `usize` | number | a whole number within the type's range |
+//! | `f32`, `f64`, [`Number`] | number | |
+//! | `Option<T>` | `T`'s (null when `None`) | `T`'s |
+//! | `Vec<T>` | list of `T` | `T`'s, on each element |
+//! | `BTreeSet<T>`, `HashSet<T>` | set of `T` | `T`'s, on each element |
+//! | `BTreeMap<String, T>`, `HashMap<String, T>` | map of `T` | `T`'s, on each element |
+//! | [`Unknowable<T>`], `Box<T>` | `T`'s | `T`'s |
+//! | [`Value`] | dynamic | |
+//! | a `#[derive(Model)]` struct | the object its block implies | |
 
-use ctywire::Type;
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::hash::BuildHasher;
+use std::sync::{Arc, OnceLock};
+
+use ctywire::schema::NestingMode;
+use ctywire::{Number, Type, Unknowable, Value};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -12,6 +33,11 @@ use crate::schema::{Block, Validator};
 /// resource, provider configuration, function's arguments or nested block:
 /// its fields are the block's attributes and nested blocks. Written by
 /// `#[derive(Model)]`, which reads serde's field names.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a model",
+    label = "not a model",
+    note = "a nested block or nested attribute is a struct with #[derive(Model)]"
+)]
 pub trait Model: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The block: each field's name, type, presence and behaviour.
     fn block() -> Block;
@@ -24,10 +50,536 @@ pub trait AttributeType {
     /// Whether the Rust type holds a null (`Option<T>`): such a field is
     /// optional unless declared otherwise; any other is required.
     const NULLABLE: bool = false;
+    /// Whether a null can be read into it: an optional or computed
+    /// attribute is null in a configuration that leaves it out, so its
+    /// field must take one. `Option<T>` does, and so does [`Value`]
+    /// (which is required unless declared otherwise).
+    const ACCEPTS_NULL: bool = Self::NULLABLE;
     /// Rules the Rust type itself implies: an integer type's range, so a
     /// value out of it is refused at validation, in Terraform's terms.
     fn validators() -> Vec<Validator> {
         Vec::new()
+    }
+}
+
+macro_rules! plain {
+    ($($t:ty => $cty:expr),* $(,)?) => {$(
+        impl AttributeType for $t {
+            fn cty_type() -> Type {
+                $cty
+            }
+        }
+    )*};
+}
+
+plain!(String => Type::String, bool => Type::Bool, f32 => Type::Number,
+    f64 => Type::Number, Number => Type::Number);
+
+macro_rules! integers {
+    ($($t:ty),* $(,)?) => {$(
+        impl AttributeType for $t {
+            fn cty_type() -> Type {
+                Type::Number
+            }
+            fn validators() -> Vec<Validator> {
+                vec![Validator::Range {
+                    min: Some(Number::from(<$t>::MIN)),
+                    max: Some(Number::from(<$t>::MAX)),
+                    whole: true,
+                }]
+            }
+        }
+    )*};
+}
+
+integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+impl AttributeType for Value {
+    fn cty_type() -> Type {
+        Type::Dynamic
+    }
+    const ACCEPTS_NULL: bool = true;
+}
+
+impl<T: AttributeType> AttributeType for Option<T> {
+    fn cty_type() -> Type {
+        T::cty_type()
+    }
+    const NULLABLE: bool = true;
+    fn validators() -> Vec<Validator> {
+        T::validators()
+    }
+}
+
+impl<T: AttributeType> AttributeType for Unknowable<T> {
+    fn cty_type() -> Type {
+        T::cty_type()
+    }
+    const NULLABLE: bool = T::NULLABLE;
+    const ACCEPTS_NULL: bool = T::ACCEPTS_NULL;
+    fn validators() -> Vec<Validator> {
+        T::validators()
+    }
+}
+
+impl<T: AttributeType> AttributeType for Box<T> {
+    fn cty_type() -> Type {
+        T::cty_type()
+    }
+    const NULLABLE: bool = T::NULLABLE;
+    const ACCEPTS_NULL: bool = T::ACCEPTS_NULL;
+    fn validators() -> Vec<Validator> {
+        T::validators()
+    }
+}
+
+/// A collection's implied rules: its element's, on each element.
+fn each<T: AttributeType>() -> Vec<Validator> {
+    let inner = T::validators();
+    if inner.is_empty() {
+        Vec::new()
+    } else {
+        vec![Validator::Each(inner)]
+    }
+}
+
+impl<T: AttributeType> AttributeType for Vec<T> {
+    fn cty_type() -> Type {
+        Type::list(T::cty_type())
+    }
+    fn validators() -> Vec<Validator> {
+        each::<T>()
+    }
+}
+
+impl<T: AttributeType> AttributeType for BTreeSet<T> {
+    fn cty_type() -> Type {
+        Type::set(T::cty_type())
+    }
+    fn validators() -> Vec<Validator> {
+        each::<T>()
+    }
+}
+
+impl<T: AttributeType, S: BuildHasher> AttributeType for HashSet<T, S> {
+    fn cty_type() -> Type {
+        Type::set(T::cty_type())
+    }
+    fn validators() -> Vec<Validator> {
+        each::<T>()
+    }
+}
+
+impl<T: AttributeType> AttributeType for BTreeMap<String, T> {
+    fn cty_type() -> Type {
+        Type::map(T::cty_type())
+    }
+    fn validators() -> Vec<Validator> {
+        each::<T>()
+    }
+}
+
+impl<T: AttributeType, S: BuildHasher> AttributeType for HashMap<String, T, S> {
+    fn cty_type() -> Type {
+        Type::map(T::cty_type())
+    }
+    fn validators() -> Vec<Validator> {
+        each::<T>()
+    }
+}
+
+/// A Rust type that holds nested blocks (a `#[model(block)]` field) or
+/// nested attributes (`#[model(nested)]`): a model, or a collection of
+/// one. The collection gives the nesting mode.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold nested blocks or nested attributes",
+    label = "not a model or a collection of one",
+    note = "use a struct that derives Model, or an Option, Vec, BTreeSet, HashSet, BTreeMap<String, _> or HashMap<String, _> of one"
+)]
+pub trait BlockContainer {
+    /// `Group` for a model itself (always present), `Single` for an
+    /// `Option` (null when absent), `List`, `Set` or `Map`. Nested
+    /// attributes have no `Group`: a bare model is `Single` there.
+    const NESTING: NestingMode;
+    /// The model each block (or object) is.
+    type Element: Model;
+}
+
+/// A [`BlockContainer`] whose elements may be a set: `#[model(block(set))]`
+/// makes a `Vec` of blocks a set.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a set of blocks or objects",
+    label = "`set` needs a Vec or a set of models",
+    note = "a set of blocks or objects is a Vec, BTreeSet or HashSet of a struct that derives Model"
+)]
+pub trait SetContainer: BlockContainer {}
+
+/// `Option<Model>` is a `Single` block (null when absent); an `Option` of
+/// a collection is that collection (as a nested attribute, null when the
+/// configuration leaves it out).
+impl<C: BlockContainer> BlockContainer for Option<C> {
+    const NESTING: NestingMode = match C::NESTING {
+        NestingMode::Group => NestingMode::Single,
+        other => other,
+    };
+    type Element = C::Element;
+}
+
+impl<T: Model> BlockContainer for Vec<T> {
+    const NESTING: NestingMode = NestingMode::List;
+    type Element = T;
+}
+
+impl<T: Model> BlockContainer for BTreeSet<T> {
+    const NESTING: NestingMode = NestingMode::Set;
+    type Element = T;
+}
+
+impl<T: Model, S: BuildHasher> BlockContainer for HashSet<T, S> {
+    const NESTING: NestingMode = NestingMode::Set;
+    type Element = T;
+}
+
+impl<T: Model> BlockContainer for BTreeMap<String, T> {
+    const NESTING: NestingMode = NestingMode::Map;
+    type Element = T;
+}
+
+impl<T: Model, S: BuildHasher> BlockContainer for HashMap<String, T, S> {
+    const NESTING: NestingMode = NestingMode::Map;
+    type Element = T;
+}
+
+/// A whole collection of blocks may be unknown during plan (a `dynamic`
+/// block over a value known only after apply).
+impl<C: BlockContainer> BlockContainer for Unknowable<C> {
+    const NESTING: NestingMode = C::NESTING;
+    type Element = C::Element;
+}
+
+impl<T: Model> SetContainer for Vec<T> {}
+impl<C: SetContainer> SetContainer for Option<C> {}
+impl<T: Model> SetContainer for BTreeSet<T> {}
+impl<T: Model, S: BuildHasher> SetContainer for HashSet<T, S> {}
+impl<C: SetContainer> SetContainer for Unknowable<C> {}
+
+/// A collection whose elements `#[model(each(..))]` rules apply to; its
+/// `Element` is the type an `each(validate = f)` function receives.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no elements for `each` to check",
+    label = "`each` needs a list, set or map",
+    note = "`each(..)` applies to the elements of a Vec, BTreeSet, HashSet, BTreeMap<String, _> or HashMap<String, _> (also inside an Option)"
+)]
+pub trait Collection {
+    /// Each element's Rust type (a map's value type).
+    type Element;
+}
+
+impl<T> Collection for Vec<T> {
+    type Element = T;
+}
+impl<T> Collection for BTreeSet<T> {
+    type Element = T;
+}
+impl<T, S> Collection for HashSet<T, S> {
+    type Element = T;
+}
+impl<T> Collection for BTreeMap<String, T> {
+    type Element = T;
+}
+impl<T, S> Collection for HashMap<String, T, S> {
+    type Element = T;
+}
+impl<C: Collection> Collection for Option<C> {
+    type Element = C::Element;
+}
+impl<C: Collection> Collection for Unknowable<C> {
+    type Element = C::Element;
+}
+impl<C: Collection> Collection for Box<C> {
+    type Element = C::Element;
+}
+
+/// The rules a field ends up with: those its Rust type implies and those
+/// declared on it, at each level (the value itself, then `Each` for its
+/// elements, and so on down).
+///
+/// A declared range narrows the implied one instead of adding a second
+/// check: `#[model(range(1, 65535))]` on a `u16` is one rule, "a whole
+/// number from 1 to 65535" (the intersection of the two, whole because
+/// the type is). A declared range wider than the type is narrowed to the
+/// type, so a value the field cannot hold is never let through. Other
+/// declared rules are added after the implied ones; the `Each` rules of
+/// both sides merge into one `Each`, by the same rule.
+///
+/// ```
+/// use ctywire_provider::model::merge_validators;
+/// use ctywire_provider::schema::Validator;
+/// use ctywire_provider::ctywire::Number;
+/// use ctywire_provider::AttributeType;
+///
+/// let declared = vec![Validator::Each(vec![Validator::Range {
+///     min: Some(Number::from(1)),
+///     max: None,
+///     whole: false,
+/// }])];
+/// let merged = merge_validators(<Option<Vec<u16>>>::validators(), declared);
+/// let [Validator::Each(inner)] = &merged[..] else { panic!("{merged:?}") };
+/// let [Validator::Range { min, max, whole }] = &inner[..] else { panic!("{inner:?}") };
+/// assert_eq!((min, max, whole), (&Some(Number::from(1)), &Some(Number::from(65535)), &true));
+/// ```
+pub fn merge_validators(implied: Vec<Validator>, declared: Vec<Validator>) -> Vec<Validator> {
+    let (implied_ranges, implied_each, implied_other) = split(implied);
+    let (declared_ranges, declared_each, declared_other) = split(declared);
+    let mut out: Vec<Validator> = if declared_ranges.is_empty() {
+        implied_ranges
+    } else {
+        declared_ranges
+            .into_iter()
+            .map(|d| implied_ranges.iter().fold(d, intersect))
+            .collect()
+    };
+    out.extend(implied_other);
+    out.extend(declared_other);
+    match (implied_each.is_empty(), declared_each.is_empty()) {
+        (true, true) => {}
+        (false, true) => out.push(Validator::Each(implied_each)),
+        (true, false) => out.push(Validator::Each(declared_each)),
+        (false, false) => out.push(Validator::Each(merge_validators(
+            implied_each,
+            declared_each,
+        ))),
+    }
+    out
+}
+
+/// Ranges, the contents of every `Each` (flattened into one list), and the
+/// rest, each in order.
+fn split(validators: Vec<Validator>) -> (Vec<Validator>, Vec<Validator>, Vec<Validator>) {
+    let (mut ranges, mut each, mut other) = (Vec::new(), Vec::new(), Vec::new());
+    for v in validators {
+        match v {
+            Validator::Range { .. } => ranges.push(v),
+            Validator::Each(inner) => each.extend(inner),
+            _ => other.push(v),
+        }
+    }
+    (ranges, each, other)
+}
+
+/// The range both allow (`declared` is a `Range`; anything else passes
+/// through unchanged).
+fn intersect(declared: Validator, implied: &Validator) -> Validator {
+    let (
+        Validator::Range { min, max, whole },
+        Validator::Range {
+            min: imin,
+            max: imax,
+            whole: iwhole,
+        },
+    ) = (declared.clone(), implied)
+    else {
+        return declared;
+    };
+    let pick = |a: Option<Number>, b: &Option<Number>, keep: Ordering| match (a, b) {
+        (Some(a), Some(b)) => Some(if b.numeric_cmp(&a) == keep {
+            b.clone()
+        } else {
+            a
+        }),
+        (a, None) => a,
+        (None, b) => b.clone(),
+    };
+    Validator::Range {
+        min: pick(min, imin, Ordering::Greater),
+        max: pick(max, imax, Ordering::Less),
+        whole: whole || *iwhole,
+    }
+}
+
+/// A rule in code over the field's Rust type: `f` receives the value read
+/// with [`ctywire::from_value`]. A null passes (presence is the schema's
+/// job), and so does a value that cannot be read into `T` (the typed
+/// layer reports that one itself, where it is read).
+///
+/// ```
+/// use ctywire_provider::model::custom_validator;
+/// use ctywire_provider::schema::Validator;
+/// use ctywire_provider::ctywire::{Type, Value};
+///
+/// fn no_slash(key: &String) -> Result<(), String> {
+///     if key.contains('/') { Err("must not contain \"/\"".into()) } else { Ok(()) }
+/// }
+/// let Validator::Custom(check) = custom_validator(no_slash) else { unreachable!() };
+/// assert_eq!(check(&Value::string("a/b")), Err("must not contain \"/\"".to_string()));
+/// assert_eq!(check(&Value::string("ab")), Ok(()));
+/// assert_eq!(check(&Value::null(Type::String)), Ok(()));
+/// ```
+pub fn custom_validator<T, F>(f: F) -> Validator
+where
+    T: DeserializeOwned + 'static,
+    F: Fn(&T) -> Result<(), String> + Send + Sync + 'static,
+{
+    Validator::Custom(Arc::new(move |value: &Value| {
+        if value.is_null() {
+            return Ok(());
+        }
+        match ctywire::from_value::<T>(value) {
+            Ok(t) => f(&t),
+            Err(_) => Ok(()),
+        }
+    }))
+}
+
+/// What `#[derive(Model)]`'s code calls. Not a stable interface.
+#[doc(hidden)]
+pub mod __derive {
+    use super::*;
+    use crate::schema::{Nested, Validator};
+
+    /// Collects what goes wrong while a block is built, for
+    /// [`Block::check`](crate::schema::Block::check) to report.
+    #[derive(Default)]
+    pub struct Builder {
+        /// Each defect: the attribute's path, a colon, what is wrong.
+        pub defects: Vec<String>,
+    }
+
+    impl Builder {
+        /// A number from a Rust literal's decimal text.
+        pub fn number(&mut self, text: &str, at: &str) -> Option<Number> {
+            match Number::parse(text) {
+                Ok(n) => Some(n),
+                Err(e) => {
+                    self.defects
+                        .push(format!("{at}: the bound {text} is not a number: {e}"));
+                    None
+                }
+            }
+        }
+
+        /// A number literal as a value (for `one_of`).
+        pub fn number_value(&mut self, text: &str, at: &str) -> Value {
+            match self.number(text, at) {
+                Some(n) => Value::number(n),
+                None => Value::null(Type::Number),
+            }
+        }
+
+        /// A `pattern(..)` rule.
+        pub fn pattern(&mut self, regex: &str, description: &str, at: &str) -> Option<Validator> {
+            match regex_lite::Regex::new(regex) {
+                Ok(r) => Some(Validator::Pattern {
+                    regex: Arc::new(r),
+                    description: description.to_string(),
+                }),
+                Err(e) => {
+                    self.defects
+                        .push(format!("{at}: the pattern {regex:?} is not valid: {e}"));
+                    None
+                }
+            }
+        }
+
+        /// A `default = ..` value, written as the attribute's type.
+        pub fn default_value<T: Serialize>(
+            &mut self,
+            value: &T,
+            ty: &Type,
+            at: &str,
+        ) -> Option<Value> {
+            match ctywire::to_value(value, ty) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    self.defects.push(format!(
+                        "{at}: the default is not a value of the attribute's type: {e}"
+                    ));
+                    None
+                }
+            }
+        }
+    }
+
+    /// The nesting of nested attributes held in `C`: a bare model is a
+    /// `Single` object there (nested attributes have no `Group`).
+    pub const fn attribute_nesting(mode: NestingMode) -> NestingMode {
+        match mode {
+            NestingMode::Group => NestingMode::Single,
+            other => other,
+        }
+    }
+
+    /// The type nested attributes imply (`dynamic` when they imply none,
+    /// which [`Block::check`](crate::schema::Block::check) reports).
+    pub fn nested_type(nested: &Nested) -> Type {
+        nested.implied_type().unwrap_or(Type::Dynamic)
+    }
+
+    thread_local! {
+        /// The models whose blocks are being built on this thread, and
+        /// what was found wrong while the outermost was.
+        static BUILDING: RefCell<(Vec<&'static str>, Vec<String>)> =
+            const { RefCell::new((Vec::new(), Vec::new())) };
+    }
+
+    /// `T::block()`, built once. A model that contains itself (directly or
+    /// through others) has no Terraform schema: instead of recursing
+    /// forever, the inner occurrence is an empty block and the outermost
+    /// block records the defect.
+    pub fn cached_block(
+        cache: &OnceLock<Block>,
+        name: &'static str,
+        build: impl FnOnce() -> Block,
+    ) -> Block {
+        if let Some(b) = cache.get() {
+            return b.clone();
+        }
+        let entered = BUILDING.with(|b| {
+            let mut b = b.borrow_mut();
+            if b.0.contains(&name) {
+                let path = b.0.join(" > ");
+                b.1.push(format!(
+                    "{name} contains itself ({path} > {name}): a schema cannot be recursive"
+                ));
+                false
+            } else {
+                b.0.push(name);
+                true
+            }
+        });
+        if !entered {
+            return Block::default();
+        }
+        let mut block = build();
+        let outermost = BUILDING.with(|b| {
+            let mut b = b.borrow_mut();
+            b.0.pop();
+            if b.0.is_empty() {
+                block.defects.append(&mut b.1);
+                true
+            } else {
+                false
+            }
+        });
+        // Only a block built from the top is complete: one built inside a
+        // recursion holds an empty stand-in.
+        if outermost {
+            let _ = cache.set(block.clone());
+        }
+        block
+    }
+
+    /// A model's object type, worked out once from its block.
+    pub fn cached_type(cache: &OnceLock<Type>, block: impl FnOnce() -> Block) -> Type {
+        if let Some(t) = cache.get() {
+            return t.clone();
+        }
+        let t = block().implied_type().unwrap_or(Type::Dynamic);
+        // Inside a recursion the block is a stand-in: keep it out.
+        if BUILDING.with(|b| b.borrow().0.is_empty()) {
+            let _ = cache.set(t.clone());
+        }
+        t
     }
 }
 

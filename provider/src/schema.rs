@@ -23,6 +23,12 @@ pub struct Block {
     pub description: String,
     /// Why it is deprecated, when it is.
     pub deprecation_message: Option<String>,
+    /// What was found wrong while the block was built from a Rust type
+    /// (a default that is no value of its attribute's type, a pattern that
+    /// does not compile, a model that contains itself), each as
+    /// `.path: message`. Building never panics; [`Block::check`] reports
+    /// these with every other defect.
+    pub defects: Vec<String>,
 }
 
 /// How an attribute is set: by the configuration, the provider, or either.
@@ -178,8 +184,11 @@ pub enum Validator {
     /// satisfies each of these.
     Each(Vec<Validator>),
     /// A rule in code: `Err` is the message, shown at the value's path.
-    Custom(Arc<dyn Fn(&Value) -> Result<(), String> + Send + Sync>),
+    Custom(Arc<CustomRule>),
 }
+
+/// A rule in code ([`Validator::Custom`]): `Err` is the message.
+pub type CustomRule = dyn Fn(&Value) -> Result<(), String> + Send + Sync;
 
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -277,6 +286,301 @@ impl NestedBlock {
             // The protocol's counts are signed; ours cannot be negative.
             min_items: i64::try_from(self.min_items).unwrap_or(i64::MAX),
             max_items: i64::try_from(self.max_items).unwrap_or(i64::MAX),
+        }
+    }
+}
+
+impl Nested {
+    /// The type of an attribute with these nested attributes (the object
+    /// of their types, wrapped by the nesting), as Terraform computes it.
+    pub fn implied_type(&self) -> ctywire::Result<Type> {
+        tf::Object::new(
+            self.nesting,
+            self.block
+                .attributes
+                .iter()
+                .map(Attribute::to_schema)
+                .collect(),
+        )
+        .implied_type()
+    }
+}
+
+/// Terraform's rule for names (`configschema`'s `validName`).
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+impl Block {
+    /// The type of this block's values, as Terraform computes it from the
+    /// schema (the object of its attributes' and nested blocks' types);
+    /// an error for a schema Terraform would refuse.
+    pub fn implied_type(&self) -> ctywire::Result<Type> {
+        self.to_schema_block().implied_type()
+    }
+
+    /// Every defect of the schema, one per line, each with the path of
+    /// the attribute or block it is in: what Terraform would refuse
+    /// (names, item limits per nesting mode, dynamic types or write-only
+    /// attributes inside sets), behaviour that cannot work (a default,
+    /// kept state or `same_as` on an attribute that is not computed, a
+    /// write-only computed attribute, a default or `same_as` sibling of
+    /// another type), validators that cannot apply to the attribute's
+    /// type, and the [`defects`](Block::defects) recorded while the block
+    /// was built. The framework calls it when a provider is built, so a
+    /// defect is a clear error there instead of a failure at plan.
+    ///
+    /// ```
+    /// use ctywire_provider::schema::{Attribute, Block, Presence};
+    /// use ctywire_provider::ctywire::{Type, Value};
+    ///
+    /// let mut id = Attribute::new("id", Type::String);
+    /// id.plan.default = Some(Value::number(1));
+    /// let block = Block { attributes: vec![id], ..Default::default() };
+    /// assert_eq!(
+    ///     block.check().unwrap_err(),
+    ///     ".id: a default is only planned for a computed attribute: mark it computed\n\
+    ///      .id: the default is a number, not a value of the attribute's type (string)"
+    /// );
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let mut found = Vec::new();
+        self.check_at("", &mut found);
+        // Terraform's own refusals (dynamic types in sets, say), unless
+        // the walk above has already named the cause.
+        if found.is_empty() {
+            if let Err(e) = self.implied_type() {
+                found.push(e.to_string());
+            }
+        }
+        if found.is_empty() {
+            Ok(())
+        } else {
+            Err(found.join("\n"))
+        }
+    }
+
+    fn check_at(&self, prefix: &str, found: &mut Vec<String>) {
+        found.extend(self.defects.iter().map(|d| {
+            if d.starts_with('.') {
+                format!("{prefix}{d}")
+            } else {
+                d.clone()
+            }
+        }));
+        let mut seen = std::collections::HashSet::new();
+        let names = self
+            .attributes
+            .iter()
+            .map(|a| &a.name)
+            .chain(self.blocks.iter().map(|b| &b.name));
+        for name in names {
+            let at = format!("{prefix}.{name}");
+            if !valid_name(name) {
+                found.push(format!(
+                    "{at}: a name may contain only lowercase letters, digits and underscores"
+                ));
+            }
+            if !seen.insert(name) {
+                found.push(format!("{at}: the name is used twice in one block"));
+            }
+        }
+        for a in &self.attributes {
+            a.check_at(prefix, self, found);
+        }
+        for b in &self.blocks {
+            b.check_at(prefix, found);
+        }
+    }
+
+    /// Whether an attribute in it, or in any block or object inside it, is
+    /// write-only.
+    fn contains_write_only(&self) -> bool {
+        self.attributes.iter().any(|a| {
+            a.write_only
+                || a.nested
+                    .as_ref()
+                    .is_some_and(|n| n.block.contains_write_only())
+        }) || self.blocks.iter().any(|b| b.block.contains_write_only())
+    }
+}
+
+impl Attribute {
+    fn check_at(&self, prefix: &str, parent: &Block, found: &mut Vec<String>) {
+        let at = format!("{prefix}.{}", self.name);
+        let mut defect = |msg: String| found.push(format!("{at}: {msg}"));
+        if self.write_only && self.presence.is_computed() {
+            defect("a write-only attribute cannot be computed: the provider never sets it".into());
+        }
+        let plan = &self.plan;
+        if !self.presence.is_computed() {
+            let declared = [
+                (plan.default.is_some(), "a default is only planned"),
+                (plan.keep_state, "state is only kept"),
+                (plan.same_as.is_some(), "`same_as` only plans"),
+            ];
+            for (set, what) in declared {
+                if set {
+                    defect(format!("{what} for a computed attribute: mark it computed"));
+                }
+            }
+        }
+        if let Some(d) = &plan.default {
+            if d.is_null() || !d.is_wholly_known() {
+                defect("a default must be a known value, not null or unknown".into());
+            } else if !d.ty().conforms_to(&self.ty) {
+                defect(format!(
+                    "the default is a {}, not a value of the attribute's type ({})",
+                    d.ty(),
+                    self.ty
+                ));
+            }
+        }
+        if let Some(sibling) = &plan.same_as {
+            match parent.attribute(sibling) {
+                None => defect(format!(
+                    "`same_as` names {sibling:?}, which is no attribute beside it"
+                )),
+                Some(s) if s.name == self.name => {
+                    defect("`same_as` names the attribute itself".into())
+                }
+                Some(s) if !s.ty.conforms_to(&self.ty) => defect(format!(
+                    "`same_as` names {sibling:?}, a {}, but this attribute is a {}",
+                    s.ty, self.ty
+                )),
+                Some(_) => {}
+            }
+        }
+        check_validators(&self.ty, &self.validators, &mut defect);
+        if let Some(n) = &self.nested {
+            if !matches!(
+                n.nesting,
+                NestingMode::Single | NestingMode::List | NestingMode::Set | NestingMode::Map
+            ) {
+                defect(format!(
+                    "nested attributes cannot have {:?} nesting",
+                    n.nesting
+                ));
+            }
+            if !n.block.blocks.is_empty() {
+                defect(
+                    "nested attributes cannot hold nested blocks: make them nested attributes too"
+                        .into(),
+                );
+            }
+            if n.nesting == NestingMode::Set && n.block.contains_write_only() {
+                defect("a set of nested attributes cannot hold write-only attributes".into());
+            }
+            match n.implied_type() {
+                Ok(t) if t != self.ty => defect(format!(
+                    "the type {} is not the type its nested attributes imply ({t})",
+                    self.ty
+                )),
+                Ok(_) => {}
+                Err(e) => defect(e.to_string()),
+            }
+            n.block.check_at(&at, found);
+        }
+    }
+}
+
+impl NestedBlock {
+    fn check_at(&self, prefix: &str, found: &mut Vec<String>) {
+        let at = format!("{prefix}.{}", self.name);
+        let mut defect = |msg: &str| found.push(format!("{at}: {msg}"));
+        let (min, max) = (self.min_items, self.max_items);
+        match self.nesting {
+            NestingMode::Single if min != max || min > 1 => defect(
+                "a single block's min_items and max_items are equal, 0 (optional) or 1 (required)",
+            ),
+            NestingMode::Group | NestingMode::Map if min != 0 || max != 0 => {
+                defect("this nesting mode takes no min_items or max_items")
+            }
+            NestingMode::List | NestingMode::Set if max != 0 && min > max => {
+                defect("min_items is greater than max_items")
+            }
+            NestingMode::Invalid => defect("a nested block needs a nesting mode"),
+            _ => {}
+        }
+        if self.nesting == NestingMode::Set && self.block.contains_write_only() {
+            defect("a set of blocks cannot hold write-only attributes");
+        }
+        match self.to_schema().implied_type() {
+            Ok(Some(ty)) => check_validators(&ty, &self.validators, &mut |m| {
+                found.push(format!("{at}: {m}"))
+            }),
+            Ok(None) => {}
+            Err(e) => found.push(format!("{prefix}{e}")),
+        }
+        self.block.check_at(&at, found);
+    }
+}
+
+/// Whether each validator can apply to values of type `ty`.
+fn check_validators(ty: &Type, validators: &[Validator], defect: &mut dyn FnMut(String)) {
+    let dynamic = *ty == Type::Dynamic;
+    for v in validators {
+        match v {
+            Validator::Range { min, max, .. } => {
+                if !dynamic && *ty != Type::Number {
+                    defect(format!("a range applies to numbers, not to a {ty}"));
+                }
+                if let (Some(lo), Some(hi)) = (min, max) {
+                    if lo.numeric_cmp(hi) == std::cmp::Ordering::Greater {
+                        defect(format!("the range {lo} to {hi} admits no number"));
+                    }
+                }
+            }
+            Validator::Length { min, max } => {
+                let lengthy = matches!(
+                    ty,
+                    Type::String | Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Dynamic
+                );
+                if !lengthy {
+                    defect(format!(
+                        "a length applies to strings and collections, not to a {ty}"
+                    ));
+                }
+                if let (Some(lo), Some(hi)) = (min, max) {
+                    if lo > hi {
+                        defect(format!("the length {lo} to {hi} admits none"));
+                    }
+                }
+            }
+            Validator::Pattern { .. } => {
+                if !dynamic && *ty != Type::String {
+                    defect(format!("a pattern applies to strings, not to a {ty}"));
+                }
+            }
+            Validator::OneOf(values) => {
+                if values.is_empty() {
+                    defect("`one_of` lists no value".into());
+                }
+                for value in values {
+                    if !value.ty().conforms_to(ty) {
+                        defect(format!("`one_of` lists {value}, which is not a {ty}"));
+                    }
+                }
+            }
+            Validator::Each(inner) => match ty {
+                Type::List(e) | Type::Set(e) | Type::Map(e) => check_validators(e, inner, defect),
+                Type::Dynamic => check_validators(&Type::Dynamic, inner, defect),
+                Type::Object(o) => {
+                    for (_, t) in o.attributes() {
+                        check_validators(t, inner, defect);
+                    }
+                }
+                Type::Tuple(ts) => {
+                    for t in ts.iter() {
+                        check_validators(t, inner, defect);
+                    }
+                }
+                _ => defect(format!("`each` applies to collections, not to a {ty}")),
+            },
+            Validator::Custom(_) => {}
         }
     }
 }

@@ -1,0 +1,548 @@
+//! The generated code: `Model::block()` (built once, cached), the
+//! model's `AttributeType` (the object type its block implies, cached) and
+//! its `BlockContainer` (a bare model is a `Group` block), plus
+//! compile-time assertions that tie each field's declarations to its
+//! Rust type.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Ident};
+
+use crate::model_attrs::{self, FieldSpec, Kind, OneOfValue, Rule};
+use crate::serde_attrs;
+
+/// One field that is in the schema.
+struct Field {
+    /// serde's name for it, and where that name was written.
+    name: String,
+    name_span: Span,
+    /// The Rust type the schema follows (`as = ..`, else the field's),
+    /// with `Self` spelled out so it can be named outside the impl.
+    ty: TokenStream,
+    ty_span: Span,
+    /// That type without its `Option`, for `validate` and `default`.
+    inner: TokenStream,
+    doc: String,
+    spec: FieldSpec,
+}
+
+/// Joins errors so that every one is reported at once.
+#[derive(Default)]
+struct Errors(Option<syn::Error>);
+
+impl Errors {
+    fn push(&mut self, e: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(e),
+            None => self.0 = Some(e),
+        }
+    }
+    fn at(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, msg));
+    }
+    fn finish(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+/// `Self` replaced by the struct's name, at the token level.
+fn spell_self(tokens: TokenStream, name: &Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Ident(i) if i == "Self" => {
+                TokenTree::Ident(Ident::new(&name.to_string(), i.span()))
+            }
+            TokenTree::Group(g) => {
+                let mut n = proc_macro2::Group::new(g.delimiter(), spell_self(g.stream(), name));
+                n.set_span(g.span());
+                TokenTree::Group(n)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// `Option<T>` → `T`, by its spelling (as serde does); anything else as is.
+fn strip_option(ty: &syn::Type) -> &syn::Type {
+    if let syn::Type::Path(p) = ty {
+        if let Some(last) = p.path.segments.last() {
+            if last.ident == "Option" {
+                if let syn::PathArguments::AngleBracketed(args) = &last.arguments {
+                    if let (1, Some(syn::GenericArgument::Type(inner))) =
+                        (args.args.len(), args.args.first())
+                    {
+                        return inner;
+                    }
+                }
+            }
+        }
+    }
+    ty
+}
+
+pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
+    let name = &input.ident;
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        return Err(syn::Error::new(
+            input.generics.span(),
+            "a model cannot be generic: its schema is one fixed block",
+        ));
+    }
+    let fields = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => &named.named,
+            Fields::Unnamed(_) | Fields::Unit => {
+                return Err(syn::Error::new(
+                    name.span(),
+                    "a model is a struct with named fields: each field is an attribute or a nested block",
+                ))
+            }
+        },
+        Data::Enum(e) => {
+            return Err(syn::Error::new(
+                e.enum_token.span,
+                "a model is a struct with named fields; an enum has no Terraform block (a unit enum can be a string attribute's type through serde)",
+            ))
+        }
+        Data::Union(u) => {
+            return Err(syn::Error::new(
+                u.union_token.span,
+                "a model is a struct with named fields",
+            ))
+        }
+    };
+    let case = serde_attrs::container(&input.attrs)?;
+    let struct_spec = model_attrs::struct_spec(&input.attrs)?;
+    let mut errors = Errors::default();
+    let mut model: Vec<Field> = Vec::new();
+    for f in fields {
+        let named = match serde_attrs::field_name(f, case) {
+            Ok(Some(n)) => n,
+            Ok(None) => {
+                if f.attrs.iter().any(|a| a.path().is_ident("model")) {
+                    errors.at(
+                        f.span(),
+                        "serde skips this field, so it is not in the schema: its #[model] says nothing",
+                    );
+                }
+                continue;
+            }
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let spec = match model_attrs::field_spec(&f.attrs) {
+            Ok(s) => s,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
+        let schema_ty = spec.as_type.clone().unwrap_or_else(|| f.ty.clone());
+        model.push(Field {
+            name: named.0,
+            name_span: named.1,
+            ty: spell_self(schema_ty.to_token_stream(), name),
+            ty_span: schema_ty.span(),
+            inner: spell_self(strip_option(&schema_ty).to_token_stream(), name),
+            doc: model_attrs::doc(&f.attrs),
+            spec,
+        });
+    }
+    errors.finish()?;
+
+    let mut errors = Errors::default();
+    let mut names: BTreeMap<&str, &Field> = BTreeMap::new();
+    for f in &model {
+        if names.insert(&f.name, f).is_some() {
+            errors.at(
+                f.name_span,
+                format!("two fields are named {:?} in the schema", f.name),
+            );
+        }
+    }
+    for f in &model {
+        check_field(f, &names, &mut errors);
+    }
+    errors.finish()?;
+
+    let asserts = model.iter().map(assertions);
+    let builds = model.iter().map(build_field);
+    let description = struct_spec
+        .description
+        .map_or_else(|| model_attrs::doc(&input.attrs), |d| d.value());
+    let deprecation = struct_spec.deprecated.map(|d| {
+        quote! { __block.deprecation_message = ::core::option::Option::Some(::std::string::String::from(#d)); }
+    });
+    let p = quote!(::ctywire_provider);
+    Ok(quote! {
+        const _: () = {
+            #(#asserts)*
+
+            impl #p::Model for #name {
+                fn block() -> #p::schema::Block {
+                    static CACHE: ::std::sync::OnceLock<#p::schema::Block> = ::std::sync::OnceLock::new();
+                    #p::model::__derive::cached_block(&CACHE, ::core::any::type_name::<Self>(), || {
+                        let mut __cx = #p::model::__derive::Builder::default();
+                        let mut __block = #p::schema::Block::default();
+                        __block.description = ::std::string::String::from(#description);
+                        #deprecation
+                        #(#builds)*
+                        __block.defects.append(&mut __cx.defects);
+                        __block
+                    })
+                }
+            }
+
+            impl #p::AttributeType for #name {
+                fn cty_type() -> #p::ctywire::Type {
+                    static CACHE: ::std::sync::OnceLock<#p::ctywire::Type> = ::std::sync::OnceLock::new();
+                    #p::model::__derive::cached_type(&CACHE, <Self as #p::Model>::block)
+                }
+            }
+
+            impl #p::model::BlockContainer for #name {
+                const NESTING: #p::ctywire::schema::NestingMode = #p::ctywire::schema::NestingMode::Group;
+                type Element = Self;
+            }
+        };
+    })
+}
+
+/// What cannot be declared together, or on this kind of field.
+fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
+    let s = &f.spec;
+    let is_block = matches!(s.kind, Some(Kind::Block { .. }));
+    if let (Some(Kind::Block { .. } | Kind::Nested { .. }), Some(t)) = (&s.kind, &s.as_type) {
+        errors.at(
+            t.span(),
+            "`as` gives an attribute's type; nested blocks and attributes take theirs from the model",
+        );
+    }
+    if is_block {
+        let not_on_blocks = [
+            (s.required, "required"),
+            (s.optional, "optional"),
+            (s.computed, "computed"),
+            (s.sensitive, "sensitive"),
+            (s.write_only, "write_only"),
+            (s.requires_replace, "requires_replace"),
+            (s.keep_state, "keep_state"),
+            (s.default.as_ref().map(|d| d.span()), "default"),
+            (s.same_as.as_ref().map(|l| l.span()), "same_as"),
+        ];
+        for (span, key) in not_on_blocks {
+            if let Some(span) = span {
+                errors.at(span, format!("a nested block takes no `{key}`: declare it on the attributes inside it (min_items = 1 makes the block required)"));
+            }
+        }
+        for (span, rule) in &s.rules {
+            if !matches!(rule, Rule::Length { .. } | Rule::Validate(_)) {
+                errors.at(
+                    *span,
+                    "a nested block takes `length` and `validate`; other rules go on the attributes inside it",
+                );
+            }
+        }
+        return;
+    }
+    if let (Some(_), Some(o)) = (s.required, s.optional) {
+        errors.at(o, "`required` and `optional` contradict each other");
+    }
+    if let (Some(_), Some(c)) = (s.required, s.computed) {
+        errors.at(
+            c,
+            "a required attribute is set by the configuration, never computed: drop `required` (`optional, computed` lets either set it)",
+        );
+    }
+    if s.computed.is_none() {
+        let needs_computed = [
+            (
+                s.default.as_ref().map(|d| d.span()),
+                "a default is planned by the provider",
+            ),
+            (
+                s.keep_state,
+                "`keep_state` keeps what the provider computed",
+            ),
+            (
+                s.same_as.as_ref().map(|l| l.span()),
+                "`same_as` plans a value the provider computes",
+            ),
+        ];
+        for (span, what) in needs_computed {
+            if let Some(span) = span {
+                errors.at(
+                    span,
+                    format!(
+                        "{what}, so the attribute must be `computed` (or `optional, computed`)"
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(lit) = &s.same_as {
+        let target = lit.value();
+        match names.get(target.as_str()) {
+            None => errors.at(
+                lit.span(),
+                format!(
+                    "`same_as` names {target:?}, but no attribute beside it has that name (the attributes: {})",
+                    names
+                        .iter()
+                        .filter(|(_, g)| !matches!(g.spec.kind, Some(Kind::Block { .. })))
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+            Some(_) if target == f.name => {
+                errors.at(lit.span(), "`same_as` names the attribute itself")
+            }
+            Some(g) if matches!(g.spec.kind, Some(Kind::Block { .. })) => errors.at(
+                lit.span(),
+                format!("`same_as` names {target:?}, a nested block: it must name an attribute"),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Compile-time ties between a field's declarations and its Rust type.
+fn assertions(f: &Field) -> TokenStream {
+    let p = quote!(::ctywire_provider);
+    let ty = &f.ty;
+    let s = &f.spec;
+    let mut out = TokenStream::new();
+    let is_block = matches!(s.kind, Some(Kind::Block { .. }));
+    if !is_block && (s.optional.is_some() || s.computed.is_some()) {
+        let msg = format!(
+            "the attribute `{}` is optional or computed, so it is null when the configuration leaves it out: its type must take a null (an Option, or a Value)",
+            f.name
+        );
+        out.extend(quote_spanned! {f.ty_span=>
+            const _: () = ::core::assert!(<#ty as #p::AttributeType>::ACCEPTS_NULL, #msg);
+        });
+    }
+    if let Some(Kind::Block { set: Some(set), .. } | Kind::Nested { set: Some(set), .. }) = s.kind {
+        out.extend(quote_spanned! {set=>
+            const _: fn() = || {
+                fn set_of_models<C: ?::core::marker::Sized + #p::model::SetContainer>() {}
+                set_of_models::<#ty>();
+            };
+        });
+    }
+    out
+}
+
+/// The statements that add one field to `block`.
+fn build_field(f: &Field) -> TokenStream {
+    let p = quote!(::ctywire_provider);
+    let ty = &f.ty;
+    let s = &f.spec;
+    let name = &f.name;
+    let at = format!(".{name}");
+    let description = s
+        .description
+        .as_ref()
+        .map_or_else(|| f.doc.clone(), |d| d.value());
+    let deprecation = s
+        .deprecated
+        .as_ref()
+        .map(|d| quote!(::core::option::Option::Some(::std::string::String::from(#d))));
+    let span = f.ty_span;
+    match &s.kind {
+        Some(Kind::Block {
+            set,
+            min_items,
+            max_items,
+        }) => {
+            let nesting = match set {
+                Some(_) => quote!(#p::ctywire::schema::NestingMode::Set),
+                None => quote_spanned!(span=> <#ty as #p::model::BlockContainer>::NESTING),
+            };
+            let (min, max) = (min_items.unwrap_or(0), max_items.unwrap_or(0));
+            let validators = rules(&s.rules, ty, &f.inner, &at);
+            let description = (!description.is_empty()).then(|| {
+                quote! { __nb.block.description = ::std::string::String::from(#description); }
+            });
+            let deprecation = deprecation.map(|d| quote! { __nb.block.deprecation_message = #d; });
+            quote_spanned! {span=>
+                {
+                    let mut __nb = #p::schema::NestedBlock {
+                        name: ::std::string::String::from(#name),
+                        nesting: #nesting,
+                        block: <<#ty as #p::model::BlockContainer>::Element as #p::Model>::block(),
+                        min_items: #min,
+                        max_items: #max,
+                        validators: #validators,
+                    };
+                    #description
+                    #deprecation
+                    __block.blocks.push(__nb);
+                }
+            }
+        }
+        kind => {
+            let ty_expr = match kind {
+                Some(Kind::Nested { set, .. }) => {
+                    let nesting = match set {
+                        Some(_) => quote!(#p::ctywire::schema::NestingMode::Set),
+                        None => quote_spanned!(span=> #p::model::__derive::attribute_nesting(
+                            <#ty as #p::model::BlockContainer>::NESTING)),
+                    };
+                    quote_spanned! {span=>
+                        let __nested = #p::schema::Nested {
+                            nesting: #nesting,
+                            block: <<#ty as #p::model::BlockContainer>::Element as #p::Model>::block(),
+                        };
+                        let mut __a = #p::schema::Attribute::new(#name, #p::model::__derive::nested_type(&__nested));
+                        __a.nested = ::core::option::Option::Some(__nested);
+                    }
+                }
+                _ => quote_spanned! {span=>
+                    let mut __a = #p::schema::Attribute::new(#name, <#ty as #p::AttributeType>::cty_type());
+                },
+            };
+            let presence = match (s.required, s.optional, s.computed) {
+                (_, Some(_), Some(_)) => quote!(#p::schema::Presence::OptionalComputed),
+                (_, _, Some(_)) => quote!(#p::schema::Presence::Computed),
+                (Some(_), _, _) => quote!(#p::schema::Presence::Required),
+                (_, Some(_), _) => quote!(#p::schema::Presence::Optional),
+                _ => quote_spanned! {span=>
+                    if <#ty as #p::AttributeType>::NULLABLE {
+                        #p::schema::Presence::Optional
+                    } else {
+                        #p::schema::Presence::Required
+                    }
+                },
+            };
+            let mut sets = TokenStream::new();
+            if s.sensitive.is_some() {
+                sets.extend(quote!(__a.sensitive = true;));
+            }
+            if s.write_only.is_some() {
+                sets.extend(quote!(__a.write_only = true;));
+            }
+            if let Some(d) = deprecation {
+                sets.extend(quote!(__a.deprecation_message = #d;));
+            }
+            if s.requires_replace.is_some() {
+                sets.extend(quote!(__a.plan.requires_replace = true;));
+            }
+            if s.keep_state.is_some() {
+                sets.extend(quote!(__a.plan.keep_state = true;));
+            }
+            if let Some(lit) = &s.same_as {
+                sets.extend(quote!(__a.plan.same_as = ::core::option::Option::Some(::std::string::String::from(#lit));));
+            }
+            if let Some(expr) = &s.default {
+                let inner = &f.inner;
+                // A string literal becomes a String; anything else is
+                // already of the field's type (so `8080` is a u16 there).
+                let value = match expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(_),
+                        ..
+                    }) => quote_spanned!(expr.span()=> ::core::convert::Into::into(#expr)),
+                    _ => expr.to_token_stream(),
+                };
+                sets.extend(quote_spanned! {expr.span()=>
+                    let __default: #inner = #value;
+                    __a.plan.default = __cx.default_value(&__default, &__a.ty, #at);
+                });
+            }
+            let declared = rules(&s.rules, ty, &f.inner, &at);
+            quote! {
+                {
+                    #ty_expr
+                    __a.presence = #presence;
+                    __a.description = ::std::string::String::from(#description);
+                    #sets
+                    __a.validators = #p::model::merge_validators(
+                        <#ty as #p::AttributeType>::validators(),
+                        #declared,
+                    );
+                    __block.attributes.push(__a);
+                }
+            }
+        }
+    }
+}
+
+/// The declared rules as a `Vec<Validator>` expression. `level` is the
+/// Rust type at this level (its elements are `each`'s level), `inner` what
+/// a top-level `validate` function receives.
+fn rules(
+    declared: &[(Span, Rule)],
+    level: &TokenStream,
+    inner: &TokenStream,
+    at: &str,
+) -> TokenStream {
+    let p = quote!(::ctywire_provider);
+    let v = quote!(#p::schema::Validator);
+    let pushes = declared.iter().map(|(span, rule)| match rule {
+        Rule::Range { min, max } => {
+            let bound = |b: &Option<String>| match b {
+                Some(text) => quote!(__cx.number(#text, #at)),
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            quote! { __rules.push(#v::Range { min: #min, max: #max, whole: false }); }
+        }
+        Rule::Length { min, max } => {
+            let bound = |b: &Option<u64>| match b {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
+            let (min, max) = (bound(min), bound(max));
+            quote! { __rules.push(#v::Length { min: #min, max: #max }); }
+        }
+        Rule::Pattern { regex, description } => quote! {
+            if let ::core::option::Option::Some(__rule) = __cx.pattern(#regex, #description, #at) {
+                __rules.push(__rule);
+            }
+        },
+        Rule::OneOf(values) => {
+            let values = values.iter().map(|value| match value {
+                OneOfValue::Str(s) => quote!(#p::ctywire::Value::string(#s)),
+                OneOfValue::Bool(b) => quote!(#p::ctywire::Value::bool(#b)),
+                OneOfValue::Num(text) => quote!(__cx.number_value(#text, #at)),
+            });
+            quote! { __rules.push(#v::OneOf(::std::vec![#(#values),*])); }
+        }
+        Rule::Each(inner_rules) => {
+            let element = quote_spanned!(*span=> <#level as #p::model::Collection>::Element);
+            let inner = rules(inner_rules, &element, &element, at);
+            // `each` on what has no elements is a compile error here.
+            let collection = quote_spanned! {*span=>
+                fn __collection<C: ?::core::marker::Sized + #p::model::Collection>() {}
+                __collection::<#level>();
+            };
+            quote! {
+                {
+                    #collection
+                    __rules.push(#v::Each(#inner));
+                }
+            }
+        }
+        // Called, not passed: a function of `&str` then serves a `String`
+        // field (deref coercion), as it would in hand-written code.
+        Rule::Validate(path) => quote_spanned! {path.span()=>
+            __rules.push(#p::model::custom_validator::<#inner, _>(|v: &#inner| #path(v)));
+        },
+    });
+    quote! {
+        {
+            #[allow(unused_mut)]
+            let mut __rules: ::std::vec::Vec<#v> = ::std::vec::Vec::new();
+            #(#pushes)*
+            __rules
+        }
+    }
+}

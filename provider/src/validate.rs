@@ -1,0 +1,392 @@
+//! Validators as declarations: checking a configuration against the rules
+//! its schema declares (`ValidateResourceConfig` and its kin).
+//!
+//! The walk follows the schema through attributes, nested attributes and
+//! nested blocks of every nesting mode, so its depth is the schema's (and,
+//! under [`Validator::Each`], the validator's own nesting). A null passes
+//! (presence is the schema's job, which Terraform enforces); an unknown is
+//! skipped and checked once it is known, as is a value with unknowns inside
+//! where the rule needs all of it (`OneOf`, a custom rule, the length of a
+//! set, which unknown elements may yet merge).
+//!
+//! Each error is at the offending value's path: attribute steps, list
+//! indexes, map keys. A set element has no path step in the protocol, so
+//! an error inside a set is at the set's path and its message names the
+//! element's value. Messages speak Terraform's terms ("a whole number from
+//! 1 to 65535"), never Rust types.
+//!
+//! String lengths count Unicode scalar values (UTF-8 runes), as
+//! terraform-plugin-framework's `stringvalidator.LengthBetween` counts
+//! them (`utf8.RuneCountInString`); Terraform sends strings in NFC, so
+//! this is the count after normalization.
+
+use std::cmp::Ordering;
+
+use ctywire::{Number, Type, Value};
+use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use ctywire::schema::NestingMode;
+
+use crate::plan::{Step, Trail, MAX_DEPTH};
+use crate::schema::{Block, Validator};
+
+/// Checks `config` (a resource's, data source's or provider's
+/// configuration, possibly with unknowns) against the validators `block`
+/// declares, returning every failure.
+pub(crate) fn validate(block: &Block, config: &Value) -> Diagnostics {
+    let mut v = Validation {
+        trail: Trail::default(),
+        set_element: None,
+        diags: Diagnostics::new(),
+    };
+    v.block(block, config, 0);
+    v.diags
+}
+
+struct Validation<'a> {
+    trail: Trail<'a>,
+    /// The outermost set element the walk is in, named in messages since
+    /// the path cannot name it.
+    set_element: Option<&'a Value>,
+    diags: Diagnostics,
+}
+
+/// A rule as words: "must be {text}" / "is not {text}", or with "have".
+struct Rule {
+    have: bool,
+    text: String,
+}
+
+impl Rule {
+    fn be(text: String) -> Rule {
+        Rule { have: false, text }
+    }
+
+    fn must(&self) -> String {
+        let verb = if self.have { "have" } else { "be" };
+        format!("must {verb} {}", self.text)
+    }
+
+    fn is_not(&self) -> String {
+        let verb = if self.have { "does not have" } else { "is not" };
+        format!("{verb} {}", self.text)
+    }
+}
+
+impl<'a> Validation<'a> {
+    fn block(&mut self, block: &'a Block, value: &'a Value, depth: usize) {
+        if value.is_null() || !value.is_known() {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            self.diags.push(
+                Diagnostic::error("Schema too deep")
+                    .with_detail(format!(
+                        "Nested blocks and attributes go deeper than {MAX_DEPTH} levels."
+                    ))
+                    .at(self.trail.path()),
+            );
+            return;
+        }
+        for attr in &block.attributes {
+            let Some(v) = value.attr(&attr.name) else {
+                continue;
+            };
+            self.trail.push(Step::Attr(&attr.name));
+            self.run(&attr.validators, v, "Invalid attribute value");
+            if let Some(n) = &attr.nested {
+                self.nested(n.nesting, &n.block, v, depth + 1);
+            }
+            self.trail.pop();
+        }
+        for nb in &block.blocks {
+            let Some(v) = value.attr(&nb.name) else {
+                continue;
+            };
+            self.trail.push(Step::Attr(&nb.name));
+            self.run(&nb.validators, v, "Invalid blocks");
+            self.nested(nb.nesting, &nb.block, v, depth + 1);
+            self.trail.pop();
+        }
+    }
+
+    fn nested(&mut self, nesting: NestingMode, block: &'a Block, v: &'a Value, depth: usize) {
+        if v.is_null() || !v.is_known() {
+            return;
+        }
+        match nesting {
+            NestingMode::Single | NestingMode::Group => self.block(block, v, depth),
+            NestingMode::List => {
+                for (i, e) in v.elements().unwrap_or(&[]).iter().enumerate() {
+                    self.trail.push(Step::Index(i));
+                    self.block(block, e, depth);
+                    self.trail.pop();
+                }
+            }
+            NestingMode::Map => {
+                // A map of blocks with dynamic content is an object.
+                let entries: Vec<(&'a str, &'a Value)> = match v.entries() {
+                    Some(es) => es.collect(),
+                    None => v.attributes().map(Iterator::collect).unwrap_or_default(),
+                };
+                for (k, e) in entries {
+                    self.trail.push(Step::Key(k));
+                    self.block(block, e, depth);
+                    self.trail.pop();
+                }
+            }
+            NestingMode::Set => {
+                for e in v.elements().unwrap_or(&[]) {
+                    let before = self.enter_set(e);
+                    self.block(block, e, depth);
+                    self.leave_set(before);
+                }
+            }
+            NestingMode::Invalid => {}
+        }
+    }
+
+    fn enter_set(&mut self, element: &'a Value) -> (Option<usize>, Option<&'a Value>) {
+        let before = (self.trail.enter_set(), self.set_element);
+        self.set_element.get_or_insert(element);
+        before
+    }
+
+    fn leave_set(&mut self, (at, element): (Option<usize>, Option<&'a Value>)) {
+        self.trail.leave_set(at);
+        self.set_element = element;
+    }
+
+    fn run(&mut self, rules: &'a [Validator], value: &'a Value, summary: &str) {
+        for rule in rules {
+            self.check(rule, value, summary);
+        }
+    }
+
+    fn check(&mut self, rule: &'a Validator, value: &'a Value, summary: &str) {
+        if value.is_null() || !value.is_known() {
+            return;
+        }
+        match rule {
+            Validator::Range { min, max, whole } => {
+                let Some(n) = value.as_number() else {
+                    return self.misapplied("a number range", value);
+                };
+                let below = min.as_ref().is_some_and(|m| n.numeric_cmp(m) == Ordering::Less);
+                let above = max
+                    .as_ref()
+                    .is_some_and(|m| n.numeric_cmp(m) == Ordering::Greater);
+                if below || above || (*whole && !n.is_integer()) {
+                    let rule = Rule::be(range_text(min.as_ref(), max.as_ref(), *whole));
+                    self.fail(summary, &rule, value, &value.to_string());
+                }
+            }
+            Validator::Length { min, max } => {
+                let (len, unit) = if let Some(s) = value.as_str() {
+                    (s.chars().count(), Unit::Characters)
+                } else if let Some(len) = collection_len(value) {
+                    if matches!(value.ty(), Type::Set(_)) && !value.is_wholly_known() {
+                        // Unknown elements may turn out equal and merge.
+                        return;
+                    }
+                    (len, Unit::Elements)
+                } else {
+                    return self.misapplied("a length", value);
+                };
+                let len = len as u64;
+                if min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m) {
+                    let rule = length_rule(*min, *max, unit);
+                    let got = match unit {
+                        Unit::Characters => format!("{} ({len} {})", value, unit.noun(len)),
+                        Unit::Elements => format!("{len} {}", unit.noun(len)),
+                    };
+                    self.fail(summary, &rule, value, &got);
+                }
+            }
+            Validator::Pattern { regex, description } => {
+                let Some(s) = value.as_str() else {
+                    return self.misapplied("a pattern", value);
+                };
+                if !regex.is_match(s) {
+                    self.fail(summary, &Rule::be(description.clone()), value, &value.to_string());
+                }
+            }
+            Validator::OneOf(allowed) => {
+                if !value.is_wholly_known() {
+                    return;
+                }
+                if !allowed.contains(value) {
+                    let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                    let rule = Rule::be(format!("one of {}", list.join(", ")));
+                    self.fail(summary, &rule, value, &value.to_string());
+                }
+            }
+            Validator::Each(inner) => self.each(inner, value, summary),
+            Validator::Custom(f) => {
+                if !value.is_wholly_known() {
+                    return;
+                }
+                if let Err(message) = f(value) {
+                    self.fail_custom(summary, value, &message);
+                }
+            }
+        }
+    }
+
+    /// Runs `rules` on each element of a collection or attribute of an
+    /// object.
+    fn each(&mut self, rules: &'a [Validator], value: &'a Value, summary: &str) {
+        match value.ty() {
+            Type::List(_) | Type::Tuple(_) => {
+                for (i, e) in value.elements().unwrap_or(&[]).iter().enumerate() {
+                    self.trail.push(Step::Index(i));
+                    self.run(rules, e, summary);
+                    self.trail.pop();
+                }
+            }
+            Type::Set(_) => {
+                for e in value.elements().unwrap_or(&[]) {
+                    let before = self.enter_set(e);
+                    self.run(rules, e, summary);
+                    self.leave_set(before);
+                }
+            }
+            Type::Map(_) => {
+                for (k, e) in value.entries().into_iter().flatten() {
+                    self.trail.push(Step::Key(k));
+                    self.run(rules, e, summary);
+                    self.trail.pop();
+                }
+            }
+            Type::Object(_) => {
+                for (k, e) in value.attributes().into_iter().flatten() {
+                    self.trail.push(Step::Attr(k));
+                    self.run(rules, e, summary);
+                    self.trail.pop();
+                }
+            }
+            _ => self.misapplied("an each-element", value),
+        }
+    }
+
+    /// Reports `value` breaking `rule`; `got` says what it is instead.
+    fn fail(&mut self, summary: &str, rule: &Rule, value: &Value, got: &str) {
+        let detail = match self.set_element {
+            None => format!("{} {}, not {got}.", self.subject(), rule.must()),
+            Some(element) => {
+                let inside = self.trail.shown_in_set();
+                if inside.is_empty() {
+                    // The value is the set element itself.
+                    format!("{}: {value} {}.", self.trail.shown(), rule.is_not())
+                } else {
+                    format!(
+                        "{}: in the element {element}, {inside} {}, not {got}.",
+                        self.trail.shown(),
+                        rule.must()
+                    )
+                }
+            }
+        };
+        self.report(summary, detail);
+    }
+
+    fn fail_custom(&mut self, summary: &str, value: &Value, message: &str) {
+        let detail = match self.set_element {
+            None => message.to_string(),
+            Some(element) => {
+                let inside = self.trail.shown_in_set();
+                if inside.is_empty() {
+                    format!("{}: {value}: {message}", self.trail.shown())
+                } else {
+                    format!(
+                        "{}: in the element {element}, {inside}: {message}",
+                        self.trail.shown()
+                    )
+                }
+            }
+        };
+        self.report(summary, detail);
+    }
+
+    fn report(&mut self, summary: &str, detail: String) {
+        self.diags.push(
+            Diagnostic::error(summary)
+                .with_detail(detail)
+                .at(self.trail.path()),
+        );
+    }
+
+    /// What a message calls the value at the walk's place.
+    fn subject(&self) -> String {
+        let shown = self.trail.shown();
+        if shown.is_empty() {
+            "The value".into()
+        } else {
+            shown
+        }
+    }
+
+    /// A validator declared on a value it cannot check: a schema bug.
+    fn misapplied(&mut self, what: &str, value: &Value) {
+        let detail = format!(
+            "{} has {what} rule, which cannot check a {} value. This is a bug in the provider.",
+            self.subject(),
+            value.ty()
+        );
+        self.report("Invalid validator in the provider's schema", detail);
+    }
+}
+
+/// Elements of a list, set, tuple or map, attributes of an object.
+fn collection_len(v: &Value) -> Option<usize> {
+    match v.ty() {
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Map(_) | Type::Object(_) => v.len(),
+        _ => None,
+    }
+}
+
+fn range_text(min: Option<&Number>, max: Option<&Number>, whole: bool) -> String {
+    let kind = if whole { "a whole number" } else { "a number" };
+    match (min, max) {
+        (Some(a), Some(b)) => format!("{kind} from {a} to {b}"),
+        (Some(a), None) => format!("{kind} at least {a}"),
+        (None, Some(b)) => format!("{kind} at most {b}"),
+        (None, None) => kind.to_string(),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Unit {
+    Characters,
+    Elements,
+}
+
+impl Unit {
+    fn noun(self, n: u64) -> &'static str {
+        match (self, n == 1) {
+            (Unit::Characters, true) => "character",
+            (Unit::Characters, false) => "characters",
+            (Unit::Elements, true) => "element",
+            (Unit::Elements, false) => "elements",
+        }
+    }
+}
+
+fn length_rule(min: Option<u64>, max: Option<u64>, unit: Unit) -> Rule {
+    let bounds = match (min, max) {
+        (Some(a), Some(b)) if a == b => format!("exactly {a} {}", unit.noun(a)),
+        (Some(a), Some(b)) => format!("from {a} to {b} {}", unit.noun(b)),
+        (Some(a), None) => format!("at least {a} {}", unit.noun(a)),
+        (None, Some(b)) => format!("at most {b} {}", unit.noun(b)),
+        (None, None) => format!("any number of {}", unit.noun(2)),
+    };
+    match unit {
+        Unit::Characters => Rule::be(format!("{bounds} long")),
+        Unit::Elements => Rule {
+            have: true,
+            text: bounds,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
