@@ -629,6 +629,9 @@ fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) 
 }
 
 fn same(what: &str, terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    if std::env::var_os("HARNESS_SHOW").is_some() {
+        eprintln!("{what}: {terraform}");
+    }
     if terraform != harness {
         problems.push(format!("{what}:\n    terraform {terraform}\n    harness   {harness}"));
     }

@@ -668,9 +668,15 @@ impl Harness {
                     planned.insert(address.clone(), (change.after.clone(), change.after_marks.clone()));
                     changes.push(change);
                 }
+                // NodePlannableResourceInstanceOrphan: objects no longer
+                // configured are destroyed, and the plan says why.
                 for (address, obj) in &prior {
                     if !self.resources.contains_key(address) {
-                        changes.push(core.plan_destroy(address, type_of(address), Some(obj), warnings)?);
+                        let mut change = core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
+                        if change.action == Action::Delete {
+                            change.action_reason = Some("delete_because_no_resource_config");
+                        }
+                        changes.push(change);
                     }
                 }
             }
