@@ -47,7 +47,11 @@ mod check {
             Block::new()
                 .attribute(Attribute::new("name", Type::String).required())
                 .attribute(Attribute::new("note", Type::String).optional().sensitive())
-                .attribute(Attribute::new("password", Type::String).optional().write_only())
+                .attribute(
+                    Attribute::new("password", Type::String)
+                        .optional()
+                        .write_only(),
+                )
                 .attribute(Attribute::new("id", Type::String).computed())
                 .attribute(Attribute::new("password_length", Type::Number).computed()),
         )
@@ -156,7 +160,9 @@ impl Which {
     fn harness(self) -> Result<Harness, Diagnostics> {
         let h = match self {
             Which::Kv => {
-                let built = kv::provider().build().map_err(|e| Diagnostics::error(e.to_string()))?;
+                let built = kv::provider()
+                    .build()
+                    .map_err(|e| Diagnostics::error(e.to_string()))?;
                 Harness::new(built)?
             }
             Which::Test => Harness::new(e2e_provider::in_process())?,
@@ -222,7 +228,11 @@ fn kv_entry(key: &str, value: &str) -> Json {
 }
 
 fn kv_a(store: &Path) -> Json {
-    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": kv_entry("a", "one") } }))
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a", "one") } }),
+    )
 }
 
 fn kv_a_updated(store: &Path) -> Json {
@@ -233,7 +243,11 @@ fn kv_a_updated(store: &Path) -> Json {
 }
 
 fn kv_a_rekeyed(store: &Path) -> Json {
-    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": kv_entry("a2", "two") } }))
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a2", "two") } }),
+    )
 }
 
 fn kv_chain(store: &Path) -> Json {
@@ -288,7 +302,11 @@ fn thing_full() -> Json {
 }
 
 fn test_nesting(store: &Path) -> Json {
-    with_provider(Which::Test, store, json!({ "ctywire_thing": { "first": thing_full() } }))
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": { "first": thing_full() } }),
+    )
 }
 
 fn test_nesting_changed(store: &Path) -> Json {
@@ -298,7 +316,11 @@ fn test_nesting_changed(store: &Path) -> Json {
     t["ingress"] = json!([{ "cidr": "10.0.0.0/8" }, { "cidr": "172.16.0.0/12" }]);
     t["listener"] = json!({ "http": { "port": 8081 }, "https": { "port": 8443, "note": "tls" } });
     t["timeouts"] = Json::Null;
-    with_provider(Which::Test, store, json!({ "ctywire_thing": { "first": t } }))
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": { "first": t } }),
+    )
 }
 
 fn test_dynamic(store: &Path) -> Json {
@@ -411,17 +433,34 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "kv: create, empty re-plan, update, replace, destroy",
             provider: Which::Kv,
-            steps: vec![Apply(kv_a), Plan(kv_a), Apply(kv_a_updated), Apply(kv_a_rekeyed), Destroy(kv_a_rekeyed)],
+            steps: vec![
+                Apply(kv_a),
+                Plan(kv_a),
+                Apply(kv_a_updated),
+                Apply(kv_a_rekeyed),
+                Destroy(kv_a_rekeyed),
+            ],
         },
         Scenario {
             name: "kv: an entry deleted outside is planned again, and refreshed away",
             provider: Which::Kv,
-            steps: vec![Apply(kv_a), Outside(delete_entry_a), Plan(kv_a), Refresh(kv_a), Apply(kv_a)],
+            steps: vec![
+                Apply(kv_a),
+                Outside(delete_entry_a),
+                Plan(kv_a),
+                Refresh(kv_a),
+                Apply(kv_a),
+            ],
         },
         Scenario {
             name: "kv: import of an existing entry, then its plan",
             provider: Which::Kv,
-            steps: vec![Outside(write_entry_a), Import(kv_a, "kv_entry.a", "a"), Plan(kv_a), Apply(kv_a)],
+            steps: vec![
+                Outside(write_entry_a),
+                Import(kv_a, "kv_entry.a", "a"),
+                Plan(kv_a),
+                Apply(kv_a),
+            ],
         },
         Scenario {
             name: "kv: values flow from one entry into another, known at apply",
@@ -436,27 +475,44 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "test provider: every nesting mode of blocks, changed",
             provider: Which::Test,
-            steps: vec![Apply(test_nesting), Plan(test_nesting), Apply(test_nesting_changed)],
+            steps: vec![
+                Apply(test_nesting),
+                Plan(test_nesting),
+                Apply(test_nesting_changed),
+            ],
         },
         Scenario {
             name: "test provider: a dynamic attribute changes its type",
             provider: Which::Test,
-            steps: vec![Apply(test_dynamic), Apply(test_dynamic_retyped), Plan(test_dynamic_retyped)],
+            steps: vec![
+                Apply(test_dynamic),
+                Apply(test_dynamic_retyped),
+                Plan(test_dynamic_retyped),
+            ],
         },
         Scenario {
             name: "test provider: nested attributes",
             provider: Which::Test,
-            steps: vec![Apply(test_nested_attributes), Apply(test_nested_attributes_changed)],
+            steps: vec![
+                Apply(test_nested_attributes),
+                Apply(test_nested_attributes_changed),
+            ],
         },
         Scenario {
-            name: "test provider: refined unknowns flow into another resource; an orphan is destroyed",
+            name:
+                "test provider: refined unknowns flow into another resource; an orphan is destroyed",
             provider: Which::Test,
             steps: vec![Apply(test_flow), Plan(test_flow), Apply(test_flow_orphaned)],
         },
         Scenario {
             name: "check: write-only and sensitive attributes, sensitivity flowing by reference",
             provider: Which::Check,
-            steps: vec![Apply(check_secrets), Plan(check_secrets), Apply(check_secrets_changed), Destroy(check_secrets_changed)],
+            steps: vec![
+                Apply(check_secrets),
+                Plan(check_secrets),
+                Apply(check_secrets_changed),
+                Destroy(check_secrets_changed),
+            ],
         },
         Scenario {
             name: "check: a plan that changes a configured value is refused",
@@ -492,7 +548,11 @@ impl Cli {
             support::dev_overrides(which.source().0, &bin),
         )
         .expect("the CLI configuration");
-        Cli { dir, store, time: Duration::ZERO }
+        Cli {
+            dir,
+            store,
+            time: Duration::ZERO,
+        }
     }
 
     fn run(&mut self, args: &[&str]) -> (i32, String) {
@@ -513,7 +573,10 @@ impl Cli {
     fn ok(&mut self, args: &[&str]) -> Result<String, String> {
         let (code, text) = self.run(args);
         if code != 0 {
-            return Err(format!("terraform {} failed ({code}):\n{text}", args.join(" ")));
+            return Err(format!(
+                "terraform {} failed ({code}):\n{text}",
+                args.join(" ")
+            ));
         }
         Ok(text)
     }
@@ -572,26 +635,55 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
     let tf = terraform["resource_changes"].as_array().unwrap_or(&empty);
     let ours = harness["resource_changes"].as_array().unwrap_or(&empty);
     let addrs = |rs: &[Json]| -> Vec<String> {
-        let mut a: Vec<String> = rs.iter().map(|r| r["address"].as_str().unwrap_or("").to_owned()).collect();
+        let mut a: Vec<String> = rs
+            .iter()
+            .map(|r| r["address"].as_str().unwrap_or("").to_owned())
+            .collect();
         a.sort();
         a
     };
     if addrs(tf) != addrs(ours) {
-        problems.push(format!("resource_changes: terraform has {:?}, the harness {:?}", addrs(tf), addrs(ours)));
+        problems.push(format!(
+            "resource_changes: terraform has {:?}, the harness {:?}",
+            addrs(tf),
+            addrs(ours)
+        ));
         return;
     }
     for t in tf {
         let address = t["address"].as_str().unwrap_or("");
-        let Some(h) = ours.iter().find(|h| h["address"] == address) else { continue };
+        let Some(h) = ours.iter().find(|h| h["address"] == address) else {
+            continue;
+        };
         for field in ["mode", "type", "name", "provider_name", "action_reason"] {
-            same(&format!("{address}.{field}"), &t[field], &h[field], problems);
+            same(
+                &format!("{address}.{field}"),
+                &t[field],
+                &h[field],
+                problems,
+            );
         }
-        for field in ["actions", "before", "after", "after_unknown", "before_sensitive", "after_sensitive"] {
-            same(&format!("{address}.change.{field}"), &t["change"][field], &h["change"][field], problems);
+        for field in [
+            "actions",
+            "before",
+            "after",
+            "after_unknown",
+            "before_sensitive",
+            "after_sensitive",
+        ] {
+            same(
+                &format!("{address}.change.{field}"),
+                &t["change"][field],
+                &h["change"][field],
+                problems,
+            );
         }
         // A path set: core lists it in hash order.
         let sorted = |v: &Json| {
-            let mut a: Vec<String> = v.as_array().map(|a| a.iter().map(Json::to_string).collect()).unwrap_or_default();
+            let mut a: Vec<String> = v
+                .as_array()
+                .map(|a| a.iter().map(Json::to_string).collect())
+                .unwrap_or_default();
             a.sort();
             a
         };
@@ -607,10 +699,16 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
 /// Compares `values.root_module.resources[]` entry by entry.
 fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
     let empty = Vec::new();
-    let tf = terraform["values"]["root_module"]["resources"].as_array().unwrap_or(&empty);
-    let ours = harness["values"]["root_module"]["resources"].as_array().unwrap_or(&empty);
+    let tf = terraform["values"]["root_module"]["resources"]
+        .as_array()
+        .unwrap_or(&empty);
+    let ours = harness["values"]["root_module"]["resources"]
+        .as_array()
+        .unwrap_or(&empty);
     let addrs = |rs: &[Json]| -> Vec<String> {
-        rs.iter().map(|r| r["address"].as_str().unwrap_or("").to_owned()).collect()
+        rs.iter()
+            .map(|r| r["address"].as_str().unwrap_or("").to_owned())
+            .collect()
     };
     let (mut a, mut b) = (addrs(tf), addrs(ours));
     a.sort();
@@ -621,9 +719,26 @@ fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) 
     }
     for t in tf {
         let address = t["address"].as_str().unwrap_or("");
-        let Some(h) = ours.iter().find(|h| h["address"] == address) else { continue };
-        for field in ["mode", "type", "name", "provider_name", "schema_version", "values", "sensitive_values", "depends_on", "tainted"] {
-            same(&format!("state {address}.{field}"), &t[field], &h[field], problems);
+        let Some(h) = ours.iter().find(|h| h["address"] == address) else {
+            continue;
+        };
+        for field in [
+            "mode",
+            "type",
+            "name",
+            "provider_name",
+            "schema_version",
+            "values",
+            "sensitive_values",
+            "depends_on",
+            "tainted",
+        ] {
+            same(
+                &format!("state {address}.{field}"),
+                &t[field],
+                &h[field],
+                problems,
+            );
         }
     }
 }
@@ -633,7 +748,9 @@ fn same(what: &str, terraform: &Json, harness: &Json, problems: &mut Vec<String>
         eprintln!("{what}: {terraform}");
     }
     if terraform != harness {
-        problems.push(format!("{what}:\n    terraform {terraform}\n    harness   {harness}"));
+        problems.push(format!(
+            "{what}:\n    terraform {terraform}\n    harness   {harness}"
+        ));
     }
 }
 
@@ -644,12 +761,21 @@ struct Outcome {
     compared: usize,
 }
 
-fn run_scenario(root: &Path, n: usize, s: &Scenario, cli_time: &mut Duration, harness_time: &mut Duration) -> Result<Outcome, String> {
+fn run_scenario(
+    root: &Path,
+    n: usize,
+    s: &Scenario,
+    cli_time: &mut Duration,
+    harness_time: &mut Duration,
+) -> Result<Outcome, String> {
     let mut cli = Cli::new(root, n, s.provider);
     let harness_store = root.join(format!("h-{n}-store"));
     let _ = std::fs::remove_dir_all(&harness_store);
     let start = Instant::now();
-    let mut h = s.provider.harness().map_err(|d| format!("the harness cannot start: {d}"))?;
+    let mut h = s
+        .provider
+        .harness()
+        .map_err(|d| format!("the harness cannot start: {d}"))?;
     *harness_time += start.elapsed();
     let mut problems = Vec::new();
     let mut compared = 0;
@@ -695,7 +821,9 @@ fn run_scenario(root: &Path, n: usize, s: &Scenario, cli_time: &mut Duration, ha
                         Ok(_) => return Err(Diagnostics::error("the harness accepted the apply")),
                         Err(d) => (
                             Some(plan.to_json().clone()),
-                            Some(json!({ "errors": harness_errors(&d), "state": h.state().to_json() })),
+                            Some(
+                                json!({ "errors": harness_errors(&d), "state": h.state().to_json() }),
+                            ),
                         ),
                     }
                 }
@@ -727,20 +855,45 @@ fn run_scenario(root: &Path, n: usize, s: &Scenario, cli_time: &mut Duration, ha
             }
             Step::Refresh(doc) => {
                 cli.write(*doc);
-                cli.ok(&["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color", "-json"])?;
-                compare_states(&cli.show_state()?, hstate.as_ref().unwrap_or(&Json::Null), &mut p);
+                cli.ok(&[
+                    "apply",
+                    "-refresh-only",
+                    "-auto-approve",
+                    "-input=false",
+                    "-no-color",
+                    "-json",
+                ])?;
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
                 compared += 1;
             }
             Step::Import(doc, address, id) => {
                 cli.write(*doc);
                 cli.ok(&["import", "-input=false", "-no-color", address, id])?;
-                compare_states(&cli.show_state()?, hstate.as_ref().unwrap_or(&Json::Null), &mut p);
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
                 compared += 1;
             }
             Step::Destroy(doc) => {
                 cli.write(*doc);
-                cli.ok(&["destroy", "-auto-approve", "-input=false", "-no-color", "-json"])?;
-                compare_states(&cli.show_state()?, hstate.as_ref().unwrap_or(&Json::Null), &mut p);
+                cli.ok(&[
+                    "destroy",
+                    "-auto-approve",
+                    "-input=false",
+                    "-no-color",
+                    "-json",
+                ])?;
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
                 compared += 1;
             }
             Step::PlanFails(doc) => {
@@ -750,7 +903,12 @@ fn run_scenario(root: &Path, n: usize, s: &Scenario, cli_time: &mut Duration, ha
                     return Err(format!("step {i}: terraform accepted the plan"));
                 }
                 let tf_errors = json!({ "errors": Cli::errors(&text) });
-                same(&format!("step {i}: the plan's errors"), &tf_errors, hplan.as_ref().unwrap_or(&Json::Null), &mut p);
+                same(
+                    &format!("step {i}: the plan's errors"),
+                    &tf_errors,
+                    hplan.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
                 compared += 1;
             }
             Step::ApplyFails(doc) => {
@@ -758,13 +916,19 @@ fn run_scenario(root: &Path, n: usize, s: &Scenario, cli_time: &mut Duration, ha
                 cli.ok(PLAN)?;
                 let plan = cli.show_plan()?;
                 compare_plans(&plan, hplan.as_ref().unwrap_or(&Json::Null), &mut p);
-                let (code, text) = cli.run(&["apply", "-input=false", "-no-color", "-json", "tfplan"]);
+                let (code, text) =
+                    cli.run(&["apply", "-input=false", "-no-color", "-json", "tfplan"]);
                 if code == 0 {
                     return Err(format!("step {i}: terraform accepted the apply"));
                 }
                 let hs = hstate.unwrap_or(Json::Null);
                 let tf_errors = json!(Cli::errors(&text));
-                same(&format!("step {i}: the apply's errors"), &tf_errors, &hs["errors"], &mut p);
+                same(
+                    &format!("step {i}: the apply's errors"),
+                    &tf_errors,
+                    &hs["errors"],
+                    &mut p,
+                );
                 compare_states(&cli.show_state()?, &hs["state"], &mut p);
                 compared += 3;
             }
@@ -805,7 +969,10 @@ fn provider_dir(root: &Path, which: Which) -> std::io::Result<()> {
     let ty = which.source().0.rsplit('/').next().unwrap_or("x");
     let script = dir.join(format!("terraform-provider-{ty}"));
     let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
-    std::fs::write(&script, format!("#!/bin/sh\nexec {quoted} --serve {}\n", which.serve_name()))?;
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nexec {quoted} --serve {}\n", which.serve_name()),
+    )?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -76,10 +76,9 @@ fn decoded(dv: Option<&pb::DynamicValue>, ty: &Type, what: &str) -> Result<Value
 }
 
 fn status(call: &str, s: tonic::Status) -> Diagnostics {
-    Diagnostics::from(
-        Diagnostic::error("Plugin error")
-            .with_detail(format!("The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}")),
-    )
+    Diagnostics::from(Diagnostic::error("Plugin error").with_detail(format!(
+        "The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}"
+    )))
 }
 
 /// What `PlanResourceChange` answered.
@@ -118,9 +117,10 @@ impl Client {
     /// `GetProviderSchema`, with every schema's implied type.
     pub(crate) fn schemas(&self) -> Result<Schemas, Diagnostics> {
         let resp = self
-            .block_on(self.service.get_provider_schema(Request::new(
-                pb::get_provider_schema::Request {},
-            )))?
+            .block_on(
+                self.service
+                    .get_provider_schema(Request::new(pb::get_provider_schema::Request {})),
+            )?
             .map_err(|s| status("GetProviderSchema", s))?
             .into_inner();
         let d = diags(&resp.diagnostics);
@@ -149,8 +149,14 @@ impl Client {
         })
     }
 
-    pub(crate) fn validate_provider_config(&self, config: &Value, ty: &Type) -> Result<Diagnostics, Diagnostics> {
-        let req = pb::validate_provider_config::Request { config: dv(config, ty)? };
+    pub(crate) fn validate_provider_config(
+        &self,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_provider_config::Request {
+            config: dv(config, ty)?,
+        };
         let resp = self
             .block_on(self.service.validate_provider_config(Request::new(req)))?
             .map_err(|s| status("ValidateProviderConfig", s))?;
@@ -169,7 +175,12 @@ impl Client {
         Ok(diags(&resp.into_inner().diagnostics))
     }
 
-    pub(crate) fn validate_resource(&self, type_name: &str, config: &Value, ty: &Type) -> Result<Diagnostics, Diagnostics> {
+    pub(crate) fn validate_resource(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
         let req = pb::validate_resource_config::Request {
             type_name: type_name.into(),
             config: dv(config, ty)?,
@@ -205,7 +216,10 @@ impl Client {
         if d.has_errors() {
             return Ok((Value::null(ty.clone()), d));
         }
-        Ok((decoded(resp.upgraded_state.as_ref(), ty, "upgraded state")?, d))
+        Ok((
+            decoded(resp.upgraded_state.as_ref(), ty, "upgraded state")?,
+            d,
+        ))
     }
 
     pub(crate) fn read(
@@ -228,7 +242,11 @@ impl Client {
             .into_inner();
         let diagnostics = diags(&resp.diagnostics);
         if diagnostics.has_errors() {
-            return Ok(NewState { value: state.clone(), private: private.to_vec(), diagnostics });
+            return Ok(NewState {
+                value: state.clone(),
+                private: private.to_vec(),
+                diagnostics,
+            });
         }
         Ok(NewState {
             value: decoded(resp.new_state.as_ref(), ty, "refreshed state")?,
@@ -268,12 +286,19 @@ impl Client {
             ));
         }
         if diagnostics.has_errors() {
-            return Ok(Planned { planned: Value::null(ty.clone()), requires_replace: Vec::new(), private: Vec::new(), diagnostics });
+            return Ok(Planned {
+                planned: Value::null(ty.clone()),
+                requires_replace: Vec::new(),
+                private: Vec::new(),
+                diagnostics,
+            });
         }
         let mut requires_replace = Vec::with_capacity(resp.requires_replace.len());
         for p in &resp.requires_replace {
             requires_replace.push(path_from_proto(p).map_err(|e| {
-                Diagnostics::error(format!("the provider's requires_replace path is invalid: {e}"))
+                Diagnostics::error(format!(
+                    "the provider's requires_replace path is invalid: {e}"
+                ))
             })?);
         }
         Ok(Planned {
@@ -316,7 +341,11 @@ impl Client {
             }
             Err(e) => return Err(e),
         };
-        Ok(NewState { value, private: resp.private, diagnostics })
+        Ok(NewState {
+            value,
+            private: resp.private,
+            diagnostics,
+        })
     }
 
     /// `ImportResourceState`: each imported object's type name, value and

@@ -124,10 +124,25 @@ impl Decoder<'_> {
         self.diags.push(d);
     }
 
-    fn block(&mut self, block: &Block, body: &Json, path: &Path, meta: &[&str], depth: usize) -> Value {
-        let fallback = || block.empty_value().unwrap_or_else(|_| Value::null(Type::Dynamic));
+    fn block(
+        &mut self,
+        block: &Block,
+        body: &Json,
+        path: &Path,
+        meta: &[&str],
+        depth: usize,
+    ) -> Value {
+        let fallback = || {
+            block
+                .empty_value()
+                .unwrap_or_else(|_| Value::null(Type::Dynamic))
+        };
         if depth > ctywire::DEFAULT_MAX_DEPTH {
-            self.error(path, "Configuration too deep", "nested blocks go too deep".into());
+            self.error(
+                path,
+                "Configuration too deep",
+                "nested blocks go too deep".into(),
+            );
             return fallback();
         }
         let Some(obj) = body.as_object() else {
@@ -189,21 +204,33 @@ impl Decoder<'_> {
                         self.error(
                             &bpath,
                             "Insufficient blocks",
-                            format!("At least {} {:?} blocks are required.", b.min_items, b.type_name),
+                            format!(
+                                "At least {} {:?} blocks are required.",
+                                b.min_items, b.type_name
+                            ),
                         );
                     }
                     if b.max_items > 0 && n > b.max_items {
                         self.error(
                             &bpath,
                             "Too many blocks",
-                            format!("No more than {} {:?} blocks are allowed.", b.max_items, b.type_name),
+                            format!(
+                                "No more than {} {:?} blocks are allowed.",
+                                b.max_items, b.type_name
+                            ),
                         );
                     }
                     let elems: Vec<Value> = bodies
                         .iter()
                         .enumerate()
                         .map(|(i, body)| {
-                            self.block(&b.block, body, &bpath.clone().index(i as u64), &[], depth + 1)
+                            self.block(
+                                &b.block,
+                                body,
+                                &bpath.clone().index(i as u64),
+                                &[],
+                                depth + 1,
+                            )
                         })
                         .collect();
                     self.collection(b.nesting, &ty, elems, &bpath)
@@ -241,7 +268,13 @@ impl Decoder<'_> {
         Value::object(attrs)
     }
 
-    fn collection(&mut self, mode: NestingMode, ty: &Type, elems: Vec<Value>, path: &Path) -> Value {
+    fn collection(
+        &mut self,
+        mode: NestingMode,
+        ty: &Type,
+        elems: Vec<Value>,
+        path: &Path,
+    ) -> Value {
         let built = match (mode, ty) {
             (NestingMode::List, Type::List(e)) => Value::list((**e).clone(), elems),
             (NestingMode::Set, Type::Set(e)) => Value::set((**e).clone(), elems),
@@ -294,7 +327,11 @@ impl Decoder<'_> {
     /// type.
     fn expression(&mut self, v: &Json, path: &Path, depth: usize) -> Value {
         if depth > ctywire::DEFAULT_MAX_DEPTH {
-            self.error(path, "Configuration too deep", "the value nests too deeply".into());
+            self.error(
+                path,
+                "Configuration too deep",
+                "the value nests too deeply".into(),
+            );
             return Value::null(Type::Dynamic);
         }
         match v {
@@ -316,7 +353,12 @@ impl Decoder<'_> {
             ),
             Json::Object(o) => Value::object(
                 o.iter()
-                    .map(|(k, e)| (k.clone(), self.expression(e, &path.clone().attr(k.clone()), depth + 1)))
+                    .map(|(k, e)| {
+                        (
+                            k.clone(),
+                            self.expression(e, &path.clone().attr(k.clone()), depth + 1),
+                        )
+                    })
                     .collect::<Vec<_>>(),
             ),
         }
@@ -351,7 +393,11 @@ impl Decoder<'_> {
                         _ => self.error(
                             path,
                             "Invalid template interpolation value",
-                            format!("The expression {} cannot be used in a string: it is {}.", describe(r), v),
+                            format!(
+                                "The expression {} cannot be used in a string: it is {}.",
+                                describe(r),
+                                v
+                            ),
                         ),
                     }
                 }
@@ -383,7 +429,11 @@ impl Decoder<'_> {
                 v
             }
             Err(e) => {
-                self.error(path, "Reference to undeclared resource", format!("{}: {e}", describe(r)));
+                self.error(
+                    path,
+                    "Reference to undeclared resource",
+                    format!("{}: {e}", describe(r)),
+                );
                 Value::null(Type::Dynamic)
             }
         }
@@ -456,14 +506,20 @@ fn parse_template(s: &str) -> Result<Vec<Part>, String> {
             let end = r
                 .find('}')
                 .ok_or_else(|| format!("the interpolation in {s:?} has no closing brace"))?;
-            let expr = r[..end].trim().trim_start_matches('~').trim_end_matches('~').trim();
+            let expr = r[..end]
+                .trim()
+                .trim_start_matches('~')
+                .trim_end_matches('~')
+                .trim();
             if !lit.is_empty() {
                 parts.push(Part::Literal(std::mem::take(&mut lit)));
             }
             parts.push(Part::Interpolation(parse_reference(expr)?));
             rest = &r[end + 1..];
         } else if rest.starts_with("%{") {
-            return Err(format!("template directives (%{{...}}) are not supported here: {s:?}"));
+            return Err(format!(
+                "template directives (%{{...}}) are not supported here: {s:?}"
+            ));
         } else {
             let mut chars = rest.chars();
             if let Some(c) = chars.next() {
@@ -538,7 +594,9 @@ fn parse_reference(expr: &str) -> Result<Reference, String> {
 
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 

@@ -233,7 +233,9 @@ impl<'a> Core<'a> {
         warnings: &mut Diagnostics,
     ) -> Result<Option<Object>, Diagnostics> {
         let rs = self.schema(type_name)?;
-        let resp = self.client.read(type_name, &obj.value, &obj.private, &rs.ty)?;
+        let resp = self
+            .client
+            .read(type_name, &obj.value, &obj.private, &rs.ty)?;
         let mut diags = resp.diagnostics;
         if diags.has_errors() {
             return Err(diags);
@@ -311,16 +313,23 @@ impl<'a> Core<'a> {
         };
 
         // The config is validated again with its final values.
-        let d = self.client.validate_resource(type_name, &config.value, &rs.ty)?;
+        let d = self
+            .client
+            .validate_resource(type_name, &config.value, &rs.ty)?;
         if d.has_errors() {
             return Err(in_config(d, address));
         }
         warnings.extend(d);
 
         let proposed = proposed_new(block, &prior, &config.value);
-        let resp = self
-            .client
-            .plan(type_name, &prior, &proposed, &config.value, &prior_private, &rs.ty)?;
+        let resp = self.client.plan(
+            type_name,
+            &prior,
+            &proposed,
+            &config.value,
+            &prior_private,
+            &rs.ty,
+        )?;
         if resp.diagnostics.has_errors() {
             return Err(in_config(resp.diagnostics, address));
         }
@@ -362,9 +371,9 @@ impl<'a> Core<'a> {
             // The new object is planned again from a null prior, so the
             // change shows the computed values the new object will get.
             let proposed = proposed_new(block, &null, &config.value);
-            let resp = self
-                .client
-                .plan(type_name, &null, &proposed, &config.value, &private, &rs.ty)?;
+            let resp =
+                self.client
+                    .plan(type_name, &null, &proposed, &config.value, &private, &rs.ty)?;
             // Warnings were reported by the first plan already.
             if resp.diagnostics.has_errors() {
                 return Err(in_config(resp.diagnostics, address));
@@ -416,7 +425,12 @@ impl<'a> Core<'a> {
         })
     }
 
-    fn check_planned_write_only(&self, address: &str, block: &Block, after: &Value) -> Result<(), Diagnostics> {
+    fn check_planned_write_only(
+        &self,
+        address: &str,
+        block: &Block,
+        after: &Value,
+    ) -> Result<(), Diagnostics> {
         let bad: Diagnostics = write_only_violations(block, after)
             .into_iter()
             .map(|p| {
@@ -624,7 +638,12 @@ impl<'a> Core<'a> {
         // An update of sensitivity alone: the provider is not called.
         if change.action == Action::Update
             && known_equal(&change.before, &change.after)
-            && !marks_equal(&change.before, &change.before_marks, &change.after, &change.after_marks)
+            && !marks_equal(
+                &change.before,
+                &change.before_marks,
+                &change.after,
+                &change.after_marks,
+            )
         {
             let s = state.cloned().map(|s| Object {
                 value: change.after.clone(),
@@ -911,7 +930,9 @@ fn flagged_in_block(
         }
     }
     for b in &block.block_types {
-        let Some(bv) = v.attr(&b.type_name) else { continue };
+        let Some(bv) = v.attr(&b.type_name) else {
+            continue;
+        };
         if bv.is_null() || !bv.is_known() {
             continue;
         }
@@ -986,16 +1007,24 @@ pub(crate) fn normalize_from_legacy_sdk(block: &Block, v: Value) -> Value {
 }
 
 fn normalize_block(block: &Block, v: Value, depth: usize) -> Value {
-    if v.is_null() || !v.is_known() || depth > ctywire::DEFAULT_MAX_DEPTH || block.block_types.is_empty() {
+    if v.is_null()
+        || !v.is_known()
+        || depth > ctywire::DEFAULT_MAX_DEPTH
+        || block.block_types.is_empty()
+    {
         return v;
     }
     let mut v = v;
     for b in &block.block_types {
-        let Ok(Some(ty)) = b.implied_type() else { continue };
+        let Ok(Some(ty)) = b.implied_type() else {
+            continue;
+        };
         if ty == Type::Dynamic || b.block.implied_type().is_ok_and(|t| t.has_dynamic()) {
             continue;
         }
-        let Some(bv) = v.attr(&b.type_name).cloned() else { continue };
+        let Some(bv) = v.attr(&b.type_name).cloned() else {
+            continue;
+        };
         if !bv.is_known() {
             continue;
         }

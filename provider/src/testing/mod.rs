@@ -128,8 +128,8 @@ use serde_json::{json, Map, Value as Json};
 
 use self::client::{Client, Schemas};
 use self::config::{decode_body, references, Decoded, Reference, Scope, META_ARGUMENTS};
-use self::core::{type_of, Change, Core, Object, Stored};
 pub use self::core::Action;
+use self::core::{type_of, Change, Core, Object, Stored};
 
 /// An in-process Terraform core holding one provider, a configuration and
 /// the state. See the [module documentation](self).
@@ -317,7 +317,11 @@ impl Harness {
     /// schema's type (or one that converts to it), wholly known: as
     /// core's decoder would produce it from a body (unset attributes null,
     /// unset list/set/map blocks empty).
-    pub fn resource_value(&mut self, address: &str, value: Value) -> Result<&mut Self, Diagnostics> {
+    pub fn resource_value(
+        &mut self,
+        address: &str,
+        value: Value,
+    ) -> Result<&mut Self, Diagnostics> {
         self.check_address(address)?;
         let ty = self.core().schema(type_of(address))?.ty.clone();
         let value = value.convert(&ty)?;
@@ -326,7 +330,8 @@ impl Harness {
                 "a value body must be wholly known: write a value unknown until apply as \"${after_apply.NAME}\" in a JSON body",
             ));
         }
-        self.resources.insert(address.to_owned(), Body::Value(value));
+        self.resources
+            .insert(address.to_owned(), Body::Value(value));
         Ok(self)
     }
 
@@ -355,14 +360,18 @@ impl Harness {
     /// provider's to `ValidateProviderConfig`.
     pub fn validate(&mut self) -> Result<(), Diagnostics> {
         let (_, provider_ty, provider_value) = self.provider_value()?;
-        let d = self.client.validate_provider_config(&provider_value, &provider_ty)?;
+        let d = self
+            .client
+            .validate_provider_config(&provider_value, &provider_ty)?;
         self.take(d)?;
         let addresses: Vec<String> = self.resources.keys().cloned().collect();
         for address in addresses {
             let type_name = type_of(&address).to_owned();
             let decoded = self.decode(&address, &UnknownScope)?;
             let rs = self.core().schema(&type_name)?.clone();
-            let d = self.client.validate_resource(&type_name, &decoded.value, &rs.ty)?;
+            let d = self
+                .client
+                .validate_resource(&type_name, &decoded.value, &rs.ty)?;
             self.take(d)?;
         }
         Ok(())
@@ -433,8 +442,12 @@ impl Harness {
     pub fn state(&self) -> State {
         let mut resources = Vec::new();
         for (address, stored) in &self.state {
-            let Some(rs) = self.schemas.resources.get(&stored.type_name) else { continue };
-            let Ok(value) = ctywire::json::decode(&stored.attrs_json, &rs.ty) else { continue };
+            let Some(rs) = self.schemas.resources.get(&stored.type_name) else {
+                continue;
+            };
+            let Ok(value) = ctywire::json::decode(&stored.attrs_json, &rs.ty) else {
+                continue;
+            };
             let (type_name, name) = address.split_once('.').unwrap_or((address, ""));
             let mut r = Map::new();
             r.insert("address".into(), json!(address));
@@ -453,7 +466,10 @@ impl Harness {
             r.insert("values".into(), Json::Object(values));
             let mut marks = stored.sensitive.clone();
             marks.extend(core::sensitive_paths(&rs.schema.block, &value));
-            r.insert("sensitive_values".into(), show::sensitive_as_bool(&value, &marks));
+            r.insert(
+                "sensitive_values".into(),
+                show::sensitive_as_bool(&value, &marks),
+            );
             if !stored.dependencies.is_empty() {
                 r.insert("depends_on".into(), json!(stored.dependencies));
             }
@@ -499,8 +515,11 @@ impl Harness {
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
         let core = self.core();
-        let by_address: BTreeMap<&str, &Change> =
-            plan.changes.iter().map(|c| (c.address.as_str(), c)).collect();
+        let by_address: BTreeMap<&str, &Change> = plan
+            .changes
+            .iter()
+            .map(|c| (c.address.as_str(), c))
+            .collect();
         // Deletes of objects no longer configured go first, dependents
         // before what they depend on.
         let mut deletes: Vec<&Change> = plan
@@ -519,7 +538,9 @@ impl Harness {
             split(d, warnings)?;
         }
         for address in self.order()? {
-            let Some(change) = by_address.get(address.as_str()) else { continue };
+            let Some(change) = by_address.get(address.as_str()) else {
+                continue;
+            };
             if matches!(change.action, Action::NoOp | Action::Delete) {
                 continue;
             }
@@ -540,7 +561,13 @@ impl Harness {
                 Action::CreateThenDelete => deposed = working.remove(&address),
                 _ => {}
             }
-            let decoded = self.decode(&address, &ApplyScope { harness: self, working })?;
+            let decoded = self.decode(
+                &address,
+                &ApplyScope {
+                    harness: self,
+                    working,
+                },
+            )?;
             let current = match working.get(&address) {
                 Some(s) => Some(core.read_state(&address, s)?),
                 None => None,
@@ -603,7 +630,10 @@ impl Harness {
                     obj.tainted = true;
                 }
                 obj.dependencies = self.dependencies(address);
-                working.insert(address.to_owned(), self.core().store(type_of(address), &obj)?);
+                working.insert(
+                    address.to_owned(),
+                    self.core().store(type_of(address), &obj)?,
+                );
             }
         }
         Ok(())
@@ -648,13 +678,21 @@ impl Harness {
             Mode::RefreshOnly => {}
             Mode::Destroy => {
                 for (address, obj) in &prior {
-                    changes.push(core.plan_destroy(address, type_of(address), Some(obj), warnings)?);
+                    changes.push(core.plan_destroy(
+                        address,
+                        type_of(address),
+                        Some(obj),
+                        warnings,
+                    )?);
                 }
             }
             Mode::Normal => {
                 let mut planned: BTreeMap<String, (Value, Vec<Path>)> = BTreeMap::new();
                 for address in order {
-                    let scope = PlanScope { harness: self, planned: &planned };
+                    let scope = PlanScope {
+                        harness: self,
+                        planned: &planned,
+                    };
                     let decoded = self.decode(address, &scope)?;
                     let change = core.plan(
                         address,
@@ -665,14 +703,18 @@ impl Harness {
                         self.create_before_destroy(address),
                         warnings,
                     )?;
-                    planned.insert(address.clone(), (change.after.clone(), change.after_marks.clone()));
+                    planned.insert(
+                        address.clone(),
+                        (change.after.clone(), change.after_marks.clone()),
+                    );
                     changes.push(change);
                 }
                 // NodePlannableResourceInstanceOrphan: objects no longer
                 // configured are destroyed, and the plan says why.
                 for (address, obj) in &prior {
                     if !self.resources.contains_key(address) {
-                        let mut change = core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
+                        let mut change =
+                            core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
                         if change.action == Action::Delete {
                             change.action_reason = Some("delete_because_no_resource_config");
                         }
@@ -690,7 +732,9 @@ impl Harness {
         let mut sorted: Vec<&Change> = changes.iter().collect();
         sorted.sort_by(|a, b| a.address.cmp(&b.address));
         for c in sorted {
-            let Some(rs) = self.schemas.resources.get(&c.type_name) else { continue };
+            let Some(rs) = self.schemas.resources.get(&c.type_name) else {
+                continue;
+            };
             let block = &rs.schema.block;
             let mut change = Map::new();
             change.insert("actions".into(), json!(c.action.actions()));
@@ -702,10 +746,16 @@ impl Harness {
             change.insert("after_unknown".into(), show::after_unknown(&c.after));
             let mut bm = c.before_marks.clone();
             bm.extend(core::sensitive_paths(block, &c.before));
-            change.insert("before_sensitive".into(), show::sensitive_as_bool(&c.before, &bm));
+            change.insert(
+                "before_sensitive".into(),
+                show::sensitive_as_bool(&c.before, &bm),
+            );
             let mut am = c.after_marks.clone();
             am.extend(core::sensitive_paths(block, &c.after));
-            change.insert("after_sensitive".into(), show::sensitive_as_bool(&c.after, &am));
+            change.insert(
+                "after_sensitive".into(),
+                show::sensitive_as_bool(&c.after, &am),
+            );
             if !c.required_replace.is_empty() {
                 change.insert(
                     "replace_paths".into(),
@@ -790,7 +840,9 @@ impl Harness {
         for address in addresses {
             let decoded = self.decode(&address, &UnknownScope)?;
             let rs = self.core().schema(type_of(&address))?.clone();
-            let d = self.client.validate_resource(type_of(&address), &decoded.value, &rs.ty)?;
+            let d = self
+                .client
+                .validate_resource(type_of(&address), &decoded.value, &rs.ty)?;
             self.take(d)?;
         }
         Ok(())
@@ -807,7 +859,9 @@ impl Harness {
                 value: value.clone(),
                 marks: Vec::new(),
             }),
-            None => Err(Diagnostics::error(format!("{address} is not in the configuration"))),
+            None => Err(Diagnostics::error(format!(
+                "{address} is not in the configuration"
+            ))),
         }
     }
 
@@ -858,18 +912,27 @@ impl Harness {
         Ok(done)
     }
 
-    fn visit(&self, a: &str, done: &mut Vec<String>, visiting: &mut BTreeSet<String>) -> Result<(), Diagnostics> {
+    fn visit(
+        &self,
+        a: &str,
+        done: &mut Vec<String>,
+        visiting: &mut BTreeSet<String>,
+    ) -> Result<(), Diagnostics> {
         if done.iter().any(|d| d == a) {
             return Ok(());
         }
         if !visiting.insert(a.to_owned()) {
-            return Err(Diagnostic::error("Cycle").with_detail(format!("{a} depends on itself through its references")).into());
+            return Err(Diagnostic::error("Cycle")
+                .with_detail(format!("{a} depends on itself through its references"))
+                .into());
         }
         if let Some(body) = self.resources.get(a).and_then(Body::json) {
             for r in references(body).map_err(Diagnostics::error)? {
                 if !self.resources.contains_key(&r) {
                     return Err(Diagnostic::error("Reference to undeclared resource")
-                        .with_detail(format!("{a} refers to {r}, which is not declared in the configuration."))
+                        .with_detail(format!(
+                            "{a} refers to {r}, which is not declared in the configuration."
+                        ))
                         .into());
                 }
             }
@@ -894,7 +957,9 @@ fn type_of_provider(resource_type: &str) -> &str {
 fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
     for key in ["count", "for_each", "provider", "connection", "provisioner"] {
         if body.get(key).is_some() {
-            return Err(Diagnostics::error(format!("{address}: the harness does not support {key:?}")));
+            return Err(Diagnostics::error(format!(
+                "{address}: the harness does not support {key:?}"
+            )));
         }
     }
     if let Some(Json::Object(l)) = body.get("lifecycle") {
@@ -942,7 +1007,11 @@ fn escape_templates(v: Json) -> Json {
     match v {
         Json::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
         Json::Array(a) => Json::Array(a.into_iter().map(escape_templates).collect()),
-        Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, escape_templates(v))).collect()),
+        Json::Object(o) => Json::Object(
+            o.into_iter()
+                .map(|(k, v)| (k, escape_templates(v)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -968,7 +1037,9 @@ impl Scope for PlanScope<'_> {
         match r {
             Reference::AfterApply(name) => {
                 if !self.harness.after_apply.contains_key(name) {
-                    return Err(format!("no value {name:?} was declared with known_after_apply"));
+                    return Err(format!(
+                        "no value {name:?} was declared with known_after_apply"
+                    ));
                 }
                 Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
             }
@@ -994,21 +1065,27 @@ impl Scope for ApplyScope<'_> {
     fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
         match r {
             Reference::AfterApply(name) => {
-                let json = self
-                    .harness
-                    .after_apply
-                    .get(name)
-                    .ok_or_else(|| format!("no value {name:?} was declared with known_after_apply"))?;
+                let json = self.harness.after_apply.get(name).ok_or_else(|| {
+                    format!("no value {name:?} was declared with known_after_apply")
+                })?;
                 let decoded = decode_body(
-                    &ctywire::schema::Block::new()
-                        .attribute(ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional()),
+                    &ctywire::schema::Block::new().attribute(
+                        ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional(),
+                    ),
                     &json!({ "v": escape_templates(json.clone()) }),
                     &UnknownScope,
                     "after_apply",
                     &[],
                 )
                 .map_err(|d| d.to_string())?;
-                Ok((decoded.value.attr("v").cloned().unwrap_or(Value::null(ctywire::Type::Dynamic)), Vec::new()))
+                Ok((
+                    decoded
+                        .value
+                        .attr("v")
+                        .cloned()
+                        .unwrap_or(Value::null(ctywire::Type::Dynamic)),
+                    Vec::new(),
+                ))
             }
             Reference::Resource { address, path } => {
                 let stored = self
@@ -1021,7 +1098,8 @@ impl Scope for ApplyScope<'_> {
                     .resources
                     .get(&stored.type_name)
                     .ok_or_else(|| format!("{address}: unknown resource type"))?;
-                let v = ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
+                let v =
+                    ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
                 let mut marks = stored.sensitive.clone();
                 marks.extend(core::sensitive_paths(&rs.schema.block, &v));
                 resolve_in(&v, &marks, path)
@@ -1036,10 +1114,17 @@ fn resolve_in(v: &Value, marks: &[Path], path: &Path) -> Result<(Value, Vec<Path
     let mut cur = v;
     for (i, step) in path.steps().iter().enumerate() {
         if !cur.is_known() {
-            return Ok((Value::unknown(ctywire::Type::Dynamic), marks_under(marks, path, i)));
+            return Ok((
+                Value::unknown(ctywire::Type::Dynamic),
+                marks_under(marks, path, i),
+            ));
         }
         cur = show::child(cur, step).ok_or_else(|| {
-            format!("{} has no {}", Path::from(path.steps()[..i].to_vec()), Path::from(path.steps()[..=i].to_vec()))
+            format!(
+                "{} has no {}",
+                Path::from(path.steps()[..i].to_vec()),
+                Path::from(path.steps()[..=i].to_vec())
+            )
         })?;
     }
     Ok((cur.clone(), marks_under(marks, path, path.steps().len())))
@@ -1053,7 +1138,10 @@ fn marks_under(marks: &[Path], path: &Path, len: usize) -> Vec<Path> {
     for m in marks {
         let ms = m.steps();
         let shared = ms.len().min(prefix.len());
-        if !show::same_path(&Path::from(ms[..shared].to_vec()), &Path::from(prefix[..shared].to_vec())) {
+        if !show::same_path(
+            &Path::from(ms[..shared].to_vec()),
+            &Path::from(prefix[..shared].to_vec()),
+        ) {
             continue;
         }
         if ms.len() <= prefix.len() {
@@ -1094,7 +1182,10 @@ impl Plan {
 
     /// The action planned for `address`, if any.
     pub fn action(&self, address: &str) -> Option<Action> {
-        self.changes.iter().find(|c| c.address == address).map(|c| c.action)
+        self.changes
+            .iter()
+            .find(|c| c.address == address)
+            .map(|c| c.action)
     }
 
     /// Whether nothing changes.

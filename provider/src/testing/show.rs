@@ -176,16 +176,11 @@ fn sensitive_at(v: &Value, at: &mut Path, marks: &[Path]) -> Json {
 /// object may be converted to a map, and the path stays the same place.
 pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
     a.steps().len() == b.steps().len()
-        && a.steps()
-            .iter()
-            .zip(b.steps())
-            .all(|(x, y)| match (x, y) {
-                (PathStep::Index(i), PathStep::Index(j)) => i == j,
-                (PathStep::Attr(n) | PathStep::Key(n), PathStep::Attr(m) | PathStep::Key(m)) => {
-                    n == m
-                }
-                _ => false,
-            })
+        && a.steps().iter().zip(b.steps()).all(|(x, y)| match (x, y) {
+            (PathStep::Index(i), PathStep::Index(j)) => i == j,
+            (PathStep::Attr(n) | PathStep::Key(n), PathStep::Attr(m) | PathStep::Key(m)) => n == m,
+            _ => false,
+        })
 }
 
 /// Each mark cut at the first set it passes through: cty moves a mark on
@@ -256,7 +251,14 @@ mod tests {
         Value::object([
             ("id", Value::unknown(Type::String)),
             ("name", Value::string("a")),
-            ("ports", Value::list(Type::Number, vec![Value::unknown(Type::Number), Value::number(2)]).unwrap()),
+            (
+                "ports",
+                Value::list(
+                    Type::Number,
+                    vec![Value::unknown(Type::Number), Value::number(2)],
+                )
+                .unwrap(),
+            ),
             ("secret", Value::null(Type::String)),
         ])
     }
@@ -297,7 +299,10 @@ mod tests {
         .unwrap();
         let v = Value::object([("s", set)]);
         let marks = [Path::root().attr("s").index(0).attr("k")];
-        assert_eq!(sensitive_as_bool(&v, &marks), serde_json::json!({"s": true}));
+        assert_eq!(
+            sensitive_as_bool(&v, &marks),
+            serde_json::json!({"s": true})
+        );
     }
 
     #[test]
