@@ -1011,10 +1011,19 @@ fn main() {
             continue;
         }
         ran += 1;
-        match run_scenario(&root, n, s, &mut cli_time, &mut harness_time) {
-            Ok(o) if o.problems.is_empty() => {
-                println!("test {} ... ok ({} comparisons)", s.name, o.compared)
-            }
+        let (mut cli, mut ours) = (Duration::ZERO, Duration::ZERO);
+        let outcome = run_scenario(&root, n, s, &mut cli, &mut ours);
+        cli_time += cli;
+        harness_time += ours;
+        match outcome {
+            Ok(o) if o.problems.is_empty() => println!(
+                "test {} ... ok ({} comparisons; terraform {:.2} s, harness {:.2} ms: {:.0}x)",
+                s.name,
+                o.compared,
+                cli.as_secs_f64(),
+                ours.as_secs_f64() * 1000.0,
+                cli.as_secs_f64() / ours.as_secs_f64().max(1e-9)
+            ),
             Ok(o) => {
                 failed += 1;
                 println!("test {} ... FAILED", s.name);
@@ -1029,9 +1038,10 @@ fn main() {
         }
     }
     println!(
-        "\n{ran} scenarios, {failed} failed; terraform CLI {:.1} s, harness {:.1} ms",
+        "\n{ran} scenarios, {failed} failed; the same steps took terraform {:.1} s and the harness {:.1} ms ({:.0}x)",
         cli_time.as_secs_f64(),
-        harness_time.as_secs_f64() * 1000.0
+        harness_time.as_secs_f64() * 1000.0,
+        cli_time.as_secs_f64() / harness_time.as_secs_f64().max(1e-9)
     );
     if failed == 0 {
         let _ = std::fs::remove_dir_all(&root);
