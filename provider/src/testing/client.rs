@@ -39,8 +39,21 @@ pub(crate) struct Schemas {
 /// The service, held as core holds a provider client.
 pub(crate) struct Client {
     service: Arc<dyn Service>,
-    runtime: tokio::runtime::Runtime,
+    /// Always `Some` until dropped.
+    runtime: Option<tokio::runtime::Runtime>,
 }
+
+impl Drop for Client {
+    /// Without waiting: a runtime dropped the ordinary way blocks, which
+    /// panics inside another runtime.
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
 
 /// What Terraform 1.11 tells providers it can do: write-only attributes,
 /// no deferrals (they are an experiment in 1.11).
@@ -98,20 +111,24 @@ pub(crate) struct NewState {
 
 impl Client {
     pub(crate) fn new(service: Arc<dyn Service>) -> Result<Client, Diagnostics> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(Diagnostics::error(IN_RUNTIME));
+        }
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| Diagnostics::error(format!("cannot start the harness's runtime: {e}")))?;
-        Ok(Client { service, runtime })
+        Ok(Client {
+            service,
+            runtime: Some(runtime),
+        })
     }
 
     fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Err(Diagnostics::error(
-                "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])",
-            ));
+        match &self.runtime {
+            Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
+            _ => Err(Diagnostics::error(IN_RUNTIME)),
         }
-        Ok(self.runtime.block_on(f))
     }
 
     /// `GetProviderSchema`, with every schema's implied type.
