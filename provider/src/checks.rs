@@ -48,8 +48,8 @@ pub(crate) fn plan(
         "Provider produced an invalid plan",
         |p| {
             format!(
-                "The plan for {type_name}{} does not agree with the configuration: {}.",
-                p.path, p.message
+                "The provider planned an invalid value for {type_name}{}.",
+                p.after_address()
             )
         },
     )
@@ -69,8 +69,8 @@ pub(crate) fn applied(
         "Provider produced inconsistent result after apply",
         |p| {
             format!(
-                "{what} returned a value for {type_name}{} that contradicts the plan: {}.",
-                p.path, p.message
+                "The provider's {what} produced an invalid new value for {type_name}{}.",
+                p.after_address()
             )
         },
     )

@@ -15,7 +15,8 @@ pub trait DataSource<D: Send + Sync + 'static>: Send + Sync + 'static {
 
     /// Reads the data: `config` holds what the configuration set (computed
     /// attributes null); the answer fills in the rest.
-    async fn read(&self, ctx: &Context<D>, config: Self::Model) -> Result<Self::Model, Diagnostics>;
+    async fn read(&self, ctx: &Context<D>, config: Self::Model)
+        -> Result<Self::Model, Diagnostics>;
 
     /// Cross-attribute checks beyond the model's validators. Default: none.
     fn validate(&self, config: &Value) -> Diagnostics {

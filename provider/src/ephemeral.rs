@@ -47,12 +47,23 @@ pub trait EphemeralResource<D: Send + Sync + 'static>: Send + Sync + 'static {
     type Model: Model;
 
     /// Opens it.
-    async fn open(&self, ctx: &Context<D>, config: Self::Model) -> Result<Opened<Self::Model>, Diagnostics>;
+    async fn open(
+        &self,
+        ctx: &Context<D>,
+        config: Self::Model,
+    ) -> Result<Opened<Self::Model>, Diagnostics>;
 
     /// Renews it. Default: nothing to renew.
-    async fn renew(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<Renewed, Diagnostics> {
+    async fn renew(
+        &self,
+        ctx: &Context<D>,
+        private: Option<Vec<u8>>,
+    ) -> Result<Renewed, Diagnostics> {
         let _ = ctx;
-        Ok(Renewed { private, renew_at: None })
+        Ok(Renewed {
+            private,
+            renew_at: None,
+        })
     }
 
     /// Closes it. Default: nothing to close.

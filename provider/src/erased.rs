@@ -20,7 +20,12 @@ use crate::values::{read_model, write_model};
 #[async_trait::async_trait]
 pub(crate) trait AnyResource<D>: Send + Sync {
     fn validate(&self, config: &Value) -> Diagnostics;
-    async fn create(&self, ctx: &Context<D>, planned: Value, ty: &Type) -> Result<Value, Diagnostics>;
+    async fn create(
+        &self,
+        ctx: &Context<D>,
+        planned: Value,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics>;
     async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics>;
     async fn update(
         &self,
@@ -30,8 +35,12 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         ty: &Type,
     ) -> Result<Value, Diagnostics>;
     async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics>;
-    async fn import(&self, ctx: &Context<D>, id: String, ty: &Type)
-        -> Result<Option<Value>, Diagnostics>;
+    async fn import(
+        &self,
+        ctx: &Context<D>,
+        id: String,
+        ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics>;
     async fn upgrade_state(
         &self,
         ctx: &Context<D>,
@@ -44,7 +53,8 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         req: MoveResourceStateRequest,
         ty: &Type,
     ) -> Result<Value, Diagnostics>;
-    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics>;
+    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange)
+        -> Result<(), Diagnostics>;
 }
 
 /// A model-typed implementation behind an erased trait.
@@ -60,7 +70,12 @@ where
         self.0.validate(config)
     }
 
-    async fn create(&self, ctx: &Context<D>, planned: Value, ty: &Type) -> Result<Value, Diagnostics> {
+    async fn create(
+        &self,
+        ctx: &Context<D>,
+        planned: Value,
+        ty: &Type,
+    ) -> Result<Value, Diagnostics> {
         let plan = read_model::<R::Model>(planned)?;
         write_model(&self.0.create(ctx, plan).await?, ty)
     }
@@ -120,7 +135,11 @@ where
         write_model(&self.0.move_state(ctx, req).await?, ty)
     }
 
-    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics> {
+    async fn modify_plan(
+        &self,
+        ctx: &Context<D>,
+        plan: &mut PlanChange,
+    ) -> Result<(), Diagnostics> {
         self.0.modify_plan(ctx, plan).await
     }
 }
@@ -158,7 +177,11 @@ pub(crate) trait AnyEphemeral<D>: Send + Sync {
         config: Value,
         ty: &Type,
     ) -> Result<Opened<Value>, Diagnostics>;
-    async fn renew(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<Renewed, Diagnostics>;
+    async fn renew(
+        &self,
+        ctx: &Context<D>,
+        private: Option<Vec<u8>>,
+    ) -> Result<Renewed, Diagnostics>;
     async fn close(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<(), Diagnostics>;
 }
 
@@ -187,7 +210,11 @@ where
         })
     }
 
-    async fn renew(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<Renewed, Diagnostics> {
+    async fn renew(
+        &self,
+        ctx: &Context<D>,
+        private: Option<Vec<u8>>,
+    ) -> Result<Renewed, Diagnostics> {
         self.0.renew(ctx, private).await
     }
 
@@ -199,12 +226,20 @@ where
 /// A function with its argument and result types erased.
 #[async_trait::async_trait]
 pub(crate) trait AnyFunction: Send + Sync {
-    async fn call(&self, req: CallFunctionRequest, names: &[String]) -> Result<Value, FunctionError>;
+    async fn call(
+        &self,
+        req: CallFunctionRequest,
+        names: &[String],
+    ) -> Result<Value, FunctionError>;
 }
 
 #[async_trait::async_trait]
 impl<F: Function> AnyFunction for Typed<F> {
-    async fn call(&self, req: CallFunctionRequest, names: &[String]) -> Result<Value, FunctionError> {
+    async fn call(
+        &self,
+        req: CallFunctionRequest,
+        names: &[String],
+    ) -> Result<Value, FunctionError> {
         // The arguments, named by their parameters, read as the Args model:
         // one rule for reading values into Rust types, whatever the kind.
         let args = Value::object(names.iter().map(String::as_str).zip(req.arguments));
@@ -219,7 +254,8 @@ impl<F: Function> AnyFunction for Typed<F> {
             }
         })?;
         let output = self.0.call(args).await?;
-        ctywire::to_value(&output, &F::Output::cty_type())
-            .map_err(|e| FunctionError::new(format!("the function's result does not fit its type: {e}")))
+        ctywire::to_value(&output, &F::Output::cty_type()).map_err(|e| {
+            FunctionError::new(format!("the function's result does not fit its type: {e}"))
+        })
     }
 }

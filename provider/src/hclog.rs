@@ -51,7 +51,12 @@ impl Log for HclogLogger {
         if !self.enabled(record.metadata()) {
             return;
         }
-        let line = hclog_line(record.level(), record.target(), &record.args().to_string(), SystemTime::now());
+        let line = hclog_line(
+            record.level(),
+            record.target(),
+            &record.args().to_string(),
+            SystemTime::now(),
+        );
         // One write per line, so lines from concurrent calls don't interleave.
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
     }
@@ -143,7 +148,10 @@ mod tests {
     fn terraform_levels_are_read_as_terraform_reads_them() {
         assert_eq!(level_from_env(None, Some("debug")), LevelFilter::Debug);
         assert_eq!(level_from_env(None, Some("JSON")), LevelFilter::Trace);
-        assert_eq!(level_from_env(Some("WARN"), Some("TRACE")), LevelFilter::Warn);
+        assert_eq!(
+            level_from_env(Some("WARN"), Some("TRACE")),
+            LevelFilter::Warn
+        );
         assert_eq!(level_from_env(Some(""), Some("INFO")), LevelFilter::Info);
         assert_eq!(level_from_env(None, None), LevelFilter::Off);
         assert_eq!(level_from_env(None, Some("loud")), LevelFilter::Off);

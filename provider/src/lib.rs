@@ -25,9 +25,6 @@ mod values;
 
 pub use context::Context;
 pub use ctywire;
-/// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)
-/// once the provider serves, with no setup.
-pub use log;
 pub use ctywire::{Path, Type, Unknowable, Value};
 /// `#[derive(Model)]`: see [`Model`](trait@Model).
 pub use ctywire_provider_derive::Model;
@@ -36,6 +33,9 @@ pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError,
 pub use data_source::DataSource;
 pub use ephemeral::{EphemeralResource, Opened, Renewed};
 pub use function::Function;
+/// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)
+/// once the provider serves, with no setup.
+pub use log;
 pub use model::{AttributeType, Model};
 pub use plan_hook::PlanChange;
 pub use provider::Provider;

@@ -16,6 +16,7 @@
 //! | [`Value`] | dynamic | |
 //! | a `#[derive(Model)]` struct | the object its block implies | |
 
+use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -33,6 +34,97 @@ use crate::schema::{Block, Validator};
 /// resource, provider configuration, function's arguments or nested block:
 /// its fields are the block's attributes and nested blocks. Written by
 /// `#[derive(Model)]`, which reads serde's field names.
+///
+/// The schema and the model are one thing: each field's Rust type gives
+/// its cty type ([`AttributeType`]), serde gives its name, doc comments
+/// give descriptions, and `#[model(..)]` declares the rest. Values go in
+/// and out through [`ctywire::to_value`] and [`ctywire::from_value`] with
+/// the type the block implies (the model's own [`AttributeType`]).
+///
+/// ```
+/// use std::collections::{BTreeMap, BTreeSet};
+/// use ctywire_provider::{AttributeType, Model};
+/// use ctywire_provider::schema::Presence;
+/// use serde::{Deserialize, Serialize};
+///
+/// fn a_file_name(key: &str) -> Result<(), String> {
+///     if key.contains('/') { Err("must not contain \"/\"".into()) } else { Ok(()) }
+/// }
+///
+/// /// An entry of the store.
+/// #[derive(Model, Serialize, Deserialize)]
+/// struct Entry {
+///     /// The entry's key.
+///     #[model(requires_replace, length(min = 1), validate = a_file_name)]
+///     key: String,
+///     #[model(sensitive)]
+///     value: String,
+///     tags: Option<BTreeMap<String, String>>,
+///     #[model(each(range(1, 65535)))]
+///     ports: Option<BTreeSet<u16>>,
+///     #[model(block)]
+///     rule: Vec<Rule>,
+///     #[model(computed, same_as = "key")]
+///     id: Option<String>,
+/// }
+///
+/// #[derive(Model, Serialize, Deserialize)]
+/// struct Rule {
+///     port: u16,
+///     note: Option<String>,
+/// }
+///
+/// let block = Entry::block();
+/// assert_eq!(block.description, "An entry of the store.");
+/// assert_eq!(block.attribute("tags").unwrap().presence, Presence::Optional);
+/// assert_eq!(block.attribute("id").unwrap().presence, Presence::Computed);
+/// assert_eq!(block.check(), Ok(()));
+/// assert_eq!(
+///     Entry::cty_type().to_string(),
+///     ctywire_provider::ctywire::Type::parse(r#"["object",{"key":"string","value":"string",
+///         "tags":["map","string"],"ports":["set","number"],"id":"string",
+///         "rule":["list",["object",{"port":"number","note":"string"}]]}]"#)?.to_string()
+/// );
+/// # Ok::<(), ctywire_provider::ctywire::Error>(())
+/// ```
+///
+/// # The struct
+/// A struct with named fields and no generics. Its doc comment is the
+/// block's description (or `#[model(description = "..")]`);
+/// `#[model(deprecated = "why")]` deprecates it. serde's `rename_all`
+/// applies; `#[serde(skip)]` fields (or both `skip_serializing` and
+/// `skip_deserializing`) are not in the schema. Refused at compile time:
+/// `flatten`, `transparent`, `from`/`into`, `tag`, a field skipped in one
+/// direction only, two fields with one name.
+///
+/// # A field's `#[model(..)]`
+/// | key | meaning |
+/// |---|---|
+/// | *(none)* | an attribute: required, or optional when its type is an `Option` |
+/// | `required`, `optional`, `computed`, `optional, computed` | its presence; `computed` with `required` is refused, and an optional or computed field's type must take a null (`Option`, [`Value`]) |
+/// | `sensitive`, `write_only` | Terraform's flags |
+/// | `description = ".."` | instead of the doc comment |
+/// | `deprecated = "why"` | deprecated, with the reason |
+/// | `requires_replace` | a change replaces the object |
+/// | `keep_state` | a computed attribute keeps its prior value when the object changes (needs `computed`) |
+/// | `default = expr` | planned when the configuration leaves it null: an expression of the field's type without its `Option` (a string literal for a `String`); needs `computed` |
+/// | `same_as = "sibling"` | a computed attribute planned as a sibling attribute's value (serde's name; checked at compile time) |
+/// | `as = Type` | the schema follows `Type` instead of the field's type (for a field with a serde `with` adapter: `#[model(as = Number)]` on a `BigInt`) |
+/// | `block`, `block(set, min_items = n, max_items = n)` | a nested block; the nesting comes from the type: a model is `Group`, `Option<M>` `Single`, `Vec<M>` `List` (`set` makes it `Set`), `BTreeSet<M>`/`HashSet<M>` `Set`, `BTreeMap<String, M>`/`HashMap<String, M>` `Map` ([`BlockContainer`]) |
+/// | `nested`, `nested(set)` | nested attributes, from the same types (a bare model is `Single`); presence as for attributes |
+/// | `range(lo, hi)`, `range(min = lo)`, `range(max = hi)` | a number within bounds (number literals); on an integer field it narrows the type's own range ([`merge_validators`]) |
+/// | `length(min = n, max = n)`, `length(n, m)` | a string's or collection's length |
+/// | `pattern(r"regex", "what it means")` | a string matching the expression (checked at compile time); the words are for the error |
+/// | `one_of(a, b, ..)` | one of these literals (strings, numbers, bools) |
+/// | `each(rule, ..)` | rules for each element of a list, set or map (nest `each` for deeper levels) |
+/// | `validate = path::to::f` | `f(&T) -> Result<(), String>`, `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
+///
+/// A nested block takes `length`, `validate`, `description` and
+/// `deprecated` (which then describe the block where it is used); the
+/// rest is refused at compile time. What can only be seen when the block
+/// is built (a name Terraform refuses, a recursive model, a rule that
+/// cannot apply to the type) is recorded, never a panic:
+/// [`Block::check`](crate::schema::Block::check) reports it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a model",
     label = "not a model",
@@ -398,34 +490,37 @@ fn intersect(declared: Validator, implied: &Validator) -> Validator {
 }
 
 /// A rule in code over the field's Rust type: `f` receives the value read
-/// with [`ctywire::from_value`]. A null passes (presence is the schema's
-/// job), and so does a value that cannot be read into `T` (the typed
-/// layer reports that one itself, where it is read).
+/// with [`ctywire::from_value`] as a `T`, or anything `T` borrows as (a
+/// `String` field's function may take `&str`, a `Vec<T>`'s `&[T]`). A null
+/// passes (presence is the schema's job), and so does a value that cannot
+/// be read into `T` (the typed layer reports that one itself, where it is
+/// read).
 ///
 /// ```
 /// use ctywire_provider::model::custom_validator;
 /// use ctywire_provider::schema::Validator;
 /// use ctywire_provider::ctywire::{Type, Value};
 ///
-/// fn no_slash(key: &String) -> Result<(), String> {
+/// fn no_slash(key: &str) -> Result<(), String> {
 ///     if key.contains('/') { Err("must not contain \"/\"".into()) } else { Ok(()) }
 /// }
-/// let Validator::Custom(check) = custom_validator(no_slash) else { unreachable!() };
+/// let Validator::Custom(check) = custom_validator::<String, _, _>(no_slash) else { unreachable!() };
 /// assert_eq!(check(&Value::string("a/b")), Err("must not contain \"/\"".to_string()));
 /// assert_eq!(check(&Value::string("ab")), Ok(()));
 /// assert_eq!(check(&Value::null(Type::String)), Ok(()));
 /// ```
-pub fn custom_validator<T, F>(f: F) -> Validator
+pub fn custom_validator<T, U, F>(f: F) -> Validator
 where
-    T: DeserializeOwned + 'static,
-    F: Fn(&T) -> Result<(), String> + Send + Sync + 'static,
+    T: DeserializeOwned + Borrow<U> + 'static,
+    U: ?Sized,
+    F: Fn(&U) -> Result<(), String> + Send + Sync + 'static,
 {
     Validator::Custom(Arc::new(move |value: &Value| {
         if value.is_null() {
             return Ok(());
         }
         match ctywire::from_value::<T>(value) {
-            Ok(t) => f(&t),
+            Ok(t) => f(t.borrow()),
             Err(_) => Ok(()),
         }
     }))
@@ -491,9 +586,8 @@ pub mod __derive {
             match ctywire::to_value(value, ty) {
                 Ok(v) => Some(v),
                 Err(e) => {
-                    self.defects.push(format!(
-                        "{at}: the default is not a value of the attribute's type: {e}"
-                    ));
+                    self.defects
+                        .push(format!("{at}: the default cannot be a {ty}: {e}"));
                     None
                 }
             }

@@ -34,19 +34,29 @@
 //! a list keeps each remaining element's own state (framework#709).
 //! `requires_replace` compares list elements by index, as core does.
 //!
-//! The engine recomputes the proposal from the prior state and the
-//! configuration rather than reading the one Terraform sent: the proposal
-//! of a set element says nothing of which configuration element it came
-//! from, and that is exactly what defaults and kept state need.
+//! The pairing rules are objchange's (`match_set_elements`,
+//! `valid_prior_from_config`), the code core's proposal is built with.
+//!
+//! The engine walks the prior state and the configuration together with
+//! the schema and recomputes the proposal element by element rather than
+//! reading the one Terraform sent (which it only reads for being null): a
+//! proposed set element says nothing of which configuration element it
+//! came from, and that is exactly what defaults and kept state need. Two
+//! passes: the first compares the proposal with the prior state without
+//! building it, stopping at the first difference; only when something
+//! differs does the second build the plan. Set matches are made once per
+//! plan, objects of plain attributes are planned as one copy of their
+//! configuration, and nothing is quadratic in the number of elements
+//! beyond what core's matching rule itself needs.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
+use crate::objchange;
 use crate::schema::{Attribute, Block, Nested};
 
 /// How deep nested blocks and attributes may go. Recursion follows the
@@ -97,17 +107,19 @@ pub(crate) fn plan(
             ))
             .into());
     };
+    let mut matched = HashMap::new();
     if let Some(prior) = prior {
         let mut walk = Walk::new(Mode::Propose);
-        let proposal = walk.object(block, Prior::pair(Some(prior)), config, 0)?;
-        if proposal == *prior {
+        if walk.same_object(block, Some(prior), config, 0)? {
             return Ok(Planned {
                 planned_state: prior.clone(),
                 requires_replace: Vec::new(),
             });
         }
+        matched = walk.matched;
     }
     let mut walk = Walk::new(Mode::Mark);
+    walk.matched = matched;
     let planned_state = walk.object(block, Prior::both(prior), config, 0)?;
     let mut requires_replace = walk.replace;
     requires_replace.sort_by_cached_key(|p| p.to_string());
@@ -116,6 +128,22 @@ pub(crate) fn plan(
         planned_state,
         requires_replace,
     })
+}
+
+/// How an attribute is planned, before the passes differ.
+enum Rule<'a> {
+    /// Write-only: null.
+    WriteOnly,
+    /// The configuration's value (null for an unset attribute the provider
+    /// does not compute).
+    Config,
+    /// Configured nested attributes: element by element.
+    Nested(&'a Nested),
+    /// Unset, with a default.
+    Default(&'a Value),
+    /// Unset and computed: the prior value in the proposal; in the plan,
+    /// `same_as`, kept state or unknown.
+    Computed,
 }
 
 /// Which pass the walk is.
@@ -210,11 +238,6 @@ impl<'a> Trail<'a> {
         self.set_at = before;
     }
 
-    /// Whether the walk is inside a set element.
-    pub(crate) fn in_set(&self) -> bool {
-        self.set_at.is_some()
-    }
-
     /// The path to report: the steps, cut at the outermost set.
     pub(crate) fn path(&self) -> Path {
         to_path(&self.steps[..self.set_at.unwrap_or(self.steps.len())])
@@ -263,6 +286,10 @@ struct Walk<'a> {
     /// The protocol's form of each block whose elements are matched,
     /// built once per block type (core's matching rule reads it).
     match_schemas: HashMap<*const Block, tf::Block>,
+    /// Set matches already made, by the addresses of the prior and
+    /// configured elements (both borrowed for the whole plan): the
+    /// comparison pass's serve the planning pass.
+    matched: HashMap<(usize, usize), Vec<Option<usize>>>,
 }
 
 type Planning<T> = Result<T, Diagnostic>;
@@ -274,6 +301,7 @@ impl<'a> Walk<'a> {
             trail: Trail::default(),
             replace: Vec::new(),
             match_schemas: HashMap::new(),
+            matched: HashMap::new(),
         }
     }
 
@@ -287,7 +315,11 @@ impl<'a> Walk<'a> {
 
     fn shape_error(&self, what: &str) -> Diagnostic {
         let at = self.trail.shown();
-        let at = if at.is_empty() { "the resource".into() } else { at };
+        let at = if at.is_empty() {
+            "the resource".into()
+        } else {
+            at
+        };
         self.error(
             "Value does not match the schema",
             format!("At {at}: {what}. Terraform sends values of the schema's type, so the schema given to the plan is not the one Terraform has."),
@@ -357,6 +389,21 @@ impl<'a> Walk<'a> {
             values.push(Some(v?));
             names.push(&nb.name);
         }
+        if block.blocks.is_empty() && block.attributes.iter().all(|a| a.nested.is_none()) {
+            // An object of plain attributes (a set element, typically):
+            // a copy of its configuration with the planned values put in
+            // place costs one allocation, where building an object anew
+            // costs several per attribute.
+            let mut out = config.clone();
+            for (name, v) in names.into_iter().zip(values) {
+                let Some(v) = v else { continue };
+                if config.attr(name) != Some(&v) {
+                    out.set_attr(name, v)
+                        .map_err(|e| self.shape_error(&e.to_string()))?;
+                }
+            }
+            return Ok(out);
+        }
         let mut attrs = Vec::with_capacity(values.len());
         for (name, v) in names.into_iter().zip(values) {
             // Every `same_as` was resolved above.
@@ -382,21 +429,12 @@ impl<'a> Walk<'a> {
             Some(_) => config.ty().clone(),
             None => attr.ty.clone(),
         };
-        if attr.write_only {
-            return Ok(Some(Value::null(declared())));
-        }
-        if !config.is_null() {
-            return match &attr.nested {
-                Some(n) => self.nested_attribute(n, prior, config, depth),
-                None => Ok(Some(config.clone())),
-            };
-        }
-        if let Some(default) = &attr.plan.default {
-            self.check_default(attr, default, &declared())?;
-            return Ok(Some(default.clone()));
-        }
-        if !attr.presence.is_computed() {
-            return Ok(Some(config.clone()));
+        match self.rule(attr, config)? {
+            Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
+            Rule::Config => return Ok(Some(config.clone())),
+            Rule::Nested(n) => return self.nested_attribute(n, prior, config, depth),
+            Rule::Default(d) => return Ok(Some(d.clone())),
+            Rule::Computed => {}
         }
         Ok(match self.mode {
             Mode::Propose => Some(match prior.pair {
@@ -416,6 +454,261 @@ impl<'a> Walk<'a> {
             Mode::Mark => Some(Value::unknown(declared())),
         })
     }
+
+    /// Which rule plans `attr` given its configuration: the one place both
+    /// passes read it from.
+    fn rule(&self, attr: &'a Attribute, config: &Value) -> Planning<Rule<'a>> {
+        if attr.write_only {
+            return Ok(Rule::WriteOnly);
+        }
+        if !config.is_null() {
+            return Ok(match &attr.nested {
+                Some(n) => Rule::Nested(n),
+                None => Rule::Config,
+            });
+        }
+        if let Some(default) = &attr.plan.default {
+            let declared = match attr.nested {
+                Some(_) => config.ty(),
+                None => &attr.ty,
+            };
+            self.check_default(attr, default, declared)?;
+            return Ok(Rule::Default(default));
+        }
+        Ok(if attr.presence.is_computed() {
+            Rule::Computed
+        } else {
+            Rule::Config
+        })
+    }
+
+    // ---- the comparison pass --------------------------------------------
+
+    /// Whether core's proposal for this object, with defaults and
+    /// write-only nulls, is exactly `prior` (no prior: it is not). Stops at
+    /// the first difference and builds nothing, except the proposals of
+    /// changed set elements, which may still equal another prior element.
+    fn same_object(
+        &mut self,
+        block: &'a Block,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(
+                "Schema too deep",
+                format!("Nested blocks and attributes go deeper than {MAX_DEPTH} levels."),
+            ));
+        }
+        let Some(prior) = prior else {
+            return Ok(false);
+        };
+        if config.is_null() || !config.is_known() {
+            return Ok(true);
+        }
+        for attr in &block.attributes {
+            let c = config
+                .attr(&attr.name)
+                .ok_or_else(|| self.shape_error(&format!("no attribute {:?}", attr.name)))?;
+            let p = prior.attr(&attr.name);
+            self.trail.push(Step::Attr(&attr.name));
+            let same = self.same_attribute(attr, p, c, depth);
+            self.trail.pop();
+            if !same? {
+                return Ok(false);
+            }
+        }
+        for nb in &block.blocks {
+            if nb.nesting == NestingMode::Invalid {
+                continue;
+            }
+            let c = config
+                .attr(&nb.name)
+                .ok_or_else(|| self.shape_error(&format!("no block {:?}", nb.name)))?;
+            let p = prior.attr(&nb.name);
+            self.trail.push(Step::Attr(&nb.name));
+            let same = self.same_nested(nb.nesting, &nb.block, p, c, depth + 1);
+            self.trail.pop();
+            if !same? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn same_attribute(
+        &mut self,
+        attr: &'a Attribute,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        Ok(match self.rule(attr, config)? {
+            Rule::WriteOnly => prior.is_some_and(Value::is_null),
+            Rule::Config => prior == Some(config),
+            Rule::Default(d) => prior == Some(d),
+            Rule::Nested(n) => self.same_nested(n.nesting, &n.block, prior, config, depth + 1)?,
+            // The proposal keeps the prior value, unless core drops it.
+            Rule::Computed => prior.is_some_and(|p| !configured_before(attr, p)),
+        })
+    }
+
+    fn same_nested(
+        &mut self,
+        nesting: NestingMode,
+        block: &'a Block,
+        prior: Option<&'a Value>,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        if config.is_null() || !config.is_known() {
+            return Ok(prior == Some(config));
+        }
+        let Some(prior) = prior.filter(|p| p.is_known() && !p.is_null()) else {
+            return Ok(false);
+        };
+        match nesting {
+            NestingMode::Single | NestingMode::Group => {
+                self.same_object(block, Some(prior), config, depth)
+            }
+            NestingMode::List => {
+                let configured = config
+                    .elements()
+                    .ok_or_else(|| self.shape_error("a list was expected"))?;
+                let paired = prior.elements().unwrap_or(&[]);
+                if configured.is_empty() || configured.len() != paired.len() {
+                    return Ok(prior == config);
+                }
+                for (i, (c, p)) in configured.iter().zip(paired).enumerate() {
+                    self.trail.push(Step::Index(i));
+                    let same = self.same_object(block, Some(p), c, depth);
+                    self.trail.pop();
+                    if !same? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            NestingMode::Map => {
+                let keys = |v: &'a Value| -> Option<Vec<(&'a str, &'a Value)>> {
+                    match v.entries() {
+                        Some(es) => Some(es.collect()),
+                        None => v.attributes().map(Iterator::collect),
+                    }
+                };
+                let configured =
+                    keys(config).ok_or_else(|| self.shape_error("a map was expected"))?;
+                let paired = keys(prior).unwrap_or_default();
+                if configured.is_empty() || configured.len() != paired.len() {
+                    return Ok(prior == config);
+                }
+                for ((k, c), (pk, p)) in configured.into_iter().zip(paired) {
+                    if k != pk {
+                        return Ok(false);
+                    }
+                    self.trail.push(Step::Key(k));
+                    let same = self.same_object(block, Some(p), c, depth);
+                    self.trail.pop();
+                    if !same? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            NestingMode::Set => self.same_set(block, prior, config, depth),
+            NestingMode::Invalid => Ok(prior == config),
+        }
+    }
+
+    /// Whether the proposed set equals the prior set: the elements that
+    /// propose exactly their matched prior element, plus the proposals of
+    /// the others found among the prior elements, must be all of them.
+    fn same_set(
+        &mut self,
+        block: &'a Block,
+        prior: &'a Value,
+        config: &'a Value,
+        depth: usize,
+    ) -> Planning<bool> {
+        let configured = config
+            .elements()
+            .ok_or_else(|| self.shape_error("a set was expected"))?;
+        let paired = prior.elements().unwrap_or(&[]);
+        if configured.is_empty() || configured.len() < paired.len() {
+            // Fewer proposals than prior elements cannot make the same set.
+            return Ok(prior == config);
+        }
+        let pairs = self.set_matches(block, paired, configured);
+        let mut covered = vec![false; paired.len()];
+        let mut others = Vec::new();
+        let before = self.trail.enter_set();
+        for (j, c) in configured.iter().enumerate() {
+            let pair = pairs.get(j).copied().flatten();
+            let same = match pair.and_then(|i| paired.get(i)) {
+                Some(p) => self.same_object(block, Some(p), c, depth),
+                None => Ok(false),
+            };
+            match same {
+                Ok(true) => {
+                    if let Some(i) = pair {
+                        if let Some(c) = covered.get_mut(i) {
+                            *c = true;
+                        }
+                    }
+                }
+                Ok(false) => others.push((j, pair)),
+                Err(e) => {
+                    self.trail.leave_set(before);
+                    return Err(e);
+                }
+            }
+        }
+        if !others.is_empty() {
+            // Rare: a changed element whose proposal may equal another
+            // prior element. Look each proposal up among them.
+            let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+            for (i, p) in paired.iter().enumerate() {
+                index.entry(hash_of(p)).or_default().push(i);
+            }
+            for (j, pair) in others {
+                let Some(c) = configured.get(j) else {
+                    continue;
+                };
+                let pair = Prior::pair(pair.and_then(|i| paired.get(i)));
+                let proposal = self.object(block, pair, c, depth);
+                let proposal = match proposal {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.trail.leave_set(before);
+                        return Err(e);
+                    }
+                };
+                let found = index.get(&hash_of(&proposal)).and_then(|b| {
+                    b.iter().find(|&&i| {
+                        paired
+                            .get(i)
+                            .is_some_and(|p| objchange::raw_eq_unrefined(p, &proposal))
+                    })
+                });
+                match found {
+                    Some(&i) => {
+                        if let Some(c) = covered.get_mut(i) {
+                            *c = true;
+                        }
+                    }
+                    None => {
+                        self.trail.leave_set(before);
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        self.trail.leave_set(before);
+        Ok(covered.iter().all(|&c| c))
+    }
+
+    // ---- the building passes --------------------------------------------
 
     fn nested_attribute(
         &mut self,
@@ -466,7 +759,10 @@ impl<'a> Walk<'a> {
             let mut found = None;
             // A chain longer than the attributes is a cycle.
             for _ in 0..=block.attributes.len() {
-                let Some(name) = block.attributes.get(at).and_then(|a| a.plan.same_as.as_ref())
+                let Some(name) = block
+                    .attributes
+                    .get(at)
+                    .and_then(|a| a.plan.same_as.as_ref())
                 else {
                     break;
                 };
@@ -494,7 +790,10 @@ impl<'a> Walk<'a> {
                     "{} ({}) is planned as the value of {} ({})",
                     attr.name,
                     attr.ty,
-                    block.attributes.get(source).map_or("?", |a| a.name.as_str()),
+                    block
+                        .attributes
+                        .get(source)
+                        .map_or("?", |a| a.name.as_str()),
                     source_ty.map_or_else(String::new, |t| t.to_string())
                 )));
             }
@@ -505,7 +804,11 @@ impl<'a> Walk<'a> {
 
     fn schema_error(&self, what: &str) -> Diagnostic {
         let at = self.trail.shown();
-        let at = if at.is_empty() { String::new() } else { format!("In {at}: ") };
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!("In {at}: ")
+        };
         self.error(
             "Invalid plan behaviour in the provider's schema",
             format!("{at}{what}. This is a bug in the provider."),
@@ -634,16 +937,11 @@ impl<'a> Walk<'a> {
             Mode::Propose => None,
             Mode::Mark => prior.keep.and_then(Value::elements),
         };
-        let schema = self.match_schema(block);
-        let pairs = if paired.is_empty() {
-            vec![None; configured.len()]
-        } else {
-            match_set_elements(schema, paired, configured)
-        };
+        let pairs = self.set_matches(block, paired, configured);
         // `None`: kept state comes from the paired elements.
         let keeps = match kept_from {
             Some(k) if std::ptr::eq(k, paired) => None,
-            Some(k) => Some(match_set_elements(schema, k, configured)),
+            Some(k) => Some(self.set_matches(block, k, configured)),
             None => Some(vec![None; configured.len()]),
         };
         let before = self.trail.enter_set();
@@ -678,6 +976,26 @@ impl<'a> Walk<'a> {
         )
     }
 
+    /// Core's set matching of `configured` against `prior`, made once per
+    /// plan.
+    fn set_matches(
+        &mut self,
+        block: &'a Block,
+        prior: &'a [Value],
+        configured: &'a [Value],
+    ) -> Vec<Option<usize>> {
+        if prior.is_empty() {
+            return vec![None; configured.len()];
+        }
+        let key = (prior.as_ptr() as usize, configured.as_ptr() as usize);
+        if let Some(m) = self.matched.get(&key) {
+            return m.clone();
+        }
+        let m = match_set_elements(self.match_schema(block), prior, configured);
+        self.matched.insert(key, m.clone());
+        m
+    }
+
     /// The protocol's form of `block`, which core's matching rule reads.
     fn match_schema(&mut self, block: &'a Block) -> &tf::Block {
         self.match_schemas
@@ -701,16 +1019,19 @@ fn nested_configured(nested: &Nested, v: &Value, depth: usize) -> bool {
         return false;
     }
     let object_configured = |o: &Value| {
-        nested.block.attributes.iter().any(|a| match o.attr(&a.name) {
-            Some(av) if !av.is_null() => {
-                !a.presence.is_computed()
-                    || a
-                        .nested
-                        .as_ref()
-                        .is_some_and(|n| nested_configured(n, av, depth + 1))
-            }
-            _ => false,
-        })
+        nested
+            .block
+            .attributes
+            .iter()
+            .any(|a| match o.attr(&a.name) {
+                Some(av) if !av.is_null() => {
+                    !a.presence.is_computed()
+                        || a.nested
+                            .as_ref()
+                            .is_some_and(|n| nested_configured(n, av, depth + 1))
+                }
+                _ => false,
+            })
     };
     match nested.nesting {
         NestingMode::Single | NestingMode::Group => object_configured(v),
@@ -747,8 +1068,14 @@ fn continuations(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<O
         return out;
     }
     // Only the elements that moved are copied.
-    let moved_p: Vec<Value> = rest_p.iter().filter_map(|&i| prior.get(i).cloned()).collect();
-    let moved_c: Vec<Value> = rest_c.iter().filter_map(|&i| config.get(i).cloned()).collect();
+    let moved_p: Vec<Value> = rest_p
+        .iter()
+        .filter_map(|&i| prior.get(i).cloned())
+        .collect();
+    let moved_c: Vec<Value> = rest_c
+        .iter()
+        .filter_map(|&i| config.get(i).cloned())
+        .collect();
     for (j, m) in match_set_elements(schema, &moved_p, &moved_c)
         .into_iter()
         .enumerate()
@@ -760,230 +1087,23 @@ fn continuations(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<O
     out
 }
 
-// ---------------------------------------------------------------------
-// Core's set-element matching. Until objchange (branch hobj) exposes it,
-// the rule lives here with objchange's contract; then this goes.
-// ---------------------------------------------------------------------
-
-/// For each configuration element of a set, the index of the prior
-/// element it continues: core's rule, the first unused prior element for
-/// which `validPriorFromConfig` holds. Prior elements are bucketed by their
-/// configuration-only attributes (which that rule requires equal), so this
-/// is linear unless many elements share them.
-pub(crate) fn match_set_elements(
-    schema: &tf::Block,
-    prior: &[Value],
-    config: &[Value],
-) -> Vec<Option<usize>> {
-    let mut used = vec![false; prior.len()];
-    let keys: Option<Vec<u64>> = prior.iter().map(|p| match_key(schema, p)).collect();
-    let mut buckets: HashMap<u64, Vec<usize>> = HashMap::new();
-    if let Some(keys) = &keys {
-        for (i, k) in keys.iter().enumerate() {
-            buckets.entry(*k).or_default().push(i);
-        }
-    }
-    config
-        .iter()
-        .map(|c| {
-            let candidates: Box<dyn Iterator<Item = usize>> =
-                match (keys.is_some(), match_key(schema, c)) {
-                    (true, Some(k)) => match buckets.get(&k) {
-                        Some(b) => Box::new(b.iter().copied()),
-                        None => Box::new(std::iter::empty()),
-                    },
-                    _ => Box::new(0..prior.len()),
-                };
-            for i in candidates {
-                if used.get(i) == Some(&false)
-                    && prior
-                        .get(i)
-                        .is_some_and(|p| valid_prior_from_config(schema, p, c))
-                {
-                    used[i] = true;
-                    return Some(i);
-                }
-            }
-            None
-        })
-        .collect()
+/// Core's set rule (objchange's, the code `ProposedNew` uses): for each
+/// configuration element, the index of the prior element it continues.
+fn match_set_elements(schema: &tf::Block, prior: &[Value], config: &[Value]) -> Vec<Option<usize>> {
+    objchange::match_set_elements(objchange::Nested::Block(schema), prior, config)
 }
 
-/// A hash of the attributes `validPriorFromConfig` requires equal: the
-/// element's own attributes that are neither computed nor nested. `None`
-/// for an element that is not a known object.
-fn match_key(schema: &tf::Block, v: &Value) -> Option<u64> {
-    if v.attributes().is_none() {
-        return None;
-    }
-    let mut h = DefaultHasher::new();
-    for a in &schema.attributes {
-        if !a.computed && a.nested_type.is_none() {
-            hash_value(v.attr(&a.name)?, &mut h);
-        }
-    }
-    Some(h.finish())
+/// Core's `validPriorFromConfig`: whether the configuration element could
+/// have planned the prior element, only computed values having been added.
+fn valid_prior_from_config(schema: &tf::Block, prior: &Value, config: &Value) -> bool {
+    objchange::valid_prior_from_config(objchange::Nested::Block(schema), prior, config)
 }
 
-/// A hash consistent with `Value`'s equality: equal values hash alike.
-fn hash_value(v: &Value, h: &mut impl Hasher) {
-    if v.is_null() {
-        0u8.hash(h);
-    } else if !v.is_known() {
-        1u8.hash(h);
-    } else if let Some(s) = v.as_str() {
-        2u8.hash(h);
-        s.hash(h);
-    } else if let Some(n) = v.as_number() {
-        3u8.hash(h);
-        // Equal numbers have one nearest f64; -0 equals 0.
-        let f = n.to_f64();
-        (if f == 0.0 { 0.0f64 } else { f }).to_bits().hash(h);
-    } else if let Some(b) = v.as_bool() {
-        4u8.hash(h);
-        b.hash(h);
-    } else if let Some(es) = v.elements() {
-        5u8.hash(h);
-        es.len().hash(h);
-        for e in es {
-            hash_value(e, h);
-        }
-    } else if let Some(es) = v.entries() {
-        6u8.hash(h);
-        for (k, e) in es {
-            k.hash(h);
-            hash_value(e, h);
-        }
-    } else if let Some(es) = v.attributes() {
-        7u8.hash(h);
-        for (k, e) in es {
-            k.hash(h);
-            hash_value(e, h);
-        }
-    }
-}
-
-/// Where a path into a value is in the schema, as core's
-/// `AttributeByPath` finds it.
-#[derive(Clone, Copy)]
-enum Pos<'s> {
-    /// In a block (index steps stay in it).
-    Block(&'s tf::Block),
-    /// Inside a nested attribute's objects.
-    Object(&'s [tf::Attribute]),
-    /// Exactly at an attribute.
-    Attr(&'s tf::Attribute),
-    /// Nowhere in the schema.
-    Nothing,
-}
-
-impl<'s> Pos<'s> {
-    fn attr(self, name: &str) -> Pos<'s> {
-        match self {
-            Pos::Block(b) => {
-                if let Some(a) = b.attributes.iter().find(|a| a.name == name) {
-                    Pos::Attr(a)
-                } else if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
-                    Pos::Block(&nb.block)
-                } else {
-                    Pos::Nothing
-                }
-            }
-            Pos::Object(attrs) => match attrs.iter().find(|a| a.name == name) {
-                Some(a) => Pos::Attr(a),
-                None => Pos::Object(attrs),
-            },
-            Pos::Attr(a) => match &a.nested_type {
-                Some(o) => Pos::Object(&o.attributes).attr(name),
-                None => Pos::Nothing,
-            },
-            Pos::Nothing => Pos::Nothing,
-        }
-    }
-
-    fn index(self) -> Pos<'s> {
-        match self {
-            Pos::Attr(a) => match &a.nested_type {
-                Some(o) => Pos::Object(&o.attributes),
-                None => Pos::Nothing,
-            },
-            other => other,
-        }
-    }
-}
-
-/// The configuration at a path, as cty's `Path.Apply` finds it.
-#[derive(Clone, Copy)]
-enum Found<'v> {
-    /// The path does not apply (a step into a null or a missing key).
-    Missing,
-    /// Inside an unknown value.
-    Unknown,
-    At(&'v Value),
-}
-
-impl<'v> Found<'v> {
-    fn step(self, get: impl FnOnce(&'v Value) -> Option<&'v Value>) -> Found<'v> {
-        match self {
-            Found::At(v) if !v.is_known() => Found::Unknown,
-            Found::At(v) if v.is_null() => Found::Missing,
-            Found::At(v) => get(v).map_or(Found::Missing, Found::At),
-            other => other,
-        }
-    }
-}
-
-/// Core's `validPriorFromConfig`: whether `prior` can be the prior of the
-/// configuration element `config`, i.e. they differ only where a computed
-/// attribute is null in configuration.
-pub(crate) fn valid_prior_from_config(schema: &tf::Block, prior: &Value, config: &Value) -> bool {
-    valid_at(Pos::Block(schema), prior, Found::At(config), 0)
-}
-
-fn valid_at(pos: Pos<'_>, prior: &Value, config: Found<'_>, depth: usize) -> bool {
-    let config = match config {
-        Found::Missing => return false,
-        Found::Unknown => None,
-        Found::At(v) => Some(v),
-    };
-    match config {
-        Some(c) if c == prior => return true,
-        // Sets cannot be correlated inside: they must be equal.
-        Some(c) if matches!(c.ty(), Type::Set(_)) => return false,
-        None if matches!(prior.ty(), Type::Set(_)) => return false,
-        _ => {}
-    }
-    if let Pos::Attr(a) = pos {
-        if a.nested_type.is_none() {
-            // A leaf may differ only if computed and unset in configuration.
-            return a.computed && config.is_some_and(Value::is_null);
-        }
-    }
-    if depth > 2 * MAX_DEPTH || prior.is_null() || !prior.is_known() {
-        return depth <= 2 * MAX_DEPTH;
-    }
-    let here = config.map_or(Found::Unknown, Found::At);
-    if let Some(attrs) = prior.attributes() {
-        for (name, pv) in attrs {
-            if !valid_at(pos.attr(name), pv, here.step(|c| c.attr(name)), depth + 1) {
-                return false;
-            }
-        }
-    } else if let Some(es) = prior.elements() {
-        for (i, pv) in es.iter().enumerate() {
-            let cv = here.step(|c| c.elements().and_then(|es| es.get(i)));
-            if !valid_at(pos.index(), pv, cv, depth + 1) {
-                return false;
-            }
-        }
-    } else if let Some(es) = prior.entries() {
-        for (k, pv) in es {
-            if !valid_at(pos.index(), pv, here.step(|c| c.entry(k)), depth + 1) {
-                return false;
-            }
-        }
-    }
-    true
+/// A hash under which equal values meet.
+fn hash_of(v: &Value) -> u64 {
+    let mut h = objchange::FastHasher::default();
+    objchange::hash_unrefined(v, &mut h);
+    h.finish()
 }
 
 #[cfg(test)]

@@ -26,7 +26,8 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// plan's unknown values (what the provider decides) arrive as nulls;
     /// the answer must be wholly known and agree with every known planned
     /// value (the framework checks, and names the attribute if not).
-    async fn create(&self, ctx: &Context<D>, plan: Self::Model) -> Result<Self::Model, Diagnostics>;
+    async fn create(&self, ctx: &Context<D>, plan: Self::Model)
+        -> Result<Self::Model, Diagnostics>;
 
     /// Reads the object as it is now; `None` when it no longer exists
     /// (Terraform then plans to create it again).
@@ -51,7 +52,11 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// `terraform import` / an `import` block: the object `id` names, in
     /// full (Terraform reads it again right after), or `None` when there
     /// is none. Default: import is not supported.
-    async fn import(&self, ctx: &Context<D>, id: String) -> Result<Option<Self::Model>, Diagnostics> {
+    async fn import(
+        &self,
+        ctx: &Context<D>,
+        id: String,
+    ) -> Result<Option<Self::Model>, Diagnostics> {
         let _ = id;
         Err(Diagnostics::error(format!(
             "{} cannot be imported",
@@ -96,7 +101,11 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
 
     /// Adjusts the framework's plan (after its rules, before its checks).
     /// Default: the framework's plan as it is.
-    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange) -> Result<(), Diagnostics> {
+    async fn modify_plan(
+        &self,
+        ctx: &Context<D>,
+        plan: &mut PlanChange,
+    ) -> Result<(), Diagnostics> {
         let _ = (ctx, plan);
         Ok(())
     }

@@ -74,11 +74,7 @@ impl fmt::Display for SchemaError {
 impl std::error::Error for SchemaError {}
 
 /// `M`'s schemas, or what is wrong with them.
-fn kind_of<M: Model, T: ?Sized>(
-    what: &str,
-    version: i64,
-    imp: Box<T>,
-) -> Result<Kind<T>, String> {
+fn kind_of<M: Model, T: ?Sized>(what: &str, version: i64, imp: Box<T>) -> Result<Kind<T>, String> {
     let block = M::block();
     block.check().map_err(|e| format!("{what}: {e}"))?;
     let schema = Schema {
@@ -157,7 +153,8 @@ impl<P: Provider> Builder<P> {
     /// Serves `function` as `provider::<provider>::name(...)`.
     pub fn function<F: Function>(mut self, name: &str, function: F) -> Self {
         if self.functions.contains_key(name) {
-            self.problems.push(format!("function {name} is registered twice"));
+            self.problems
+                .push(format!("function {name} is registered twice"));
             return self;
         }
         let args = F::Args::block();
@@ -350,12 +347,18 @@ impl<P: Provider> tf::Provider for Framework<P> {
         }
     }
 
-    async fn validate_provider_config(&self, req: tf::ValidateProviderConfigRequest) -> Diagnostics {
+    async fn validate_provider_config(
+        &self,
+        req: tf::ValidateProviderConfigRequest,
+    ) -> Diagnostics {
         let own = self.provider.validate(&req.config);
         Self::validate_with(&self.config_block, &req.config, own)
     }
 
-    async fn validate_resource_config(&self, req: tf::ValidateResourceConfigRequest) -> Diagnostics {
+    async fn validate_resource_config(
+        &self,
+        req: tf::ValidateResourceConfigRequest,
+    ) -> Diagnostics {
         match find(&self.resources, "resource", &req.type_name) {
             Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
             Err(d) => d,
@@ -410,7 +413,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
             req.raw_state.decode(&k.ty)?
         } else {
             let ctx = self.context(&req.type_name)?;
-            k.imp.upgrade_state(&ctx, req.version, req.raw_state).await?
+            k.imp
+                .upgrade_state(&ctx, req.version, req.raw_state)
+                .await?
         };
         Ok(tf::UpgradeResourceStateResponse {
             upgraded_state,
@@ -441,7 +446,12 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // Destroy: nothing to plan.
             return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
         }
-        let planned = plan(&k.block, &req.prior_state, &req.config, &req.proposed_new_state)?;
+        let planned = plan(
+            &k.block,
+            &req.prior_state,
+            &req.config,
+            &req.proposed_new_state,
+        )?;
         let mut change = PlanChange {
             prior: req.prior_state,
             config: req.config,
@@ -472,7 +482,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let ctx = self.context(&req.type_name)?;
         let (what, new_state) = if req.planned_state.is_null() {
             k.imp.delete(&ctx, req.prior_state).await?;
-            return Ok(tf::ApplyResourceChangeResponse::new(Value::null(k.ty.clone())));
+            return Ok(tf::ApplyResourceChangeResponse::new(Value::null(
+                k.ty.clone(),
+            )));
         } else if req.prior_state.is_null() {
             let new = k.imp.create(&ctx, req.planned_state.clone(), &k.ty).await?;
             ("create", new)
@@ -485,7 +497,13 @@ impl<P: Provider> tf::Provider for Framework<P> {
         };
         let new_state = k.schema.block.null_write_only(new_state)?;
         checks::wholly_known(&req.type_name, what, &new_state)?;
-        checks::applied(&req.type_name, what, &k.schema.block, &req.planned_state, &new_state)?;
+        checks::applied(
+            &req.type_name,
+            what,
+            &k.schema.block,
+            &req.planned_state,
+            &new_state,
+        )?;
         Ok(tf::ApplyResourceChangeResponse {
             private: req.planned_private,
             ..tf::ApplyResourceChangeResponse::new(new_state)
@@ -499,9 +517,14 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
         let Some(state) = k.imp.import(&ctx, req.id.clone(), &k.ty).await? else {
-            return Err(Diagnostic::error("Cannot import non-existent remote object")
-                .with_detail(format!("there is no {} with the id {:?}", req.type_name, req.id))
-                .into());
+            return Err(
+                Diagnostic::error("Cannot import non-existent remote object")
+                    .with_detail(format!(
+                        "there is no {} with the id {:?}",
+                        req.type_name, req.id
+                    ))
+                    .into(),
+            );
         };
         checks::wholly_known(&req.type_name, "import", &state)?;
         Ok(tf::ImportResourceStateResponse {
@@ -573,7 +596,10 @@ impl<P: Provider> tf::Provider for Framework<P> {
         })
     }
 
-    async fn close_ephemeral_resource(&self, req: tf::CloseEphemeralResourceRequest) -> Diagnostics {
+    async fn close_ephemeral_resource(
+        &self,
+        req: tf::CloseEphemeralResourceRequest,
+    ) -> Diagnostics {
         let closed = async {
             let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
             let ctx = self.context(&req.type_name)?;
@@ -584,7 +610,10 @@ impl<P: Provider> tf::Provider for Framework<P> {
 
     async fn call_function(&self, req: tf::CallFunctionRequest) -> Result<Value, FunctionError> {
         let f = self.functions.get(&req.name).ok_or_else(|| {
-            FunctionError::new(format!("this provider has no function named {:?}", req.name))
+            FunctionError::new(format!(
+                "this provider has no function named {:?}",
+                req.name
+            ))
         })?;
         f.imp.call(req, &f.parameter_names).await
     }

@@ -22,9 +22,9 @@
 
 use std::cmp::Ordering;
 
+use ctywire::schema::NestingMode;
 use ctywire::{Number, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
-use ctywire::schema::NestingMode;
 
 use crate::plan::{Step, Trail, MAX_DEPTH};
 use crate::schema::{Block, Validator};
@@ -171,7 +171,9 @@ impl<'a> Validation<'a> {
                 let Some(n) = value.as_number() else {
                     return self.misapplied("a number range", value);
                 };
-                let below = min.as_ref().is_some_and(|m| n.numeric_cmp(m) == Ordering::Less);
+                let below = min
+                    .as_ref()
+                    .is_some_and(|m| n.numeric_cmp(m) == Ordering::Less);
                 let above = max
                     .as_ref()
                     .is_some_and(|m| n.numeric_cmp(m) == Ordering::Greater);
@@ -207,7 +209,12 @@ impl<'a> Validation<'a> {
                     return self.misapplied("a pattern", value);
                 };
                 if !regex.is_match(s) {
-                    self.fail(summary, &Rule::be(description.clone()), value, &value.to_string());
+                    self.fail(
+                        summary,
+                        &Rule::be(description.clone()),
+                        value,
+                        &value.to_string(),
+                    );
                 }
             }
             Validator::OneOf(allowed) => {

@@ -10,7 +10,7 @@ use ctywire_provider::{AttributeType, Model};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
-fn key_is_a_file_name(key: &String) -> Result<(), String> {
+fn key_is_a_file_name(key: &str) -> Result<(), String> {
     if key.is_empty() {
         Err("must not be empty".into())
     } else if key.contains('/') {
@@ -546,7 +546,7 @@ fn a_value_field_is_dynamic() {
     assert!(back.extra.is_null());
 }
 
-fn not_reserved(name: &String) -> Result<(), String> {
+fn not_reserved(name: &str) -> Result<(), String> {
     if name == "root" {
         Err("\"root\" is reserved".into())
     } else {
@@ -554,7 +554,7 @@ fn not_reserved(name: &String) -> Result<(), String> {
     }
 }
 
-fn short(name: &String) -> Result<(), String> {
+fn short(name: &str) -> Result<(), String> {
     if name.len() > 3 {
         Err("too long".into())
     } else {
@@ -760,6 +760,8 @@ struct Defective {
     one: Option<Item>,
     #[model(write_only, optional, computed)]
     secret: Option<String>,
+    #[model(optional, computed, default = f64::NAN)]
+    ratio: Option<f64>,
 }
 
 #[test]
@@ -767,6 +769,8 @@ fn check_reports_every_defect_with_its_path() {
     assert_eq!(
         Defective::block().check().unwrap_err(),
         [
+            // Recorded while the block was built, then found by the walk.
+            ".ratio: the default cannot be a number: NaN is not a number cty can hold",
             ".port: the range 70000 to 65535 admits no number",
             ".count: a pattern applies to strings, not to a number",
             ".secret: a write-only attribute cannot be computed: the provider never sets it",

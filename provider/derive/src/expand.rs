@@ -531,10 +531,8 @@ fn rules(
                 }
             }
         }
-        // Called, not passed: a function of `&str` then serves a `String`
-        // field (deref coercion), as it would in hand-written code.
         Rule::Validate(path) => quote_spanned! {path.span()=>
-            __rules.push(#p::model::custom_validator::<#inner, _>(|v: &#inner| #path(v)));
+            __rules.push(#p::model::custom_validator::<#inner, _, _>(#path));
         },
     });
     quote! {

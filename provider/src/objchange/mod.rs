@@ -44,6 +44,11 @@ use ctywire::PathStep;
 pub(crate) use compatible::assert_object_compatible;
 pub(crate) use plan_valid::assert_plan_valid;
 pub(crate) use proposed_new::proposed_new;
+// The plan engine pairs set elements (and moved list elements) by core's
+// rule: the same code as ProposedNew's.
+pub(crate) use schema_pos::Nested;
+pub(crate) use set_match::{match_set_elements, valid_prior_from_config};
+pub(crate) use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher};
 
 /// One thing core would report: where, and what, in core's words.
 #[derive(Clone, Debug, PartialEq, Eq)]

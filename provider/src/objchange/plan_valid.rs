@@ -47,6 +47,24 @@ fn get(v: &Value, name: &str, ty: impl FnOnce() -> Type) -> Value {
     }
 }
 
+/// The entries of a map (or of an object standing for one, when the
+/// nested schema holds dynamic types), sorted by key; none for a null or
+/// unknown value.
+fn entries(v: &Value) -> Vec<(&str, &Value)> {
+    match (v.entries(), v.attributes()) {
+        (Some(e), _) => e.collect(),
+        (None, Some(a)) => a.collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The value at `k` in sorted entries.
+fn find(m: &[(&str, &Value)], k: &str) -> Option<Value> {
+    m.binary_search_by(|(n, _)| (*n).cmp(k))
+        .ok()
+        .map(|i| m[i].1.clone())
+}
+
 fn too_deep(path: &Path, out: &mut Vec<Problem>) {
     out.push(Problem::new(
         path,
@@ -225,22 +243,9 @@ fn plan_valid_block_map(
     const UNKNOWN_ELEMENT: &str =
         "element representing nested block must not be unknown itself; set nested attribute values to unknown instead";
     let as_object = matches!(planned_v.ty(), Type::Object(_));
-    let entries = |v: &Value| -> Vec<(String, Value)> {
-        match (v.entries(), v.attributes()) {
-            (Some(e), _) => e.map(|(k, v)| (k.to_string(), v.clone())).collect(),
-            (None, Some(a)) => a.map(|(k, v)| (k.to_string(), v.clone())).collect(),
-            _ => Vec::new(),
-        }
-    };
     let planned_m = entries(planned_v);
     let config_m = entries(config_v);
-    let prior_m = if prior_v.is_null() {
-        Vec::new()
-    } else {
-        entries(prior_v)
-    };
-    let find =
-        |m: &[(String, Value)], k: &str| m.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let prior_m = entries(prior_v);
     if !as_object && planned_m.len() != config_m.len() {
         out.push(Problem::new(
             path,
@@ -264,7 +269,7 @@ fn plan_valid_block_map(
                 ));
                 continue;
             }
-            path.push(PathStep::Key(k.clone()));
+            path.push(PathStep::Key(k.to_string()));
             // core checks an unknown element before the key.
             let message = if p_ev.is_known() {
                 format!(
@@ -279,9 +284,9 @@ fn plan_valid_block_map(
             continue;
         };
         path.push(if as_object {
-            PathStep::Attr(k.clone())
+            PathStep::Attr(k.to_string())
         } else {
-            PathStep::Key(k.clone())
+            PathStep::Key(k.to_string())
         });
         if !p_ev.is_known() {
             out.push(Problem::new(path, UNKNOWN_ELEMENT));
@@ -491,21 +496,8 @@ fn plan_valid_object(
                 out.push(count_problem(path, &pl, &cl));
                 return;
             }
-            let entries = |v: &Value| -> Vec<(String, Value)> {
-                if v.is_null() {
-                    return Vec::new();
-                }
-                match (v.entries(), v.attributes()) {
-                    (Some(e), _) => e.map(|(k, v)| (k.to_string(), v.clone())).collect(),
-                    (None, Some(a)) => a.map(|(k, v)| (k.to_string(), v.clone())).collect(),
-                    _ => Vec::new(),
-                }
-            };
             let (planned_m, config_m, prior_m) =
                 (entries(planned), entries(config), entries(prior));
-            let find = |m: &[(String, Value)], k: &str| {
-                m.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
-            };
             for (k, p_ev) in &planned_m {
                 let Some(c_ev) = find(&config_m, k) else {
                     out.push(Problem::new(
@@ -515,7 +507,7 @@ fn plan_valid_object(
                     continue;
                 };
                 // core names a map element with an attribute step here.
-                path.push(PathStep::Attr(k.clone()));
+                path.push(PathStep::Attr(k.to_string()));
                 let prior_ev = find(&prior_m, k).unwrap_or_else(|| Value::null(p_ev.ty().clone()));
                 plan_valid_attributes(&o.attributes, &prior_ev, &c_ev, p_ev, path, out, depth);
                 path.pop();

@@ -13,29 +13,39 @@
 //! point with no demand at all.
 //!
 //! So each prior element `p` has a *shape*: the tree of places the walk
-//! visits in it (which containers it enters, with which attribute names,
-//! list lengths and map keys; where it stops at a null or unknown; where
-//! the leaves and sets are). Whether `p` is valid for `c` depends only on
-//! `c`'s values at the places of `p`'s shape: equal hashes at the strict
-//! places (non-computed leaves, sets) are necessary, and so are equal
-//! hashes at each computed leaf where `c` is not null. Prior elements are
-//! grouped by shape; for a config element and each shape we read `c` at
-//! that shape's places, which names one bucket of prior elements, kept in
-//! cty order. Every valid prior element of that shape is in that bucket.
-//! The answer is the smallest index, over the shapes, of the first unused
-//! element of the bucket that the faithful `valid_prior_from_config`
-//! accepts; that is exactly "the first unused valid element in cty order".
+//! visits in it (the containers it enters, with their attribute names and
+//! list lengths; where it stops at a null or unknown; where the leaves and
+//! sets are). Whether `p` is valid for `c` depends only on `c` at the
+//! places of `p`'s shape, and there some things are necessary: equal values
+//! at the strict places (non-computed leaves, sets), an equal value at each
+//! computed leaf where `c` is not null, and `c` having every child the
+//! shape enters (a longer config list is fine: the walk only asks for the
+//! prior's indexes).
 //!
-//! Two refinements keep it exact on any input: a map container is left
-//! out of the shape (the check inside it is then done by the faithful
-//! test only), and a config element that does not fit the shape's types
-//! where it matters (a set where the prior had none) is matched by the
-//! plain scan. Cost: with `k` shapes, O(k) bucket look-ups per config
-//! element, each reading `c` once; buckets hold elements equal in every
-//! strict place, so within a bucket the first unused element is normally
-//! valid at once. Quadratic time needs many prior elements that differ
-//! only inside maps or in computed leaves that configuration leaves null
-//! and yet fail the full test, which a valid plan cannot produce in bulk.
+//! Prior elements are grouped by shape. For a config element and each
+//! shape, `c` is read at the shape's places: a hash of its strict places
+//! and of its non-null computed ones, which names one bucket of that
+//! shape's prior elements (kept in cty order; built per pattern of
+//! non-null computed places, on first use). Every prior element of that
+//! shape valid for `c` is in that bucket, so the first unused element of
+//! the bucket that the faithful [`valid_prior_from_config`] accepts is the
+//! shape's first valid one, and the smallest of those over the shapes is
+//! exactly core's "first unused valid element in cty order". Hash
+//! collisions only add candidates, which the faithful test then refuses.
+//!
+//! Left to the faithful test, to keep that exact on any input: the inside
+//! of maps (a map's keys would multiply shapes), and config that does not
+//! fit a shape's types where the shape cannot judge it (no set where the
+//! prior element has one): that config element is matched by the plain
+//! scan.
+//!
+//! Cost: with `k` shapes among the prior elements (one when all are alike;
+//! one more per optional block left out, per list length), O(k) bucket
+//! look-ups per config element, each reading `c` once. Within a bucket
+//! the first unused element is normally valid at once; the search is
+//! longer only where prior elements agree everywhere the key looks and
+//! still fail the full test (they differ inside maps), which a real plan
+//! does not produce in bulk.
 
 use std::collections::HashMap;
 use std::hash::Hasher;
@@ -94,7 +104,7 @@ fn walk_valid(pos: SchemaPos<'_>, p: &Value, c: &Value, depth: usize) -> bool {
     // conform): cty would enter the set's elements with steps keyed by
     // the elements, which such a config value cannot take (a string-keyed
     // step could reach into a config map; that is not followed here).
-    !(matches!(p.ty(), Type::Set(_)) && !p.is_empty())
+    !matches!(p.ty(), Type::Set(_)) || p.is_empty()
 }
 
 /// The plain rule, as core writes it: for each config element, the first
@@ -280,13 +290,17 @@ fn read_config(
     }
 }
 
+/// Prior elements (indexes, in cty order) under one key, with the count of
+/// used elements at its front.
+type Bucket = (Vec<usize>, usize);
+
 struct Group {
     shape: Shape,
     members: Vec<usize>,
     /// Buckets by the computed places config sets (`Vec<usize>`), then by
     /// the combined hash; each bucket with the count of used elements at
     /// its front.
-    buckets: HashMap<Vec<usize>, HashMap<u64, (Vec<usize>, usize)>>,
+    buckets: HashMap<Vec<usize>, HashMap<u64, Bucket>>,
 }
 
 struct Index {
@@ -366,7 +380,7 @@ impl Index {
             let readings = &self.readings;
             let members = &group.members;
             let buckets = group.buckets.entry(pattern.clone()).or_insert_with(|| {
-                let mut b: HashMap<u64, (Vec<usize>, usize)> = HashMap::new();
+                let mut b: HashMap<u64, Bucket> = HashMap::new();
                 for &m in members {
                     let r = &readings[m];
                     let k = combine(

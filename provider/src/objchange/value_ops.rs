@@ -225,7 +225,7 @@ pub(crate) fn go_g_shortest(n: &Number) -> String {
     // The value is 0.DIGITS × 10^point.
     let point = int.len() as i64 - lead as i64;
     let exp = point - 1;
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let (first, rest) = digits.split_at(1);
         let mantissa = if rest.is_empty() {
             first.to_string()
@@ -477,15 +477,14 @@ pub(crate) fn mismatch_message(got: &Type, want: &Type) -> String {
                     None if !w.is_optional(i) => missing.push(name),
                     None => {}
                     Some(gt) if gt == wt => {}
-                    Some(gt) => {
-                        if mismatch.is_none() && !converts(gt, wt) {
-                            mismatch = Some(format!(
-                                "attribute {}: {}",
-                                go_quote(name),
-                                mismatch_message(gt, wt)
-                            ));
-                        }
+                    Some(gt) if mismatch.is_none() && !converts(gt, wt) => {
+                        mismatch = Some(format!(
+                            "attribute {}: {}",
+                            go_quote(name),
+                            mismatch_message(gt, wt)
+                        ));
                     }
+                    Some(_) => {}
                 }
             }
             let _ = g;

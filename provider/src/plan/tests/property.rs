@@ -1,0 +1,264 @@
+//! For generated schemas (computed children of list and set blocks that
+//! keep their state or not, defaults or not) and configurations: a plan,
+//! an apply that fills its unknowns, and a second plan with the same
+//! configuration plans exactly the applied state; and so does a plan
+//! after an update and its apply. Every plan passes core's
+//! `AssertPlanValid`, and the applied state core's
+//! `AssertObjectCompatible` with its plan.
+
+use proptest::prelude::*;
+
+use super::*;
+
+#[derive(Clone, Debug)]
+struct Shape {
+    keep_id: bool,
+    size_default: bool,
+    keep_rid: bool,
+    mode_default: bool,
+    keep_hash: bool,
+    level_default: bool,
+    replace_port: bool,
+}
+
+fn shapes() -> impl Strategy<Value = Shape> {
+    (any::<[bool; 7]>()).prop_map(|b| Shape {
+        keep_id: b[0],
+        size_default: b[1],
+        keep_rid: b[2],
+        mode_default: b[3],
+        keep_hash: b[4],
+        level_default: b[5],
+        replace_port: b[6],
+    })
+}
+
+fn schema(shape: &Shape) -> Block {
+    let mut id = attr("id", Type::String, Presence::Computed);
+    id.plan.keep_state = shape.keep_id;
+    let mut size = attr("size", Type::Number, Presence::OptionalComputed);
+    if shape.size_default {
+        size.plan.default = Some(n(7));
+    }
+    let mut port = attr("port", Type::Number, Presence::Required);
+    port.plan.requires_replace = shape.replace_port;
+    let mut rid = attr("rid", Type::String, Presence::Computed);
+    rid.plan.keep_state = shape.keep_rid;
+    let mut mode = attr("mode", Type::String, Presence::OptionalComputed);
+    if shape.mode_default {
+        mode.plan.default = Some(s("auto"));
+    }
+    let mut hash = attr("hash", Type::String, Presence::Computed);
+    hash.plan.keep_state = shape.keep_hash;
+    let mut level = attr("level", Type::Number, Presence::OptionalComputed);
+    if shape.level_default {
+        level.plan.default = Some(n(1));
+    }
+    let mut same = attr("same", Type::String, Presence::Computed);
+    same.plan.same_as = Some("name".into());
+    block(
+        vec![
+            id,
+            attr("name", Type::String, Presence::Required),
+            size,
+            same,
+        ],
+        vec![
+            nested_block(
+                "rule",
+                NestingMode::List,
+                block(
+                    vec![
+                        port,
+                        attr("note", Type::String, Presence::Optional),
+                        rid,
+                        mode,
+                    ],
+                    vec![],
+                ),
+            ),
+            nested_block(
+                "tag",
+                NestingMode::Set,
+                block(
+                    vec![attr("key", Type::String, Presence::Required), hash, level],
+                    vec![],
+                ),
+            ),
+        ],
+    )
+}
+
+#[derive(Clone, Debug)]
+struct Config {
+    name: u8,
+    size: Option<u8>,
+    rules: Vec<(u8, Option<u8>, Option<u8>)>,
+    tags: Vec<(u8, Option<u8>)>,
+}
+
+fn configs() -> impl Strategy<Value = Config> {
+    (
+        0u8..3,
+        proptest::option::of(0u8..3),
+        proptest::collection::vec(
+            (
+                0u8..4,
+                proptest::option::of(0u8..2),
+                proptest::option::of(0u8..2),
+            ),
+            0..5,
+        ),
+        proptest::collection::btree_map(0u8..8, proptest::option::of(0u8..3), 0..6),
+    )
+        .prop_map(|(name, size, rules, tags)| Config {
+            name,
+            size,
+            rules,
+            tags: tags.into_iter().collect(),
+        })
+}
+
+fn opt_s(v: Option<u8>) -> Value {
+    v.map_or_else(null_s, |x| s(&format!("v{x}")))
+}
+
+fn opt_n(v: Option<u8>) -> Value {
+    v.map_or_else(null_n, |x| n(i64::from(x)))
+}
+
+fn rule_el(port: Value, note: Value, rid: Value, mode: Value) -> Value {
+    obj(vec![
+        ("port", port),
+        ("note", note),
+        ("rid", rid),
+        ("mode", mode),
+    ])
+}
+
+fn tag_el(key: Value, hash: Value, level: Value) -> Value {
+    obj(vec![("key", key), ("hash", hash), ("level", level)])
+}
+
+fn config_value(c: &Config) -> Value {
+    let rule_ty = rule_el(null_n(), null_s(), null_s(), null_s()).ty().clone();
+    let tag_ty = tag_el(null_s(), null_s(), null_n()).ty().clone();
+    obj(vec![
+        ("id", null_s()),
+        ("name", s(&format!("n{}", c.name))),
+        ("size", opt_n(c.size)),
+        ("same", null_s()),
+        (
+            "rule",
+            list(
+                rule_ty,
+                c.rules
+                    .iter()
+                    .map(|(port, note, mode)| {
+                        rule_el(n(i64::from(*port)), opt_s(*note), null_s(), opt_s(*mode))
+                    })
+                    .collect(),
+            ),
+        ),
+        (
+            "tag",
+            set(
+                tag_ty,
+                c.tags
+                    .iter()
+                    .map(|(key, level)| tag_el(s(&format!("k{key}")), null_s(), opt_n(*level)))
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
+/// What a provider's apply does with a plan: every unknown becomes a
+/// value (fresh each time, so kept state is told from new state).
+fn apply(v: &Value, counter: &mut i64) -> Value {
+    if !v.is_known() {
+        *counter += 1;
+        return match v.ty() {
+            Type::String => s(&format!("applied-{counter}")),
+            Type::Number => n(*counter),
+            Type::Bool => Value::bool(true),
+            other => Value::null(other.clone()),
+        };
+    }
+    match v.ty() {
+        Type::Object(_) => {
+            let attrs: Vec<(String, Value)> = v
+                .attributes()
+                .into_iter()
+                .flatten()
+                .map(|(k, e)| (k.to_string(), apply(e, counter)))
+                .collect();
+            Value::object(attrs)
+        }
+        Type::List(_) if !v.is_empty() => {
+            let es = v
+                .elements()
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| apply(e, counter))
+                .collect();
+            list(Type::Dynamic, es)
+        }
+        Type::Set(_) if !v.is_empty() => {
+            let es = v
+                .elements()
+                .unwrap_or(&[])
+                .iter()
+                .map(|e| apply(e, counter))
+                .collect();
+            set(Type::Dynamic, es)
+        }
+        _ => v.clone(),
+    }
+}
+
+/// Plans with core's proposal, and fails unless core accepts the plan.
+fn plan_or_fail(b: &Block, prior: &Value, c: &Value) -> Result<Planned, TestCaseError> {
+    let schema = b.to_schema_block();
+    let proposed = objchange::proposed_new(&schema, prior, c);
+    let planned = plan(b, prior, c, &proposed)
+        .map_err(|d| TestCaseError::fail(format!("plan failed: {d}")))?;
+    let problems = objchange::assert_plan_valid(&schema, prior, c, &planned.planned_state);
+    prop_assert!(problems.is_empty(), "core rejects the plan: {:?}", problems);
+    Ok(planned)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_second_plan_after_apply_is_empty(shape in shapes(), first in configs(), second in configs()) {
+        let b = schema(&shape);
+        let mut counter = 0;
+        let c1 = config_value(&first);
+        let created = plan_or_fail(&b, &Value::null(c1.ty().clone()), &c1)?;
+        prop_assert!(created.requires_replace.is_empty());
+        let state = apply(&created.planned_state, &mut counter);
+        let schema = b.to_schema_block();
+        let problems = objchange::assert_object_compatible(&schema, &created.planned_state, &state);
+        prop_assert!(problems.is_empty(), "{:?}", problems);
+        prop_assert!(state.is_wholly_known());
+        let again = plan_or_fail(&b, &state, &c1)?;
+        prop_assert_eq!(&again.planned_state, &state);
+        prop_assert!(again.requires_replace.is_empty());
+
+        // An update, its apply, and again nothing left to plan.
+        let c2 = config_value(&second);
+        let updated = plan_or_fail(&b, &state, &c2)?;
+        if !(shape.size_default || shape.mode_default || shape.level_default) {
+            // Without defaults the engine's own "nothing changes" is core's
+            // proposal equalling the prior state.
+            let proposed = objchange::proposed_new(&schema, &state, &c2);
+            prop_assert_eq!(updated.planned_state == state, proposed == state);
+        }
+        let state2 = apply(&updated.planned_state, &mut counter);
+        let again = plan_or_fail(&b, &state2, &c2)?;
+        prop_assert_eq!(&again.planned_state, &state2);
+        prop_assert!(again.requires_replace.is_empty());
+    }
+}
