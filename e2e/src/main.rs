@@ -192,8 +192,18 @@ fn check_and_record(recorder: &Recorder, v: &ReceivedValue<'_>) -> Result<(), Di
     Ok(())
 }
 
-struct TestProvider {
+pub(crate) struct TestProvider {
     recorder: Arc<Recorder>,
+}
+
+/// The provider without a recorder, for a test that includes this file
+/// and drives it in-process (ctywire-provider's harness_matches_terraform);
+/// this binary's own `main` serves with a recorder instead.
+#[allow(dead_code)]
+pub(crate) fn in_process() -> TestProvider {
+    TestProvider {
+        recorder: Arc::new(Recorder(None)),
+    }
 }
 
 #[async_trait]
@@ -299,8 +309,10 @@ impl Provider for TestProvider {
     }
 }
 
+/// Serves the provider as Terraform starts it (also called by a test that
+/// includes this file and serves it from its own binary).
 #[tokio::main]
-async fn main() {
+pub(crate) async fn main() {
     let recorder = match Recorder::from_env() {
         Ok(r) => Arc::new(r),
         Err(e) => {

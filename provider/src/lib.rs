@@ -19,6 +19,7 @@ mod provider;
 mod resource;
 pub mod schema;
 mod server;
+pub mod testing;
 mod validate;
 mod values;
 

@@ -68,8 +68,8 @@
 #![warn(missing_docs)]
 
 // Both directions of each message: the server uses the one Terraform
-// sends; the other (Terraform's side, as an in-process core needs it) is
-// held to the first by the round-trip tests.
+// sends; the other (Terraform's side, as an in-process core needs it:
+// `client`) is held to the first by the round-trip tests.
 #[cfg_attr(not(test), allow(dead_code))]
 mod convert;
 #[cfg(test)]
@@ -92,6 +92,19 @@ pub use serve::{
 };
 pub use server::{ProviderService, ReceivedValue, ValueObserver};
 pub use stop::StopSignal;
+
+/// Terraform's side of the conversions: what a client of a
+/// [`ProviderService`] (an in-process Terraform core, such as
+/// `ctywire_provider::testing`) needs to read the provider's answers and
+/// write its requests. They are the very functions the server uses in the
+/// other direction, held to them by round-trip tests, so both sides read
+/// the protocol by one rule.
+pub mod client {
+    pub use crate::convert::{
+        decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, path_from_proto,
+        path_to_proto, schema_from_proto,
+    };
+}
 
 /// The raw protocol: the protobuf messages and tonic services generated
 /// from `proto/` (protocol 6.8, what Terraform 1.11 speaks, and go-plugin's

@@ -191,10 +191,15 @@ impl Function for Hash {
     }
 }
 
-fn main() {
+/// The provider: what `main` serves, and what a test drives in-process
+/// (ctywire-provider's harness_matches_terraform includes this file).
+pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
     Builder::new(Kv)
         .resource("kv_entry", Entries)
         .data_source("kv_entries", ListKeys)
         .function("hash", Hash)
-        .run();
+}
+
+fn main() {
+    provider().run();
 }

@@ -1,0 +1,131 @@
+//! The kv example through ctywire-provider's in-process Terraform core
+//! (`ctywire_provider::testing`): the lifecycle of tests/terraform.rs —
+//! plan, apply, an empty re-plan, update, replace, a refresh that finds an
+//! entry deleted outside Terraform, import, a validation error at its
+//! attribute, destroy — in milliseconds, no `terraform` binary needed.
+
+use std::path::PathBuf;
+
+use ctywire_provider::testing::{Action, Harness};
+use serde_json::json;
+
+#[path = "../src/main.rs"]
+#[allow(dead_code)]
+mod kv;
+
+struct Store(PathBuf);
+
+impl Store {
+    fn new(name: &str) -> Store {
+        let dir = std::env::temp_dir().join(format!("kv-harness-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Store(dir)
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn harness(store: &Store) -> Harness {
+    let provider = kv::provider()
+        .build()
+        .expect("the kv provider's schemas are valid");
+    let mut h = Harness::new(provider).unwrap().source("ctywire/kv");
+    h.provider_config(json!({ "root": store.0.display().to_string() }));
+    h
+}
+
+fn entry(key: &str, value: &str) -> serde_json::Value {
+    json!({
+        "key": key,
+        "value": value,
+        "tags": { "env": "test" },
+        "ports": [443, 80],
+        "rule": [{ "port": 80 }, { "port": 443, "note": "tls" }],
+    })
+}
+
+#[test]
+fn an_entry_lives_through_create_update_replace_and_destroy() {
+    let store = Store::new("lifecycle");
+    let mut tf = harness(&store);
+    tf.resource("kv_entry.a", entry("a", "one")).unwrap();
+
+    let plan = tf.plan().unwrap();
+    assert_eq!(plan.actions("kv_entry.a"), ["create"]);
+    assert_eq!(plan.change("kv_entry.a")["after_unknown"]["revision"], true);
+    assert_eq!(plan.change("kv_entry.a")["after_sensitive"]["value"], true);
+    let state = tf.apply_plan(&plan).unwrap();
+    assert_eq!(state.values("kv_entry.a")["revision"], 1);
+    assert_eq!(state.values("kv_entry.a")["ports"], json!([80, 443]));
+    assert!(store.0.join("a.json").exists());
+
+    assert!(
+        tf.plan().unwrap().is_empty(),
+        "a second plan changes nothing"
+    );
+
+    tf.resource("kv_entry.a", entry("a", "two")).unwrap();
+    assert_eq!(tf.plan().unwrap().actions("kv_entry.a"), ["update"]);
+    assert_eq!(tf.apply().unwrap().values("kv_entry.a")["revision"], 2);
+
+    tf.resource("kv_entry.a", entry("b", "two")).unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(plan.actions("kv_entry.a"), ["delete", "create"]);
+    assert_eq!(plan.change("kv_entry.a")["replace_paths"], json!([["key"]]));
+    tf.apply_plan(&plan).unwrap();
+    assert!(!store.0.join("a.json").exists() && store.0.join("b.json").exists());
+
+    assert!(tf.destroy().unwrap().addresses().is_empty());
+    assert!(!store.0.join("b.json").exists());
+}
+
+#[test]
+fn an_entry_deleted_outside_is_refreshed_away_and_planned_again() {
+    let store = Store::new("refresh");
+    let mut tf = harness(&store);
+    tf.resource("kv_entry.a", entry("a", "one")).unwrap();
+    tf.apply().unwrap();
+    std::fs::remove_file(store.0.join("a.json")).unwrap();
+    assert_eq!(
+        tf.plan().unwrap().action("kv_entry.a"),
+        Some(Action::Create)
+    );
+    assert!(tf.refresh().unwrap().addresses().is_empty());
+}
+
+#[test]
+fn an_existing_entry_is_imported_by_its_key() {
+    let store = Store::new("import");
+    let mut first = harness(&store);
+    first.resource("kv_entry.a", entry("a", "one")).unwrap();
+    first.apply().unwrap();
+
+    // Another configuration imports the entry the first one wrote.
+    let mut tf = harness(&store);
+    tf.resource("kv_entry.a", entry("a", "one")).unwrap();
+    let state = tf.import("kv_entry.a", "a").unwrap();
+    assert_eq!(state.values("kv_entry.a")["value"], "one");
+    assert!(tf.plan().unwrap().is_empty());
+    let err = tf.import("kv_entry.a", "a").unwrap_err();
+    assert_eq!(
+        err.iter().next().unwrap().summary,
+        "Resource already managed by Terraform"
+    );
+}
+
+#[test]
+fn a_key_with_a_slash_is_refused_at_the_key() {
+    let store = Store::new("validate");
+    let mut tf = harness(&store);
+    tf.resource("kv_entry.a", entry("a/b", "one")).unwrap();
+    let err = tf.plan().unwrap_err();
+    let d = err.iter().find(|d| d.is_error()).unwrap();
+    assert_eq!(
+        d.attribute.as_ref().map(ToString::to_string).as_deref(),
+        Some(".key")
+    );
+}

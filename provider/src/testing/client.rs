@@ -1,0 +1,403 @@
+//! The provider's side of the wire, as core's `GRPCProvider`
+//! (`internal/plugin6/grpc_provider.go`) calls it: real protobuf
+//! requests through the generated tonic trait, values encoded as msgpack
+//! `DynamicValue`s at the schema's implied type and answers decoded the
+//! same way, with tfplugin6's own conversions (`ctywire_tfplugin6::client`).
+//! There is no transport and no handshake.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ctywire::schema::Schema;
+use ctywire::{Path, Type, Value};
+use ctywire_tfplugin6::client::{
+    decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, path_from_proto,
+    schema_from_proto,
+};
+use ctywire_tfplugin6::pb::tfplugin6 as pb;
+use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
+use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use tonic::Request;
+
+/// The Terraform version core sends in `ConfigureProvider`.
+pub(crate) const TERRAFORM_VERSION: &str = "1.11.4";
+
+/// A resource type's schema with its implied type, computed once.
+#[derive(Clone, Debug)]
+pub(crate) struct ResourceSchema {
+    pub schema: Schema,
+    pub ty: Type,
+}
+
+/// What `GetProviderSchema` answered.
+#[derive(Clone, Debug)]
+pub(crate) struct Schemas {
+    pub provider: ResourceSchema,
+    pub resources: BTreeMap<String, ResourceSchema>,
+}
+
+/// The service, held as core holds a provider client.
+pub(crate) struct Client {
+    service: Arc<dyn Service>,
+    /// Always `Some` until dropped.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for Client {
+    /// Without waiting: a runtime dropped the ordinary way blocks, which
+    /// panics inside another runtime.
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
+
+/// What Terraform 1.11 tells providers it can do: write-only attributes,
+/// no deferrals (they are an experiment in 1.11).
+fn capabilities() -> Option<pb::ClientCapabilities> {
+    Some(pb::ClientCapabilities {
+        deferral_allowed: false,
+        write_only_attributes_allowed: true,
+    })
+}
+
+fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
+    ds.iter().map(diagnostic_from_proto).collect()
+}
+
+fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
+    encode_dynamic_value(v, ty).map(Some).map_err(|e| {
+        Diagnostics::from(
+            Diagnostic::error("Failed to encode a value for the provider")
+                .with_detail(format!("{e} (this is a bug in the test or the harness)")),
+        )
+    })
+}
+
+/// An answer that does not decode at the schema's type: core's
+/// `GRPCProvider` fails the call the same way.
+fn decoded(dv: Option<&pb::DynamicValue>, ty: &Type, what: &str) -> Result<Value, Diagnostics> {
+    decode_dynamic_value(dv, ty).map_err(|e| {
+        Diagnostics::from(
+            Diagnostic::error("Plugin error")
+                .with_detail(format!("The provider's {what} cannot be decoded: {e}")),
+        )
+    })
+}
+
+fn status(call: &str, s: tonic::Status) -> Diagnostics {
+    Diagnostics::from(Diagnostic::error("Plugin error").with_detail(format!(
+        "The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}"
+    )))
+}
+
+/// What `PlanResourceChange` answered.
+pub(crate) struct Planned {
+    pub planned: Value,
+    pub requires_replace: Vec<Path>,
+    pub private: Vec<u8>,
+    pub diagnostics: Diagnostics,
+}
+
+/// What `ApplyResourceChange` and `ReadResource` answered.
+pub(crate) struct NewState {
+    pub value: Value,
+    pub private: Vec<u8>,
+    pub diagnostics: Diagnostics,
+}
+
+impl Client {
+    pub(crate) fn new(service: Arc<dyn Service>) -> Result<Client, Diagnostics> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(Diagnostics::error(IN_RUNTIME));
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Diagnostics::error(format!("cannot start the harness's runtime: {e}")))?;
+        Ok(Client {
+            service,
+            runtime: Some(runtime),
+        })
+    }
+
+    fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
+        match &self.runtime {
+            Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
+            _ => Err(Diagnostics::error(IN_RUNTIME)),
+        }
+    }
+
+    /// `GetProviderSchema`, with every schema's implied type.
+    pub(crate) fn schemas(&self) -> Result<Schemas, Diagnostics> {
+        let resp = self
+            .block_on(
+                self.service
+                    .get_provider_schema(Request::new(pb::get_provider_schema::Request {})),
+            )?
+            .map_err(|s| status("GetProviderSchema", s))?
+            .into_inner();
+        let d = diags(&resp.diagnostics);
+        if d.has_errors() {
+            return Err(d);
+        }
+        let convert = |name: &str, s: Option<&pb::Schema>| -> Result<ResourceSchema, Diagnostics> {
+            let schema = match s {
+                Some(s) => schema_from_proto(s),
+                None => Ok(Schema::default()),
+            }
+            .and_then(|schema| Ok((schema.implied_type()?, schema)))
+            .map_err(|e| Diagnostics::error(format!("the schema of {name} is invalid: {e}")))?;
+            Ok(ResourceSchema {
+                ty: schema.0,
+                schema: schema.1,
+            })
+        };
+        let mut resources = BTreeMap::new();
+        for (name, s) in &resp.resource_schemas {
+            resources.insert(name.clone(), convert(name, Some(s))?);
+        }
+        Ok(Schemas {
+            provider: convert("the provider", resp.provider.as_ref())?,
+            resources,
+        })
+    }
+
+    pub(crate) fn validate_provider_config(
+        &self,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_provider_config::Request {
+            config: dv(config, ty)?,
+        };
+        let resp = self
+            .block_on(self.service.validate_provider_config(Request::new(req)))?
+            .map_err(|s| status("ValidateProviderConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    pub(crate) fn configure(&self, config: &Value, ty: &Type) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::configure_provider::Request {
+            terraform_version: TERRAFORM_VERSION.into(),
+            config: dv(config, ty)?,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.configure_provider(Request::new(req)))?
+            .map_err(|s| status("ConfigureProvider", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    pub(crate) fn validate_resource(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_resource_config::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.validate_resource_config(Request::new(req)))?
+            .map_err(|s| status("ValidateResourceConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    /// `UpgradeResourceState` with the state's JSON as core stores it.
+    pub(crate) fn upgrade(
+        &self,
+        type_name: &str,
+        version: i64,
+        json: &[u8],
+        ty: &Type,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
+        let req = pb::upgrade_resource_state::Request {
+            type_name: type_name.into(),
+            version,
+            raw_state: Some(pb::RawState {
+                json: json.to_vec(),
+                flatmap: Default::default(),
+            }),
+        };
+        let resp = self
+            .block_on(self.service.upgrade_resource_state(Request::new(req)))?
+            .map_err(|s| status("UpgradeResourceState", s))?
+            .into_inner();
+        let d = diags(&resp.diagnostics);
+        if d.has_errors() {
+            return Ok((Value::null(ty.clone()), d));
+        }
+        Ok((
+            decoded(resp.upgraded_state.as_ref(), ty, "upgraded state")?,
+            d,
+        ))
+    }
+
+    pub(crate) fn read(
+        &self,
+        type_name: &str,
+        state: &Value,
+        private: &[u8],
+        ty: &Type,
+    ) -> Result<NewState, Diagnostics> {
+        let req = pb::read_resource::Request {
+            type_name: type_name.into(),
+            current_state: dv(state, ty)?,
+            private: private.to_vec(),
+            provider_meta: None,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.read_resource(Request::new(req)))?
+            .map_err(|s| status("ReadResource", s))?
+            .into_inner();
+        let diagnostics = diags(&resp.diagnostics);
+        if diagnostics.has_errors() {
+            return Ok(NewState {
+                value: state.clone(),
+                private: private.to_vec(),
+                diagnostics,
+            });
+        }
+        Ok(NewState {
+            value: decoded(resp.new_state.as_ref(), ty, "refreshed state")?,
+            private: resp.private,
+            diagnostics,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn plan(
+        &self,
+        type_name: &str,
+        prior: &Value,
+        proposed: &Value,
+        config: &Value,
+        prior_private: &[u8],
+        ty: &Type,
+    ) -> Result<Planned, Diagnostics> {
+        let req = pb::plan_resource_change::Request {
+            type_name: type_name.into(),
+            prior_state: dv(prior, ty)?,
+            proposed_new_state: dv(proposed, ty)?,
+            config: dv(config, ty)?,
+            prior_private: prior_private.to_vec(),
+            provider_meta: None,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.plan_resource_change(Request::new(req)))?
+            .map_err(|s| status("PlanResourceChange", s))?
+            .into_inner();
+        let mut diagnostics = diags(&resp.diagnostics);
+        if resp.deferred.is_some() && !diagnostics.has_errors() {
+            // deferring.UnexpectedProviderDeferralDiagnostic
+            diagnostics.push(Diagnostic::error("Provider deferred changes when Terraform did not allow deferrals").with_detail(
+                "The provider signaled a deferred action, but in this context deferrals are disabled. This is a bug in the provider, please file an issue with the provider developers.",
+            ));
+        }
+        if diagnostics.has_errors() {
+            return Ok(Planned {
+                planned: Value::null(ty.clone()),
+                requires_replace: Vec::new(),
+                private: Vec::new(),
+                diagnostics,
+            });
+        }
+        let mut requires_replace = Vec::with_capacity(resp.requires_replace.len());
+        for p in &resp.requires_replace {
+            requires_replace.push(path_from_proto(p).map_err(|e| {
+                Diagnostics::error(format!(
+                    "the provider's requires_replace path is invalid: {e}"
+                ))
+            })?);
+        }
+        Ok(Planned {
+            planned: decoded(resp.planned_state.as_ref(), ty, "planned state")?,
+            requires_replace,
+            private: resp.planned_private,
+            diagnostics,
+        })
+    }
+
+    pub(crate) fn apply(
+        &self,
+        type_name: &str,
+        prior: &Value,
+        planned: &Value,
+        config: &Value,
+        planned_private: &[u8],
+        ty: &Type,
+    ) -> Result<NewState, Diagnostics> {
+        let req = pb::apply_resource_change::Request {
+            type_name: type_name.into(),
+            prior_state: dv(prior, ty)?,
+            planned_state: dv(planned, ty)?,
+            config: dv(config, ty)?,
+            planned_private: planned_private.to_vec(),
+            provider_meta: None,
+        };
+        let resp = self
+            .block_on(self.service.apply_resource_change(Request::new(req)))?
+            .map_err(|s| status("ApplyResourceChange", s))?
+            .into_inner();
+        let diagnostics = diags(&resp.diagnostics);
+        // A failed apply may still answer a (partial) new state: core
+        // keeps it, so it is decoded whatever the diagnostics say.
+        let value = match decoded(resp.new_state.as_ref(), ty, "new state") {
+            Ok(v) => v,
+            Err(mut e) if diagnostics.has_errors() => {
+                e.extend(diagnostics);
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(NewState {
+            value,
+            private: resp.private,
+            diagnostics,
+        })
+    }
+
+    /// `ImportResourceState`: each imported object's type name, value and
+    /// private data.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn import(
+        &self,
+        type_name: &str,
+        id: &str,
+        types: &BTreeMap<String, ResourceSchema>,
+    ) -> Result<(Vec<(String, Value, Vec<u8>)>, Diagnostics), Diagnostics> {
+        let req = pb::import_resource_state::Request {
+            type_name: type_name.into(),
+            id: id.into(),
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.import_resource_state(Request::new(req)))?
+            .map_err(|s| status("ImportResourceState", s))?
+            .into_inner();
+        let d = diags(&resp.diagnostics);
+        if d.has_errors() {
+            return Ok((Vec::new(), d));
+        }
+        let mut out = Vec::new();
+        for r in resp.imported_resources {
+            let Some(rs) = types.get(&r.type_name) else {
+                return Err(Diagnostics::error(format!(
+                    "import of {type_name} returned an object of the unknown resource type {:?}",
+                    r.type_name
+                )));
+            };
+            let v = decoded(r.state.as_ref(), &rs.ty, "imported state")?;
+            out.push((r.type_name, v, r.private));
+        }
+        Ok((out, d))
+    }
+}

@@ -1,0 +1,631 @@
+//! Configuration as users write it: a body in Terraform's JSON syntax,
+//! decoded against a schema block as core decodes it (hcldec through
+//! `configschema.Block.DecoderSpec`), with references to other resources
+//! (`"${kv_entry.a.id}"`) evaluated against what is known of them.
+
+use std::collections::BTreeSet;
+
+use ctywire::schema::{Attribute, Block, NestingMode};
+use ctywire::{Number, Path, Type, Value};
+use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use serde_json::Value as Json;
+
+use super::show::same_path;
+
+/// Keys of a resource body that are Terraform's, not the provider's
+/// (`configs.Resource`'s meta-arguments).
+pub(crate) const META_ARGUMENTS: &[&str] = &[
+    "count",
+    "for_each",
+    "provider",
+    "depends_on",
+    "lifecycle",
+    "connection",
+    "provisioner",
+];
+
+/// A reference in an interpolation: `TYPE.NAME` followed by a path, or
+/// `after_apply.NAME` (the harness's own "unknown until apply" value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Reference {
+    /// An attribute of another resource (`kv_entry.a.id`).
+    Resource { address: String, path: Path },
+    /// A value registered with `Harness::known_after_apply`.
+    AfterApply(String),
+}
+
+/// What a reference evaluates to, as core's evaluator answers it.
+pub(crate) trait Scope {
+    /// The value, and the paths inside it that are sensitive (marked),
+    /// relative to it.
+    fn resolve(&self, reference: &Reference) -> Result<(Value, Vec<Path>), String>;
+}
+
+/// A decoded body: its value and the paths its references marked
+/// sensitive (core's marks on the configuration value).
+pub(crate) struct Decoded {
+    pub value: Value,
+    pub marks: Vec<Path>,
+}
+
+/// Where a body's references point: the resource addresses it depends on.
+pub(crate) fn references(body: &Json) -> Result<BTreeSet<String>, String> {
+    let mut out = BTreeSet::new();
+    collect_references(body, &mut out, 0)?;
+    Ok(out)
+}
+
+fn collect_references(v: &Json, out: &mut BTreeSet<String>, depth: usize) -> Result<(), String> {
+    if depth > ctywire::DEFAULT_MAX_DEPTH {
+        return Err("the configuration is nested too deeply".into());
+    }
+    match v {
+        Json::String(s) => {
+            for part in parse_template(s)? {
+                if let Part::Interpolation(Reference::Resource { address, .. }) = part {
+                    out.insert(address);
+                }
+            }
+        }
+        Json::Array(a) => {
+            for e in a {
+                collect_references(e, out, depth + 1)?;
+            }
+        }
+        Json::Object(o) => {
+            for e in o.values() {
+                collect_references(e, out, depth + 1)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Decodes `body` (a JSON object) as a value of `block`'s implied type.
+/// `at` names the body in messages (`kv_entry.a`, `provider "kv"`);
+/// `meta` lists keys that are Terraform's and skipped.
+pub(crate) fn decode_body(
+    block: &Block,
+    body: &Json,
+    scope: &dyn Scope,
+    at: &str,
+    meta: &[&str],
+) -> Result<Decoded, Diagnostics> {
+    let mut d = Decoder {
+        scope,
+        at,
+        marks: Vec::new(),
+        diags: Diagnostics::new(),
+    };
+    let value = d.block(block, body, &Path::root(), meta, 0);
+    if d.diags.has_errors() {
+        return Err(d.diags);
+    }
+    Ok(Decoded {
+        value,
+        marks: d.marks,
+    })
+}
+
+struct Decoder<'a> {
+    scope: &'a dyn Scope,
+    at: &'a str,
+    marks: Vec<Path>,
+    diags: Diagnostics,
+}
+
+impl Decoder<'_> {
+    fn error(&mut self, path: &Path, summary: &str, detail: String) {
+        let mut d = Diagnostic::error(summary).with_detail(format!("{}: {detail}", self.at));
+        if !path.is_root() {
+            d = d.at(path.clone());
+        }
+        self.diags.push(d);
+    }
+
+    fn block(
+        &mut self,
+        block: &Block,
+        body: &Json,
+        path: &Path,
+        meta: &[&str],
+        depth: usize,
+    ) -> Value {
+        let fallback = || {
+            block
+                .empty_value()
+                .unwrap_or_else(|_| Value::null(Type::Dynamic))
+        };
+        if depth > ctywire::DEFAULT_MAX_DEPTH {
+            self.error(
+                path,
+                "Configuration too deep",
+                "nested blocks go too deep".into(),
+            );
+            return fallback();
+        }
+        let Some(obj) = body.as_object() else {
+            self.error(
+                path,
+                "Incorrect JSON value type",
+                "a block body must be a JSON object".into(),
+            );
+            return fallback();
+        };
+        for key in obj.keys() {
+            // "//" is the JSON syntax's comment property.
+            let known = key == "//"
+                || meta.contains(&key.as_str())
+                || block.find_attribute(key).is_some()
+                || block.find_block_type(key).is_some();
+            if !known {
+                self.error(
+                    &path.clone().attr(key.clone()),
+                    "Unsupported argument",
+                    format!("An argument named {key:?} is not expected here."),
+                );
+            }
+        }
+        let mut attrs: Vec<(String, Value)> = Vec::new();
+        for a in &block.attributes {
+            let apath = path.clone().attr(a.name.clone());
+            let v = self.attribute(a, obj.get(&a.name), &apath);
+            attrs.push((a.name.clone(), v));
+        }
+        for b in &block.block_types {
+            let Ok(Some(ty)) = b.implied_type() else {
+                continue;
+            };
+            let bpath = path.clone().attr(b.type_name.clone());
+            let given = obj.get(&b.type_name).filter(|v| !v.is_null());
+            let v = match (b.nesting, given) {
+                (NestingMode::Single, None) => Value::null(ty),
+                (NestingMode::Group, None) => b.block.empty_value().unwrap_or(Value::null(ty)),
+                (NestingMode::Single | NestingMode::Group, Some(body)) => {
+                    let bodies = as_bodies(body);
+                    if bodies.len() != 1 {
+                        self.error(
+                            &bpath,
+                            "Too many blocks",
+                            format!("No more than 1 {:?} blocks are allowed", b.type_name),
+                        );
+                    }
+                    match bodies.first() {
+                        Some(body) => self.block(&b.block, body, &bpath, &[], depth + 1),
+                        None => Value::null(ty),
+                    }
+                }
+                (NestingMode::List | NestingMode::Set, given) => {
+                    let bodies = given.map(as_bodies).unwrap_or_default();
+                    // hcldec's BlockListSpec / BlockSetSpec limits.
+                    let n = bodies.len() as i64;
+                    if b.min_items > 0 && n < b.min_items {
+                        self.error(
+                            &bpath,
+                            "Insufficient blocks",
+                            format!(
+                                "At least {} {:?} blocks are required.",
+                                b.min_items, b.type_name
+                            ),
+                        );
+                    }
+                    if b.max_items > 0 && n > b.max_items {
+                        self.error(
+                            &bpath,
+                            "Too many blocks",
+                            format!(
+                                "No more than {} {:?} blocks are allowed.",
+                                b.max_items, b.type_name
+                            ),
+                        );
+                    }
+                    let elems: Vec<Value> = bodies
+                        .iter()
+                        .enumerate()
+                        .map(|(i, body)| {
+                            self.block(
+                                &b.block,
+                                body,
+                                &bpath.clone().index(i as u64),
+                                &[],
+                                depth + 1,
+                            )
+                        })
+                        .collect();
+                    self.collection(b.nesting, &ty, elems, &bpath)
+                }
+                (NestingMode::Map, given) => {
+                    let mut entries: Vec<(String, Value)> = Vec::new();
+                    if let Some(given) = given {
+                        match given.as_object() {
+                            Some(labels) => {
+                                for (label, body) in labels {
+                                    let epath = bpath.clone().key(label.clone());
+                                    for body in as_bodies(body) {
+                                        let v = self.block(&b.block, body, &epath, &[], depth + 1);
+                                        entries.push((label.clone(), v));
+                                    }
+                                }
+                            }
+                            None => self.error(
+                                &bpath,
+                                "Incorrect JSON value type",
+                                "blocks with labels are a JSON object keyed by label".into(),
+                            ),
+                        }
+                    }
+                    match &ty {
+                        Type::Map(e) => Value::map((**e).clone(), entries)
+                            .unwrap_or_else(|_| Value::null(ty.clone())),
+                        _ => Value::object(entries),
+                    }
+                }
+                (NestingMode::Invalid, _) => continue,
+            };
+            attrs.push((b.type_name.clone(), v));
+        }
+        Value::object(attrs)
+    }
+
+    fn collection(
+        &mut self,
+        mode: NestingMode,
+        ty: &Type,
+        elems: Vec<Value>,
+        path: &Path,
+    ) -> Value {
+        let built = match (mode, ty) {
+            (NestingMode::List, Type::List(e)) => Value::list((**e).clone(), elems),
+            (NestingMode::Set, Type::Set(e)) => Value::set((**e).clone(), elems),
+            // A list block with dynamic content is a tuple.
+            _ => Ok(Value::tuple(elems)),
+        };
+        built.unwrap_or_else(|e| {
+            self.error(path, "Invalid block", e.to_string());
+            Value::null(ty.clone())
+        })
+    }
+
+    fn attribute(&mut self, a: &Attribute, given: Option<&Json>, path: &Path) -> Value {
+        let ty = a.implied_type().unwrap_or(Type::Dynamic);
+        let Some(given) = given else {
+            if a.required {
+                self.error(
+                    path,
+                    "Missing required argument",
+                    format!(
+                        "The argument {:?} is required, but no definition was found.",
+                        a.name
+                    ),
+                );
+            }
+            return Value::null(ty);
+        };
+        let raw = self.expression(given, path, 0);
+        // Nested attributes convert to configschema's `specType`: their
+        // optional and computed attributes may be left out (null).
+        let converted = match &a.nested_type {
+            Some(o) => spec_type(o).and_then(|t| raw.convert(&t)),
+            None => raw.convert(&ty),
+        };
+        match converted {
+            Ok(v) => v,
+            Err(e) => {
+                self.error(
+                    path,
+                    "Incorrect attribute value type",
+                    format!("Inappropriate value for attribute {:?}: {e}.", a.name),
+                );
+                Value::null(ty)
+            }
+        }
+    }
+
+    /// A JSON expression as HCL's JSON syntax reads it: strings are
+    /// templates, arrays tuples, objects objects, `null` a null of any
+    /// type.
+    fn expression(&mut self, v: &Json, path: &Path, depth: usize) -> Value {
+        if depth > ctywire::DEFAULT_MAX_DEPTH {
+            self.error(
+                path,
+                "Configuration too deep",
+                "the value nests too deeply".into(),
+            );
+            return Value::null(Type::Dynamic);
+        }
+        match v {
+            Json::Null => Value::null(Type::Dynamic),
+            Json::Bool(b) => Value::bool(*b),
+            Json::Number(n) => match n.to_string().parse::<Number>() {
+                Ok(n) => Value::number(n),
+                Err(e) => {
+                    self.error(path, "Invalid number", e.to_string());
+                    Value::null(Type::Number)
+                }
+            },
+            Json::String(s) => self.template(s, path),
+            Json::Array(a) => Value::tuple(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, e)| self.expression(e, &path.clone().index(i as u64), depth + 1))
+                    .collect(),
+            ),
+            Json::Object(o) => Value::object(
+                o.iter()
+                    .map(|(k, e)| {
+                        (
+                            k.clone(),
+                            self.expression(e, &path.clone().attr(k.clone()), depth + 1),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
+    /// A string template: one whole interpolation keeps the referenced
+    /// value's type; anything else is a string, unknown if a part is.
+    fn template(&mut self, s: &str, path: &Path) -> Value {
+        let parts = match parse_template(s) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(path, "Invalid template", e);
+                return Value::null(Type::String);
+            }
+        };
+        if let [Part::Interpolation(r)] = parts.as_slice() {
+            return self.reference(r, path);
+        }
+        let mut out = String::new();
+        let mut unknown = false;
+        for part in &parts {
+            match part {
+                Part::Literal(l) => out.push_str(l),
+                Part::Interpolation(r) => {
+                    let v = self.reference(r, path);
+                    if !v.is_known() {
+                        unknown = true;
+                        continue;
+                    }
+                    match v.convert(&Type::String) {
+                        Ok(s) if !s.is_null() => out.push_str(s.as_str().unwrap_or_default()),
+                        _ => self.error(
+                            path,
+                            "Invalid template interpolation value",
+                            format!(
+                                "The expression {} cannot be used in a string: it is {}.",
+                                describe(r),
+                                v
+                            ),
+                        ),
+                    }
+                }
+            }
+        }
+        if unknown {
+            Value::unknown(Type::String)
+        } else {
+            Value::string(out)
+        }
+    }
+
+    fn reference(&mut self, r: &Reference, path: &Path) -> Value {
+        match self.scope.resolve(r) {
+            Ok((v, marks)) => {
+                for m in marks {
+                    let mut p = path.clone();
+                    for s in m.steps() {
+                        p = match s {
+                            ctywire::PathStep::Attr(n) => p.attr(n.clone()),
+                            ctywire::PathStep::Key(k) => p.key(k.clone()),
+                            ctywire::PathStep::Index(i) => p.index(*i),
+                        };
+                    }
+                    if !self.marks.iter().any(|x| same_path(x, &p)) {
+                        self.marks.push(p);
+                    }
+                }
+                v
+            }
+            Err(e) => {
+                self.error(
+                    path,
+                    "Reference to undeclared resource",
+                    format!("{}: {e}", describe(r)),
+                );
+                Value::null(Type::Dynamic)
+            }
+        }
+    }
+}
+
+/// configschema's `Object.specType`: the nested attributes' object type
+/// with the optional and computed ones marked optional, wrapped by the
+/// nesting.
+fn spec_type(o: &ctywire::schema::Object) -> ctywire::Result<Type> {
+    let mut attrs: Vec<(String, Type)> = Vec::with_capacity(o.attributes.len());
+    for a in &o.attributes {
+        let t = match &a.nested_type {
+            Some(n) => spec_type(n)?,
+            None => a.ty.clone().unwrap_or(Type::Dynamic),
+        };
+        attrs.push((a.name.clone(), t));
+    }
+    let optional: Vec<&str> = o
+        .attributes
+        .iter()
+        .filter(|a| a.optional || a.computed)
+        .map(|a| a.name.as_str())
+        .collect();
+    let obj = Type::object_with_optional(attrs, optional)?;
+    Ok(match o.nesting {
+        NestingMode::List => Type::list(obj),
+        NestingMode::Set => Type::set(obj),
+        NestingMode::Map => Type::map(obj),
+        _ => obj,
+    })
+}
+
+fn describe(r: &Reference) -> String {
+    match r {
+        Reference::Resource { address, path } => format!("{address}{path}"),
+        Reference::AfterApply(name) => format!("after_apply.{name}"),
+    }
+}
+
+/// A nested block's JSON: one body (an object) or several (an array).
+fn as_bodies(v: &Json) -> Vec<&Json> {
+    match v {
+        Json::Array(a) => a.iter().collect(),
+        other => vec![other],
+    }
+}
+
+/// A piece of a template.
+#[derive(Debug, PartialEq)]
+enum Part {
+    Literal(String),
+    Interpolation(Reference),
+}
+
+/// HCL's template syntax, as far as references go: `${ref}`, with `$${`
+/// and `%%{` as the escapes for a literal `${` and `%{`.
+fn parse_template(s: &str) -> Result<Vec<Part>, String> {
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("$${") {
+            lit.push_str("${");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("%%{") {
+            lit.push_str("%{");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("${") {
+            let end = r
+                .find('}')
+                .ok_or_else(|| format!("the interpolation in {s:?} has no closing brace"))?;
+            let expr = r[..end]
+                .trim()
+                .trim_start_matches('~')
+                .trim_end_matches('~')
+                .trim();
+            if !lit.is_empty() {
+                parts.push(Part::Literal(std::mem::take(&mut lit)));
+            }
+            parts.push(Part::Interpolation(parse_reference(expr)?));
+            rest = &r[end + 1..];
+        } else if rest.starts_with("%{") {
+            return Err(format!(
+                "template directives (%{{...}}) are not supported here: {s:?}"
+            ));
+        } else {
+            let mut chars = rest.chars();
+            if let Some(c) = chars.next() {
+                lit.push(c);
+            }
+            rest = chars.as_str();
+        }
+    }
+    if !lit.is_empty() || parts.is_empty() {
+        parts.push(Part::Literal(lit));
+    }
+    Ok(parts)
+}
+
+/// `TYPE.NAME.attr[0]["k"].attr` or `after_apply.NAME`.
+fn parse_reference(expr: &str) -> Result<Reference, String> {
+    let bad = || {
+        format!(
+            "{expr:?} is not a reference the harness evaluates: write TYPE.NAME.ATTRIBUTE (with .attr, [0] or [\"key\"] steps) or after_apply.NAME"
+        )
+    };
+    let mut names = Vec::new();
+    let mut path = Path::root();
+    let mut rest = expr;
+    // The first two names: the resource's type and name.
+    while names.len() < 2 {
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        let name = &rest[..end];
+        if !is_identifier(name) {
+            return Err(bad());
+        }
+        names.push(name.to_owned());
+        rest = &rest[end..];
+        if names.len() < 2 {
+            rest = rest.strip_prefix('.').ok_or_else(bad)?;
+        }
+    }
+    if names[0] == "after_apply" {
+        return if rest.is_empty() {
+            Ok(Reference::AfterApply(names[1].clone()))
+        } else {
+            Err(bad())
+        };
+    }
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            if !is_identifier(&r[..end]) {
+                return Err(bad());
+            }
+            path = path.attr(&r[..end]);
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']').ok_or_else(bad)?;
+            let key = &r[..end];
+            path = if let Ok(i) = key.parse::<u64>() {
+                path.index(i)
+            } else {
+                let k: String = serde_json::from_str(key).map_err(|_| bad())?;
+                path.key(k)
+            };
+            rest = &r[end + 1..];
+        } else {
+            return Err(bad());
+        }
+    }
+    Ok(Reference::Resource {
+        address: format!("{}.{}", names[0], names[1]),
+        path,
+    })
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_parse_into_an_address_and_a_path() {
+        assert_eq!(
+            parse_reference(r#"kv_entry.a.rule[0].note"#),
+            Ok(Reference::Resource {
+                address: "kv_entry.a".into(),
+                path: Path::root().attr("rule").index(0).attr("note"),
+            })
+        );
+        assert_eq!(
+            parse_reference("after_apply.x"),
+            Ok(Reference::AfterApply("x".into()))
+        );
+        assert!(parse_reference("1 + 2").is_err());
+    }
+
+    #[test]
+    fn escapes_are_literal_text() {
+        assert_eq!(
+            parse_template("a$${b}%%{c}"),
+            Ok(vec![Part::Literal("a${b}%{c}".into())])
+        );
+        assert_eq!(parse_template(""), Ok(vec![Part::Literal(String::new())]));
+    }
+}

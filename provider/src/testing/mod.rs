@@ -1,0 +1,1222 @@
+//! Test a provider in milliseconds: an in-process Terraform core.
+//!
+//! [`Harness`] drives any provider — built on this crate or written on
+//! [`ctywire_tfplugin6::Provider`] directly — the way Terraform 1.11's core
+//! drives it, through the real gRPC service in-process (protobuf requests,
+//! msgpack `DynamicValue`s; no process, no handshake):
+//!
+//! * **Commands as the CLI runs them:** [`plan`](Harness::plan),
+//!   [`apply`](Harness::apply) (or [`apply_plan`](Harness::apply_plan) of a
+//!   saved plan), [`refresh`](Harness::refresh) (`apply -refresh-only`),
+//!   [`import`](Harness::import), [`destroy`](Harness::destroy), each made
+//!   of core's steps: the provider configured, every object read from
+//!   state through `UpgradeResourceState`, refreshed with `ReadResource`,
+//!   planned (core's `ProposedNew`, `PlanResourceChange`, the required
+//!   replacements, the replace's second plan), re-planned at apply and
+//!   applied (`ApplyResourceChange`).
+//! * **Core's checks, in core's words:** a plan is checked as
+//!   `objchange.AssertPlanValid` checks it, a new object as
+//!   `AssertObjectCompatible`, write-only attributes must come back null,
+//!   unknowns must be gone after apply. A failure is a [`Diagnostics`]
+//!   that reads as Terraform's error does ("Provider produced invalid
+//!   plan: Provider "registry.terraform.io/…" planned an invalid value for
+//!   kv_entry.a.key: …").
+//! * **Configuration as users write it:** a `main.tf.json` document
+//!   ([`config`](Harness::config)) or one resource's body
+//!   ([`resource`](Harness::resource)) in Terraform's JSON syntax, where a
+//!   string `"${kv_entry.a.id}"` refers to another resource (unknown at
+//!   plan while that value is unknown, its applied value at apply), and
+//!   `"${after_apply.NAME}"` is a value unknown until apply
+//!   ([`known_after_apply`](Harness::known_after_apply)).
+//! * **Answers as users read them:** a [`Plan`] in the shape `terraform
+//!   show -json PLANFILE` prints (`resource_changes[]` with `change.actions`,
+//!   `before`, `after`, `after_unknown`, `before_sensitive`,
+//!   `after_sensitive`, `replace_paths`), a [`State`] in the shape of
+//!   `terraform show -json` (`values.root_module.resources[]`), both as
+//!   `serde_json` values. Numbers are go-cty's text read by serde_json:
+//!   exact when your serde_json has `arbitrary_precision`.
+//!
+//! The crate's `harness_matches_terraform` test runs scenarios through
+//! Terraform 1.11 and through the harness and compares plans and states
+//! field by field.
+//!
+//! ```
+//! use ctywire::schema::{Attribute, Block, Schema};
+//! use ctywire::{Type, Value};
+//! use ctywire_provider::testing::Harness;
+//! use ctywire_provider::tfplugin6::{self as tf, async_trait, Diagnostics};
+//! use serde_json::json;
+//!
+//! /// A provider whose `demo_thing` gets an id at create.
+//! struct Demo;
+//!
+//! #[async_trait]
+//! impl tf::Provider for Demo {
+//!     fn schemas(&self) -> tf::Schemas {
+//!         let thing = Block::new()
+//!             .attribute(Attribute::new("name", Type::String).required())
+//!             .attribute(Attribute::new("id", Type::String).computed());
+//!         tf::Schemas::new(Schema::new(Block::new())).resource("demo_thing", Schema::new(thing))
+//!     }
+//!
+//!     async fn plan_resource_change(
+//!         &self,
+//!         req: tf::PlanResourceChangeRequest,
+//!     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
+//!         let mut planned = req.proposed_new_state;
+//!         if req.prior_state.is_null() && !planned.is_null() {
+//!             planned.set_attr("id", Value::unknown(Type::String))?;
+//!         }
+//!         Ok(tf::PlanResourceChangeResponse::new(planned))
+//!     }
+//!
+//!     async fn apply_resource_change(
+//!         &self,
+//!         req: tf::ApplyResourceChangeRequest,
+//!     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
+//!         let mut new = req.planned_state;
+//!         if !new.is_null() && req.prior_state.is_null() {
+//!             new.set_attr("id", Value::string("id-1"))?;
+//!         }
+//!         Ok(tf::ApplyResourceChangeResponse::new(new))
+//!     }
+//! }
+//!
+//! # fn main() -> Result<(), Diagnostics> {
+//! let mut tf = Harness::new(Demo)?;
+//! tf.resource("demo_thing.a", json!({ "name": "a" }))?;
+//! // `b` takes `a`'s id, unknown until `a` is created.
+//! tf.resource("demo_thing.b", json!({ "name": "${demo_thing.a.id}" }))?;
+//!
+//! let plan = tf.plan()?;
+//! assert_eq!(plan.actions("demo_thing.b"), ["create"]);
+//! assert_eq!(plan.change("demo_thing.b")["after_unknown"], json!({ "id": true, "name": true }));
+//!
+//! let state = tf.apply()?;
+//! assert_eq!(state.values("demo_thing.b")["name"], "id-1");
+//! assert_eq!(tf.plan()?.actions("demo_thing.a"), ["no-op"]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Where the harness departs from core, and why:
+//! * The provider is configured once and kept (again only when its
+//!   configuration changes); Terraform starts and configures a provider
+//!   process per command. Keeping it lets a test's in-memory provider keep
+//!   its objects between commands.
+//! * Only managed resources are planned: no data sources, outputs,
+//!   modules, `count`/`for_each`, `ignore_changes` or provisioners (such a
+//!   configuration is an error, never silently ignored); of `lifecycle`,
+//!   `create_before_destroy` is honoured.
+//! * A resource failing stops the command; core goes on with the
+//!   resources that do not depend on it.
+//! * `resource_drift`, `planned_values` and `prior_state` are not part of
+//!   the [`Plan`]'s JSON.
+
+mod client;
+mod config;
+mod core;
+mod show;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use ctywire::{Path, Value};
+use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
+use ctywire_tfplugin6::{Diagnostic, Diagnostics, ProviderService};
+use serde_json::{json, Map, Value as Json};
+
+use self::client::{Client, Schemas};
+use self::config::{decode_body, references, Decoded, Reference, Scope, META_ARGUMENTS};
+pub use self::core::Action;
+use self::core::{type_of, Change, Core, Object, Stored};
+
+/// An in-process Terraform core holding one provider, a configuration and
+/// the state. See the [module documentation](self).
+pub struct Harness {
+    client: Client,
+    schemas: Schemas,
+    provider: String,
+    provider_type: String,
+    provider_config: Json,
+    configured: Option<Json>,
+    resources: BTreeMap<String, Body>,
+    after_apply: BTreeMap<String, Json>,
+    state: BTreeMap<String, Stored>,
+    serial: u64,
+    warnings: Diagnostics,
+}
+
+/// A plan, as `terraform plan -out` saves it: apply it with
+/// [`Harness::apply_plan`], read it with [`to_json`](Plan::to_json) and the
+/// accessors.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    changes: Vec<Change>,
+    prior: BTreeMap<String, Object>,
+    serial: u64,
+    json: Json,
+}
+
+/// The state after a command, in the shape `terraform show -json` prints
+/// it.
+#[derive(Clone, Debug)]
+pub struct State {
+    json: Json,
+}
+
+/// A resource's configuration: Terraform JSON syntax, or a value.
+#[derive(Clone, Debug)]
+enum Body {
+    Json(Json),
+    Value(Value),
+}
+
+impl Body {
+    fn json(&self) -> Option<&Json> {
+        match self {
+            Body::Json(j) => Some(j),
+            Body::Value(_) => None,
+        }
+    }
+}
+
+/// What a command plans.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    Destroy,
+    RefreshOnly,
+}
+
+impl Harness {
+    /// A harness for `provider`, served in-process by tfplugin6's
+    /// [`ProviderService`]; its schemas are read at once
+    /// (`GetProviderSchema`). The provider's address is
+    /// `registry.terraform.io/hashicorp/TYPE`, TYPE taken from its
+    /// resource types' prefix; [`source`](Self::source) sets another.
+    pub fn new<P: ctywire_tfplugin6::Provider>(provider: P) -> Result<Harness, Diagnostics> {
+        Harness::from_service(ProviderService::new(provider))
+    }
+
+    /// A harness for any implementation of the protocol's generated
+    /// service trait (a provider served some other way).
+    pub fn from_service(service: impl Service) -> Result<Harness, Diagnostics> {
+        let client = Client::new(Arc::new(service))?;
+        let schemas = client.schemas()?;
+        let provider_type = schemas
+            .resources
+            .keys()
+            .next()
+            .map(|t| type_of_provider(t).to_owned())
+            .unwrap_or_else(|| "provider".to_owned());
+        Ok(Harness {
+            provider: format!("registry.terraform.io/hashicorp/{provider_type}"),
+            provider_type,
+            client,
+            schemas,
+            provider_config: json!({}),
+            configured: None,
+            resources: BTreeMap::new(),
+            after_apply: BTreeMap::new(),
+            state: BTreeMap::new(),
+            serial: 0,
+            warnings: Diagnostics::new(),
+        })
+    }
+
+    /// The provider's source address as `required_providers` writes it
+    /// (`"ctywire/kv"`, or in full `"registry.terraform.io/ctywire/kv"`);
+    /// messages and `provider_name` show it. The provider's local name
+    /// (its `provider` block's label) stays its resource types' prefix.
+    pub fn source(mut self, source: &str) -> Self {
+        self.provider = match source.split('/').count() {
+            2 => format!("registry.terraform.io/{source}"),
+            _ => source.to_owned(),
+        };
+        self
+    }
+
+    /// The provider's address, as messages print it.
+    pub fn provider_address(&self) -> &str {
+        &self.provider
+    }
+
+    /// The whole configuration, as a `main.tf.json` document: `provider`
+    /// (`{"kv": {...}}`) and `resource` (`{"kv_entry": {"a": {...}}}`);
+    /// a `terraform` block is allowed and not read. It replaces the
+    /// configuration held so far.
+    pub fn config(&mut self, document: Json) -> Result<&mut Self, Diagnostics> {
+        let Json::Object(doc) = document else {
+            return Err(Diagnostics::error("a configuration is a JSON object"));
+        };
+        let mut provider_config = json!({});
+        let mut resources = BTreeMap::new();
+        for (key, v) in doc {
+            match key.as_str() {
+                "terraform" | "//" => {}
+                "provider" => {
+                    let body = v
+                        .get(&self.provider_type)
+                        .cloned()
+                        .ok_or_else(|| Diagnostics::error(format!("the configuration's provider block names no {:?} provider", self.provider_type)))?;
+                    provider_config = match body {
+                        Json::Array(mut a) if a.len() == 1 => a.remove(0),
+                        b => b,
+                    };
+                }
+                "resource" => {
+                    let Json::Object(types) = v else {
+                        return Err(Diagnostics::error("\"resource\" is an object of resource types"));
+                    };
+                    for (ty, names) in types {
+                        let Json::Object(names) = names else {
+                            return Err(Diagnostics::error(format!("resource type {ty:?}: an object of resource names")));
+                        };
+                        for (name, body) in names {
+                            let body = match body {
+                                Json::Array(mut a) if a.len() == 1 => a.remove(0),
+                                b => b,
+                            };
+                            resources.insert(format!("{ty}.{name}"), Body::Json(body));
+                        }
+                    }
+                }
+                other => {
+                    return Err(Diagnostics::error(format!(
+                        "the harness plans managed resources only; the configuration's {other:?} block is not supported"
+                    )))
+                }
+            }
+        }
+        for address in resources.keys() {
+            self.check_address(address)?;
+        }
+        self.provider_config = provider_config;
+        self.resources = resources;
+        Ok(self)
+    }
+
+    /// The provider block's body (Terraform JSON syntax, no references).
+    pub fn provider_config(&mut self, body: Json) -> &mut Self {
+        self.provider_config = body;
+        self
+    }
+
+    /// Sets the body of the resource at `address` (`TYPE.NAME`), in
+    /// Terraform's JSON syntax: strings may refer to other resources
+    /// (`"${kv_entry.a.id}"`) and to [`known_after_apply`](Self::known_after_apply)
+    /// values; `depends_on` and `lifecycle.create_before_destroy` are read.
+    pub fn resource(&mut self, address: &str, body: Json) -> Result<&mut Self, Diagnostics> {
+        self.check_address(address)?;
+        self.resources.insert(address.to_owned(), Body::Json(body));
+        Ok(self)
+    }
+
+    /// Sets the body of the resource at `address` from a value of its
+    /// schema's type (or one that converts to it), wholly known: as
+    /// core's decoder would produce it from a body (unset attributes null,
+    /// unset list/set/map blocks empty).
+    pub fn resource_value(
+        &mut self,
+        address: &str,
+        value: Value,
+    ) -> Result<&mut Self, Diagnostics> {
+        self.check_address(address)?;
+        let ty = self.core().schema(type_of(address))?.ty.clone();
+        let value = value.convert(&ty)?;
+        if !value.is_wholly_known() {
+            return Err(Diagnostics::error(
+                "a value body must be wholly known: write a value unknown until apply as \"${after_apply.NAME}\" in a JSON body",
+            ));
+        }
+        self.resources
+            .insert(address.to_owned(), Body::Value(value));
+        Ok(self)
+    }
+
+    /// Removes a resource from the configuration: the next plan destroys
+    /// its object.
+    pub fn remove_resource(&mut self, address: &str) -> &mut Self {
+        self.resources.remove(address);
+        self
+    }
+
+    /// A value the configuration can use as `"${after_apply.NAME}"`:
+    /// unknown while planning, `value` at apply (as a value computed by
+    /// a resource outside this provider would be).
+    pub fn known_after_apply(&mut self, name: &str, value: Json) -> &mut Self {
+        self.after_apply.insert(name.to_owned(), value);
+        self
+    }
+
+    /// Warnings the provider gave, in the order they came.
+    pub fn warnings(&self) -> &Diagnostics {
+        &self.warnings
+    }
+
+    /// `terraform validate`: every resource's configuration decoded (with
+    /// references unknown) and sent to `ValidateResourceConfig`, and the
+    /// provider's to `ValidateProviderConfig`.
+    pub fn validate(&mut self) -> Result<(), Diagnostics> {
+        let (_, provider_ty, provider_value) = self.provider_value()?;
+        let d = self
+            .client
+            .validate_provider_config(&provider_value, &provider_ty)?;
+        self.take(d)?;
+        let addresses: Vec<String> = self.resources.keys().cloned().collect();
+        for address in addresses {
+            let type_name = type_of(&address).to_owned();
+            let decoded = self.decode(&address, &UnknownScope)?;
+            let rs = self.core().schema(&type_name)?.clone();
+            let d = self
+                .client
+                .validate_resource(&type_name, &decoded.value, &rs.ty)?;
+            self.take(d)?;
+        }
+        Ok(())
+    }
+
+    /// `terraform plan`: refreshes every object in state, plans every
+    /// configured resource and destroys what is no longer configured.
+    /// The state is not changed; the plan can be applied with
+    /// [`apply_plan`](Self::apply_plan).
+    pub fn plan(&mut self) -> Result<Plan, Diagnostics> {
+        self.plan_mode(Mode::Normal)
+    }
+
+    /// `terraform apply -auto-approve`: [`plan`](Self::plan), then
+    /// [`apply_plan`](Self::apply_plan).
+    pub fn apply(&mut self) -> Result<State, Diagnostics> {
+        let plan = self.plan()?;
+        self.apply_plan(&plan)
+    }
+
+    /// `terraform plan -destroy` and its apply: every object refreshed,
+    /// then destroyed.
+    pub fn destroy(&mut self) -> Result<State, Diagnostics> {
+        let plan = self.plan_mode(Mode::Destroy)?;
+        self.apply_plan(&plan)
+    }
+
+    /// `terraform plan -destroy` alone.
+    pub fn plan_destroy(&mut self) -> Result<Plan, Diagnostics> {
+        self.plan_mode(Mode::Destroy)
+    }
+
+    /// `terraform apply -refresh-only -auto-approve`: every object read
+    /// again (`ReadResource`); what the provider no longer finds leaves
+    /// the state.
+    pub fn refresh(&mut self) -> Result<State, Diagnostics> {
+        let plan = self.plan_mode(Mode::RefreshOnly)?;
+        self.apply_plan(&plan)
+    }
+
+    /// `terraform import ADDRESS ID`: `ImportResourceState`, then a
+    /// refresh of the object, saved at `address` (which must be
+    /// configured and not yet in state).
+    pub fn import(&mut self, address: &str, id: &str) -> Result<State, Diagnostics> {
+        self.check_address(address)?;
+        if !self.resources.contains_key(address) {
+            return Err(Diagnostic::error("Import to non-existent resource address")
+                .with_detail(format!("The resource {address} is not in the configuration: add a resource block for it first."))
+                .into());
+        }
+        if self.state.contains_key(address) {
+            return Err(Diagnostic::error("Resource already managed by Terraform")
+                .with_detail(format!("Terraform is already managing a remote object for {address}. To import to this address you must first remove the existing object from the state."))
+                .into());
+        }
+        self.prepare()?;
+        let mut warnings = Diagnostics::new();
+        let result = self.core().import(address, id, &mut warnings);
+        self.warnings.extend(warnings);
+        let obj = result?;
+        let stored = self.core().store(type_of(address), &obj)?;
+        self.state.insert(address.to_owned(), stored);
+        self.serial += 1;
+        Ok(self.state())
+    }
+
+    /// The state as `terraform show -json` prints it.
+    pub fn state(&self) -> State {
+        let mut resources = Vec::new();
+        for (address, stored) in &self.state {
+            let Some(rs) = self.schemas.resources.get(&stored.type_name) else {
+                continue;
+            };
+            let Ok(value) = ctywire::json::decode(&stored.attrs_json, &rs.ty) else {
+                continue;
+            };
+            let (type_name, name) = address.split_once('.').unwrap_or((address, ""));
+            let mut r = Map::new();
+            r.insert("address".into(), json!(address));
+            r.insert("mode".into(), json!("managed"));
+            r.insert("type".into(), json!(type_name));
+            r.insert("name".into(), json!(name));
+            r.insert("provider_name".into(), json!(self.provider));
+            r.insert("schema_version".into(), json!(stored.schema_version));
+            // jsonstate's marshalAttributeValues: attribute by attribute.
+            let values: Map<String, Json> = value
+                .attributes()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.to_owned(), show::to_json(v)))
+                .collect();
+            r.insert("values".into(), Json::Object(values));
+            let mut marks = stored.sensitive.clone();
+            marks.extend(core::sensitive_paths(&rs.schema.block, &value));
+            r.insert(
+                "sensitive_values".into(),
+                show::sensitive_as_bool(&value, &marks),
+            );
+            if !stored.dependencies.is_empty() {
+                r.insert("depends_on".into(), json!(stored.dependencies));
+            }
+            if stored.tainted {
+                r.insert("tainted".into(), json!(true));
+            }
+            resources.push(Json::Object(r));
+        }
+        State {
+            json: json!({ "values": { "root_module": { "resources": resources } } }),
+        }
+    }
+
+    /// `terraform apply PLANFILE`: re-plans each change with what is known
+    /// by then, checks the new plan against the saved one, applies it and
+    /// checks the result. A plan made before the state last changed is
+    /// refused, as Terraform refuses a stale plan file. The state keeps
+    /// what was applied before an error.
+    pub fn apply_plan(&mut self, plan: &Plan) -> Result<State, Diagnostics> {
+        if plan.serial != self.serial {
+            return Err(Diagnostic::error("Saved plan is stale")
+                .with_detail("The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")
+                .into());
+        }
+        self.prepare()?;
+        // The refreshed objects become the state, as core saves them.
+        let mut working: BTreeMap<String, Stored> = BTreeMap::new();
+        for (address, obj) in &plan.prior {
+            working.insert(address.clone(), self.core().store(type_of(address), obj)?);
+        }
+        let mut warnings = Diagnostics::new();
+        let result = self.apply_changes(plan, &mut working, &mut warnings);
+        self.warnings.extend(warnings);
+        self.state = working;
+        self.serial += 1;
+        result.map(|()| self.state())
+    }
+
+    fn apply_changes(
+        &self,
+        plan: &Plan,
+        working: &mut BTreeMap<String, Stored>,
+        warnings: &mut Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        let core = self.core();
+        let by_address: BTreeMap<&str, &Change> = plan
+            .changes
+            .iter()
+            .map(|c| (c.address.as_str(), c))
+            .collect();
+        // Deletes of objects no longer configured go first, dependents
+        // before what they depend on.
+        let mut deletes: Vec<&Change> = plan
+            .changes
+            .iter()
+            .filter(|c| c.action == Action::Delete)
+            .collect();
+        deletes.sort_by_key(|c| std::cmp::Reverse(depth_in(&c.address, working)));
+        for change in deletes {
+            let current = match working.get(&change.address) {
+                Some(s) => Some(core.read_state(&change.address, s)?),
+                None => None,
+            };
+            let (new, d) = core.apply(current.as_ref(), change, None);
+            self.save(working, &change.address, new, change, &d)?;
+            split(d, warnings)?;
+        }
+        for address in self.order()? {
+            let Some(change) = by_address.get(address.as_str()) else {
+                continue;
+            };
+            if matches!(change.action, Action::NoOp | Action::Delete) {
+                continue;
+            }
+            let type_name = type_of(&address);
+            let mut deposed = None;
+            match change.action {
+                Action::DeleteThenCreate => {
+                    // The destroy node: `Simplify(true)` of the replace.
+                    let destroy = destroy_part(change);
+                    let current = match working.get(&address) {
+                        Some(s) => Some(core.read_state(&address, s)?),
+                        None => None,
+                    };
+                    let (new, d) = core.apply(current.as_ref(), &destroy, None);
+                    self.save(working, &address, new, &destroy, &d)?;
+                    split(d, warnings)?;
+                }
+                Action::CreateThenDelete => deposed = working.remove(&address),
+                _ => {}
+            }
+            let decoded = self.decode(
+                &address,
+                &ApplyScope {
+                    harness: self,
+                    working,
+                },
+            )?;
+            let current = match working.get(&address) {
+                Some(s) => Some(core.read_state(&address, s)?),
+                None => None,
+            };
+            let actual = core.plan(
+                &address,
+                type_name,
+                &decoded,
+                current.as_ref(),
+                Some(change),
+                self.create_before_destroy(&address),
+                warnings,
+            )?;
+            split(core.check_planned_change(change, &actual), warnings)?;
+            // `reducePlan`: the apply node of a replace creates.
+            let reduced = if actual.action.is_replace() {
+                Change {
+                    action: Action::Create,
+                    before: Value::null(actual.after.ty().clone()),
+                    before_marks: Vec::new(),
+                    ..actual
+                }
+            } else {
+                actual
+            };
+            let (new, d) = core.apply(current.as_ref(), &reduced, Some(&decoded));
+            self.save(working, &address, new, &reduced, &d)?;
+            split(d, warnings)?;
+            if let Some(old) = deposed {
+                // create_before_destroy: the deposed object goes last. A
+                // provider that answers its delete with an object is
+                // refused by `apply` (core keeps such an object deposed in
+                // state; the harness keeps no deposed objects).
+                let obj = core.read_state(&address, &old)?;
+                let (_, d) = core.apply(Some(&obj), &destroy_part(change), None);
+                split(d, warnings)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes an applied object to the working state, tainting a failed
+    /// create (`maybeTainted`) and recording its dependencies.
+    fn save(
+        &self,
+        working: &mut BTreeMap<String, Stored>,
+        address: &str,
+        new: Option<Object>,
+        change: &Change,
+        diags: &Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        match new {
+            None => {
+                working.remove(address);
+            }
+            Some(mut obj) => {
+                if diags.has_errors() && change.action == Action::Create {
+                    obj.tainted = true;
+                }
+                obj.dependencies = self.dependencies(address);
+                working.insert(
+                    address.to_owned(),
+                    self.core().store(type_of(address), &obj)?,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn plan_mode(&mut self, mode: Mode) -> Result<Plan, Diagnostics> {
+        self.prepare()?;
+        if mode == Mode::Normal {
+            self.validate_resources()?;
+        }
+        let order = self.order()?;
+        let mut warnings = Diagnostics::new();
+        let result = self.plan_walk(mode, &order, &mut warnings);
+        self.warnings.extend(warnings);
+        let (changes, prior) = result?;
+        let json = self.plan_json(&changes);
+        Ok(Plan {
+            changes,
+            prior,
+            serial: self.serial,
+            json,
+        })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn plan_walk(
+        &self,
+        mode: Mode,
+        order: &[String],
+        warnings: &mut Diagnostics,
+    ) -> Result<(Vec<Change>, BTreeMap<String, Object>), Diagnostics> {
+        let core = self.core();
+        let mut prior: BTreeMap<String, Object> = BTreeMap::new();
+        for (address, stored) in &self.state {
+            let obj = core.read_state(address, stored)?;
+            if let Some(o) = core.refresh(address, &stored.type_name, &obj, warnings)? {
+                prior.insert(address.clone(), o);
+            }
+        }
+        let mut changes = Vec::new();
+        match mode {
+            Mode::RefreshOnly => {}
+            Mode::Destroy => {
+                for (address, obj) in &prior {
+                    changes.push(core.plan_destroy(
+                        address,
+                        type_of(address),
+                        Some(obj),
+                        warnings,
+                    )?);
+                }
+            }
+            Mode::Normal => {
+                let mut planned: BTreeMap<String, (Value, Vec<Path>)> = BTreeMap::new();
+                for address in order {
+                    let scope = PlanScope {
+                        harness: self,
+                        planned: &planned,
+                    };
+                    let decoded = self.decode(address, &scope)?;
+                    let change = core.plan(
+                        address,
+                        type_of(address),
+                        &decoded,
+                        prior.get(address),
+                        None,
+                        self.create_before_destroy(address),
+                        warnings,
+                    )?;
+                    planned.insert(
+                        address.clone(),
+                        (change.after.clone(), change.after_marks.clone()),
+                    );
+                    changes.push(change);
+                }
+                // NodePlannableResourceInstanceOrphan: objects no longer
+                // configured are destroyed, and the plan says why.
+                for (address, obj) in &prior {
+                    if !self.resources.contains_key(address) {
+                        let mut change =
+                            core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
+                        if change.action == Action::Delete {
+                            change.action_reason = Some("delete_because_no_resource_config");
+                        }
+                        changes.push(change);
+                    }
+                }
+            }
+        }
+        Ok((changes, prior))
+    }
+
+    /// `terraform show -json PLANFILE`'s `resource_changes`.
+    fn plan_json(&self, changes: &[Change]) -> Json {
+        let mut out: Vec<Json> = Vec::new();
+        let mut sorted: Vec<&Change> = changes.iter().collect();
+        sorted.sort_by(|a, b| a.address.cmp(&b.address));
+        for c in sorted {
+            let Some(rs) = self.schemas.resources.get(&c.type_name) else {
+                continue;
+            };
+            let block = &rs.schema.block;
+            let mut change = Map::new();
+            change.insert("actions".into(), json!(c.action.actions()));
+            // marshalResourceChange: marks of the change plus the schema's.
+            change.insert("before".into(), show::to_json(&c.before));
+            if let Some(after) = show::after(&c.after) {
+                change.insert("after".into(), after);
+            }
+            change.insert("after_unknown".into(), show::after_unknown(&c.after));
+            let mut bm = c.before_marks.clone();
+            bm.extend(core::sensitive_paths(block, &c.before));
+            change.insert(
+                "before_sensitive".into(),
+                show::sensitive_as_bool(&c.before, &bm),
+            );
+            let mut am = c.after_marks.clone();
+            am.extend(core::sensitive_paths(block, &c.after));
+            change.insert(
+                "after_sensitive".into(),
+                show::sensitive_as_bool(&c.after, &am),
+            );
+            if !c.required_replace.is_empty() {
+                change.insert(
+                    "replace_paths".into(),
+                    Json::Array(c.required_replace.iter().map(show::path_json).collect()),
+                );
+            }
+            let (type_name, name) = c.address.split_once('.').unwrap_or((&c.address, ""));
+            let mut r = Map::new();
+            r.insert("address".into(), json!(c.address));
+            r.insert("mode".into(), json!("managed"));
+            r.insert("type".into(), json!(type_name));
+            r.insert("name".into(), json!(name));
+            r.insert("provider_name".into(), json!(self.provider));
+            r.insert("change".into(), Json::Object(change));
+            if let Some(reason) = c.action_reason {
+                r.insert("action_reason".into(), json!(reason));
+            }
+            out.push(Json::Object(r));
+        }
+        json!({ "resource_changes": out })
+    }
+
+    fn core(&self) -> Core<'_> {
+        Core {
+            client: &self.client,
+            schemas: &self.schemas,
+            provider: &self.provider,
+            provider_type: &self.provider_type,
+        }
+    }
+
+    fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
+        let ok = address
+            .split_once('.')
+            .is_some_and(|(t, n)| !t.is_empty() && !n.is_empty() && !n.contains('.'));
+        if !ok {
+            return Err(Diagnostics::error(format!(
+                "{address:?} is not a resource address: write TYPE.NAME"
+            )));
+        }
+        self.core().schema(type_of(address)).map(|_| ())
+    }
+
+    /// Splits warnings off into the harness's list; errors are returned.
+    fn take(&mut self, d: Diagnostics) -> Result<(), Diagnostics> {
+        if d.has_errors() {
+            return Err(d);
+        }
+        self.warnings.extend(d);
+        Ok(())
+    }
+
+    fn provider_value(&self) -> Result<(Json, ctywire::Type, Value), Diagnostics> {
+        let p = &self.schemas.provider;
+        let decoded = decode_body(
+            &p.schema.block,
+            &self.provider_config,
+            &UnknownScope,
+            &format!("provider {:?}", self.provider_type),
+            &["alias", "version"],
+        )?;
+        Ok((self.provider_config.clone(), p.ty.clone(), decoded.value))
+    }
+
+    /// The provider validated and configured, once per configuration.
+    fn prepare(&mut self) -> Result<(), Diagnostics> {
+        if self.configured.as_ref() == Some(&self.provider_config) {
+            return Ok(());
+        }
+        let (json, ty, value) = self.provider_value()?;
+        let d = self.client.validate_provider_config(&value, &ty)?;
+        self.take(d)?;
+        let d = self.client.configure(&value, &ty)?;
+        self.take(d)?;
+        self.configured = Some(json);
+        Ok(())
+    }
+
+    /// The validate walk: each body with its references unknown.
+    fn validate_resources(&mut self) -> Result<(), Diagnostics> {
+        let addresses: Vec<String> = self.resources.keys().cloned().collect();
+        for address in addresses {
+            let decoded = self.decode(&address, &UnknownScope)?;
+            let rs = self.core().schema(type_of(&address))?.clone();
+            let d = self
+                .client
+                .validate_resource(type_of(&address), &decoded.value, &rs.ty)?;
+            self.take(d)?;
+        }
+        Ok(())
+    }
+
+    fn decode(&self, address: &str, scope: &dyn Scope) -> Result<Decoded, Diagnostics> {
+        let rs = self.core().schema(type_of(address))?;
+        match self.resources.get(address) {
+            Some(Body::Json(body)) => {
+                check_meta(address, body)?;
+                decode_body(&rs.schema.block, body, scope, address, META_ARGUMENTS)
+            }
+            Some(Body::Value(value)) => Ok(Decoded {
+                value: value.clone(),
+                marks: Vec::new(),
+            }),
+            None => Err(Diagnostics::error(format!(
+                "{address} is not in the configuration"
+            ))),
+        }
+    }
+
+    fn create_before_destroy(&self, address: &str) -> bool {
+        self.resources
+            .get(address)
+            .and_then(Body::json)
+            .and_then(|b| b.pointer("/lifecycle/create_before_destroy"))
+            .and_then(Json::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// The configured resources this one refers to or names in
+    /// `depends_on`, and theirs, sorted (what core records in state).
+    fn dependencies(&self, address: &str) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![address.to_owned()];
+        while let Some(a) = todo.pop() {
+            for d in self.direct_dependencies(&a) {
+                if seen.insert(d.clone()) {
+                    todo.push(d);
+                }
+            }
+        }
+        seen.remove(address);
+        seen.into_iter().collect()
+    }
+
+    fn direct_dependencies(&self, address: &str) -> BTreeSet<String> {
+        let Some(body) = self.resources.get(address).and_then(Body::json) else {
+            return BTreeSet::new();
+        };
+        let mut deps = references(body).unwrap_or_default();
+        if let Some(Json::Array(a)) = body.get("depends_on") {
+            deps.extend(a.iter().filter_map(Json::as_str).map(str::to_owned));
+        }
+        deps.retain(|d| self.resources.contains_key(d));
+        deps
+    }
+
+    /// The configured resources, each after those it depends on.
+    fn order(&self) -> Result<Vec<String>, Diagnostics> {
+        let mut done: Vec<String> = Vec::new();
+        let mut visiting = BTreeSet::new();
+        for a in self.resources.keys() {
+            self.visit(a, &mut done, &mut visiting)?;
+        }
+        Ok(done)
+    }
+
+    fn visit(
+        &self,
+        a: &str,
+        done: &mut Vec<String>,
+        visiting: &mut BTreeSet<String>,
+    ) -> Result<(), Diagnostics> {
+        if done.iter().any(|d| d == a) {
+            return Ok(());
+        }
+        if !visiting.insert(a.to_owned()) {
+            return Err(Diagnostic::error("Cycle")
+                .with_detail(format!("{a} depends on itself through its references"))
+                .into());
+        }
+        if let Some(body) = self.resources.get(a).and_then(Body::json) {
+            for r in references(body).map_err(Diagnostics::error)? {
+                if !self.resources.contains_key(&r) {
+                    return Err(Diagnostic::error("Reference to undeclared resource")
+                        .with_detail(format!(
+                            "{a} refers to {r}, which is not declared in the configuration."
+                        ))
+                        .into());
+                }
+            }
+        }
+        for d in self.direct_dependencies(a) {
+            self.visit(&d, done, visiting)?;
+        }
+        visiting.remove(a);
+        done.push(a.to_owned());
+        Ok(())
+    }
+}
+
+/// A resource type's provider: the part before its first `_`.
+fn type_of_provider(resource_type: &str) -> &str {
+    resource_type.split('_').next().unwrap_or(resource_type)
+}
+
+/// Only `depends_on` and `lifecycle.create_before_destroy` of Terraform's
+/// meta-arguments are honoured; the others are refused rather than
+/// ignored.
+fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
+    for key in ["count", "for_each", "provider", "connection", "provisioner"] {
+        if body.get(key).is_some() {
+            return Err(Diagnostics::error(format!(
+                "{address}: the harness does not support {key:?}"
+            )));
+        }
+    }
+    if let Some(Json::Object(l)) = body.get("lifecycle") {
+        for key in l.keys() {
+            if key != "create_before_destroy" && key != "//" {
+                return Err(Diagnostics::error(format!(
+                    "{address}: the harness does not support lifecycle.{key}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The destroy node's half of a replace (`Change.Simplify(true)`): a
+/// delete of the prior object, with the replace's private data.
+fn destroy_part(change: &Change) -> Change {
+    Change {
+        action: Action::Delete,
+        after: Value::null(change.before.ty().clone()),
+        after_marks: Vec::new(),
+        required_replace: Vec::new(),
+        action_reason: None,
+        ..change.clone()
+    }
+}
+
+/// How many objects an object depends on (a delete order).
+fn depth_in(address: &str, working: &BTreeMap<String, Stored>) -> usize {
+    working.get(address).map_or(0, |s| s.dependencies.len())
+}
+
+/// Errors stop; warnings are kept.
+fn split(d: Diagnostics, warnings: &mut Diagnostics) -> Result<(), Diagnostics> {
+    if d.has_errors() {
+        return Err(d);
+    }
+    warnings.extend(d);
+    Ok(())
+}
+
+/// JSON whose strings are literal text, not templates: `${` and `%{`
+/// escaped.
+fn escape_templates(v: Json) -> Json {
+    match v {
+        Json::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
+        Json::Array(a) => Json::Array(a.into_iter().map(escape_templates).collect()),
+        Json::Object(o) => Json::Object(
+            o.into_iter()
+                .map(|(k, v)| (k, escape_templates(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// References while validating: everything unknown.
+struct UnknownScope;
+
+impl Scope for UnknownScope {
+    fn resolve(&self, _: &Reference) -> Result<(Value, Vec<Path>), String> {
+        Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
+    }
+}
+
+/// References while planning: the planned values of the resources planned
+/// so far (unknown where they are), `after_apply` values unknown.
+struct PlanScope<'a> {
+    harness: &'a Harness,
+    planned: &'a BTreeMap<String, (Value, Vec<Path>)>,
+}
+
+impl Scope for PlanScope<'_> {
+    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+        match r {
+            Reference::AfterApply(name) => {
+                if !self.harness.after_apply.contains_key(name) {
+                    return Err(format!(
+                        "no value {name:?} was declared with known_after_apply"
+                    ));
+                }
+                Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
+            }
+            Reference::Resource { address, path } => {
+                let (v, marks) = self
+                    .planned
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has not been planned"))?;
+                resolve_in(v, marks, path)
+            }
+        }
+    }
+}
+
+/// References while applying: the objects applied so far, `after_apply`
+/// values known.
+struct ApplyScope<'a> {
+    harness: &'a Harness,
+    working: &'a BTreeMap<String, Stored>,
+}
+
+impl Scope for ApplyScope<'_> {
+    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+        match r {
+            Reference::AfterApply(name) => {
+                let json = self.harness.after_apply.get(name).ok_or_else(|| {
+                    format!("no value {name:?} was declared with known_after_apply")
+                })?;
+                let decoded = decode_body(
+                    &ctywire::schema::Block::new().attribute(
+                        ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional(),
+                    ),
+                    &json!({ "v": escape_templates(json.clone()) }),
+                    &UnknownScope,
+                    "after_apply",
+                    &[],
+                )
+                .map_err(|d| d.to_string())?;
+                Ok((
+                    decoded
+                        .value
+                        .attr("v")
+                        .cloned()
+                        .unwrap_or(Value::null(ctywire::Type::Dynamic)),
+                    Vec::new(),
+                ))
+            }
+            Reference::Resource { address, path } => {
+                let stored = self
+                    .working
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has no object in state"))?;
+                let rs = self
+                    .harness
+                    .schemas
+                    .resources
+                    .get(&stored.type_name)
+                    .ok_or_else(|| format!("{address}: unknown resource type"))?;
+                let v =
+                    ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
+                let mut marks = stored.sensitive.clone();
+                marks.extend(core::sensitive_paths(&rs.schema.block, &v));
+                resolve_in(&v, &marks, path)
+            }
+        }
+    }
+}
+
+/// The part of `v` at `path` and the marks inside it (relative to it); a
+/// mark above it marks the whole part. Unknown on the way: unknown.
+fn resolve_in(v: &Value, marks: &[Path], path: &Path) -> Result<(Value, Vec<Path>), String> {
+    let mut cur = v;
+    for (i, step) in path.steps().iter().enumerate() {
+        if !cur.is_known() {
+            return Ok((
+                Value::unknown(ctywire::Type::Dynamic),
+                marks_under(marks, path, i),
+            ));
+        }
+        cur = show::child(cur, step).ok_or_else(|| {
+            format!(
+                "{} has no {}",
+                Path::from(path.steps()[..i].to_vec()),
+                Path::from(path.steps()[..=i].to_vec())
+            )
+        })?;
+    }
+    Ok((cur.clone(), marks_under(marks, path, path.steps().len())))
+}
+
+/// Marks relative to `path` (its first `len` steps): a mark on or above
+/// it marks the whole (the root path), one below it keeps its tail.
+fn marks_under(marks: &[Path], path: &Path, len: usize) -> Vec<Path> {
+    let prefix = &path.steps()[..len.min(path.steps().len())];
+    let mut out = Vec::new();
+    for m in marks {
+        let ms = m.steps();
+        let shared = ms.len().min(prefix.len());
+        if !show::same_path(
+            &Path::from(ms[..shared].to_vec()),
+            &Path::from(prefix[..shared].to_vec()),
+        ) {
+            continue;
+        }
+        if ms.len() <= prefix.len() {
+            return vec![Path::root()];
+        }
+        out.push(Path::from(ms[prefix.len()..].to_vec()));
+    }
+    out
+}
+
+impl Plan {
+    /// The plan as `terraform show -json PLANFILE` prints it (its
+    /// `resource_changes`).
+    pub fn to_json(&self) -> &Json {
+        &self.json
+    }
+
+    /// The `resource_changes` entry for `address` (`Json::Null` if none).
+    pub fn resource_change(&self, address: &str) -> &Json {
+        self.json["resource_changes"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["address"] == address))
+            .unwrap_or(&Json::Null)
+    }
+
+    /// The `change` object of `address`'s resource change.
+    pub fn change(&self, address: &str) -> &Json {
+        &self.resource_change(address)["change"]
+    }
+
+    /// `change.actions` of `address` (empty if it has no change).
+    pub fn actions(&self, address: &str) -> Vec<&str> {
+        self.change(address)["actions"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The action planned for `address`, if any.
+    pub fn action(&self, address: &str) -> Option<Action> {
+        self.changes
+            .iter()
+            .find(|c| c.address == address)
+            .map(|c| c.action)
+    }
+
+    /// Whether nothing changes.
+    pub fn is_empty(&self) -> bool {
+        self.changes.iter().all(|c| c.action == Action::NoOp)
+    }
+}
+
+impl State {
+    /// The state as `terraform show -json` prints it (its `values`).
+    pub fn to_json(&self) -> &Json {
+        &self.json
+    }
+
+    /// The `values.root_module.resources[]` entry for `address`
+    /// (`Json::Null` if none).
+    pub fn resource(&self, address: &str) -> &Json {
+        self.json["values"]["root_module"]["resources"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["address"] == address))
+            .unwrap_or(&Json::Null)
+    }
+
+    /// The `values` of `address`'s object.
+    pub fn values(&self, address: &str) -> &Json {
+        &self.resource(address)["values"]
+    }
+
+    /// The addresses in state, sorted.
+    pub fn addresses(&self) -> Vec<&str> {
+        self.json["values"]["root_module"]["resources"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|r| r["address"].as_str()).collect())
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,313 @@
+//! Values as `terraform show -json` prints them: `before`/`after` with
+//! unknowns left out, `after_unknown`, `before_sensitive`/`after_sensitive`,
+//! `replace_paths`, and a state's `values` and `sensitive_values`.
+//!
+//! Each function mirrors the core function named in its comment
+//! (hashicorp/terraform v1.11, `internal/command/jsonplan/plan.go` and
+//! `internal/command/jsonstate/state.go`).
+
+use ctywire::PathStep;
+use ctywire::{Path, Type, Value};
+use serde_json::{Map, Value as Json};
+
+/// `ctyjson.Marshal(v, v.Type())` read into a `serde_json::Value`: go-cty's
+/// JSON text, so numbers are exact when serde_json keeps them exact
+/// (its `arbitrary_precision` feature) and otherwise as serde_json reads
+/// them. Unknowns must have been removed (`omit_unknowns`).
+pub(crate) fn to_json(v: &Value) -> Json {
+    match ctywire::json::encode(v, v.ty()) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or(Json::Null),
+        // Only an unknown cannot be written, and the callers remove them.
+        Err(_) => Json::Null,
+    }
+}
+
+/// jsonplan's `omitUnknowns`: unknown parts of objects and maps are left
+/// out, unknown elements of sequences become null (element positions are
+/// how `after_unknown` correlates), sequences become tuples and mappings
+/// objects. `None` is core's `cty.NilVal`: the whole value is unknown.
+pub(crate) fn omit_unknowns(v: &Value) -> Option<Value> {
+    if v.is_null() {
+        return Some(v.clone());
+    }
+    if !v.is_known() {
+        return None;
+    }
+    match v.ty() {
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
+            let elems = v.elements().unwrap_or(&[]);
+            Some(Value::tuple(
+                elems
+                    .iter()
+                    .map(|e| omit_unknowns(e).unwrap_or_else(|| Value::null(e.ty().clone())))
+                    .collect(),
+            ))
+        }
+        Type::Map(_) => Some(Value::object(
+            v.entries()
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, e)| Some((k.to_owned(), omit_unknowns(e)?)))
+                .collect::<Vec<_>>(),
+        )),
+        Type::Object(_) => Some(Value::object(
+            v.attributes()
+                .into_iter()
+                .flatten()
+                .filter_map(|(k, e)| Some((k.to_owned(), omit_unknowns(e)?)))
+                .collect::<Vec<_>>(),
+        )),
+        _ => Some(v.clone()),
+    }
+}
+
+/// jsonplan's `unknownAsBool`: `true` where the value is unknown, known
+/// leaves left out of objects (as `false` in sequences), empty
+/// collections as `[]`/`{}`.
+pub(crate) fn unknown_as_bool(v: &Value) -> Json {
+    if v.is_null() {
+        return Json::Bool(false);
+    }
+    if !v.is_known() {
+        return Json::Bool(true);
+    }
+    match v.ty() {
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => Json::Array(
+            v.elements()
+                .unwrap_or(&[])
+                .iter()
+                .map(unknown_as_bool)
+                .collect(),
+        ),
+        Type::Map(_) | Type::Object(_) => {
+            let parts: Vec<(&str, &Value)> = if matches!(v.ty(), Type::Map(_)) {
+                v.entries().into_iter().flatten().collect()
+            } else {
+                v.attributes().into_iter().flatten().collect()
+            };
+            let mut out = Map::new();
+            for (k, e) in parts {
+                let b = unknown_as_bool(e);
+                if b != Json::Bool(false) {
+                    out.insert(k.to_owned(), b);
+                }
+            }
+            Json::Object(out)
+        }
+        _ => Json::Bool(false),
+    }
+}
+
+/// The `after_unknown` of a change (`marshalResourceChange`): `{}` for a
+/// wholly known value, else [`unknown_as_bool`].
+pub(crate) fn after_unknown(after: &Value) -> Json {
+    if after.is_wholly_known() {
+        Json::Object(Map::new())
+    } else {
+        unknown_as_bool(after)
+    }
+}
+
+/// The `after` of a change: the value with unknowns left out, or absent
+/// (`None`) when nothing of it is known.
+pub(crate) fn after(after: &Value) -> Option<Json> {
+    omit_unknowns(after).map(|v| to_json(&v))
+}
+
+/// `marks.MarkPaths` then jsonstate's `SensitiveAsBool`: `true` where a
+/// sensitive path is (even a null one), `[]`/`{}` for unknown or empty
+/// collections, other leaves left out of objects. cty cannot mark a set's
+/// element, so a mark inside a set marks the whole set
+/// ([`hoist_set_marks`]).
+pub(crate) fn sensitive_as_bool(v: &Value, marks: &[Path]) -> Json {
+    let marks = hoist_set_marks(v, marks);
+    sensitive_at(v, &mut Path::root(), &marks)
+}
+
+fn sensitive_at(v: &Value, at: &mut Path, marks: &[Path]) -> Json {
+    if marks.iter().any(|m| same_path(m, at)) {
+        return Json::Bool(true);
+    }
+    if v.is_null() {
+        return Json::Bool(false);
+    }
+    match v.ty() {
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => {
+            let elems = if v.is_known() {
+                v.elements().unwrap_or(&[])
+            } else {
+                &[]
+            };
+            Json::Array(
+                elems
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let mut p = at.clone().index(i as u64);
+                        sensitive_at(e, &mut p, marks)
+                    })
+                    .collect(),
+            )
+        }
+        Type::Map(_) | Type::Object(_) => {
+            let mut out = Map::new();
+            if v.is_known() {
+                let parts: Vec<(&str, &Value)> = if matches!(v.ty(), Type::Map(_)) {
+                    v.entries().into_iter().flatten().collect()
+                } else {
+                    v.attributes().into_iter().flatten().collect()
+                };
+                for (k, e) in parts {
+                    let mut p = at.clone().attr(k);
+                    let b = sensitive_at(e, &mut p, marks);
+                    if b != Json::Bool(false) {
+                        out.insert(k.to_owned(), b);
+                    }
+                }
+            }
+            Json::Object(out)
+        }
+        _ => Json::Bool(false),
+    }
+}
+
+/// Whether two paths name the same place. An object attribute and a map
+/// key are the same step here: a value decoded from configuration as an
+/// object may be converted to a map, and the path stays the same place.
+pub(crate) fn same_path(a: &Path, b: &Path) -> bool {
+    a.steps().len() == b.steps().len()
+        && a.steps().iter().zip(b.steps()).all(|(x, y)| match (x, y) {
+            (PathStep::Index(i), PathStep::Index(j)) => i == j,
+            (PathStep::Attr(n) | PathStep::Key(n), PathStep::Attr(m) | PathStep::Key(m)) => n == m,
+            _ => false,
+        })
+}
+
+/// Each mark cut at the first set it passes through: cty moves a mark on
+/// a set element to the set (`cty.SetVal` of marked elements), which is
+/// how core stores and prints it.
+pub(crate) fn hoist_set_marks(v: &Value, marks: &[Path]) -> Vec<Path> {
+    let mut out: Vec<Path> = Vec::new();
+    for m in marks {
+        let mut cur = Some(v);
+        let mut kept = Path::root();
+        for step in m.steps() {
+            let Some(here) = cur else {
+                kept = with_step(kept, step);
+                continue;
+            };
+            if matches!(here.ty(), Type::Set(_)) {
+                break;
+            }
+            cur = child(here, step);
+            kept = with_step(kept, step);
+        }
+        if !out.iter().any(|o| same_path(o, &kept)) {
+            out.push(kept);
+        }
+    }
+    out
+}
+
+fn with_step(p: Path, step: &PathStep) -> Path {
+    match step {
+        PathStep::Attr(n) => p.attr(n.clone()),
+        PathStep::Key(k) => p.key(k.clone()),
+        PathStep::Index(i) => p.index(*i),
+    }
+}
+
+/// The part of `v` a step names, if there is one (attributes and keys
+/// alike).
+pub(crate) fn child<'v>(v: &'v Value, step: &PathStep) -> Option<&'v Value> {
+    if v.is_null() || !v.is_known() {
+        return None;
+    }
+    match step {
+        PathStep::Attr(n) | PathStep::Key(n) => v.attr(n).or_else(|| v.entry(n)),
+        PathStep::Index(i) => v.elements()?.get(usize::try_from(*i).ok()?),
+    }
+}
+
+/// jsonplan's `encodePath`: each step a string (attribute name, map key)
+/// or a number (index).
+pub(crate) fn path_json(p: &Path) -> Json {
+    Json::Array(
+        p.steps()
+            .iter()
+            .map(|s| match s {
+                PathStep::Attr(n) | PathStep::Key(n) => Json::String(n.clone()),
+                PathStep::Index(i) => Json::from(*i),
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj() -> Value {
+        Value::object([
+            ("id", Value::unknown(Type::String)),
+            ("name", Value::string("a")),
+            (
+                "ports",
+                Value::list(
+                    Type::Number,
+                    vec![Value::unknown(Type::Number), Value::number(2)],
+                )
+                .unwrap(),
+            ),
+            ("secret", Value::null(Type::String)),
+        ])
+    }
+
+    #[test]
+    fn unknown_attributes_are_left_out_and_unknown_elements_become_null() {
+        let after = omit_unknowns(&obj()).map(|v| to_json(&v));
+        assert_eq!(
+            after,
+            Some(serde_json::json!({"name": "a", "ports": [null, 2], "secret": null}))
+        );
+    }
+
+    #[test]
+    fn after_unknown_marks_unknown_leaves_and_keeps_sequence_positions() {
+        assert_eq!(
+            after_unknown(&obj()),
+            serde_json::json!({"id": true, "ports": [true, false]})
+        );
+        assert_eq!(after_unknown(&Value::string("x")), serde_json::json!({}));
+    }
+
+    #[test]
+    fn a_null_sensitive_attribute_is_still_shown_sensitive() {
+        let marks = [Path::root().attr("secret")];
+        assert_eq!(
+            sensitive_as_bool(&obj(), &marks),
+            serde_json::json!({"ports": [false, false], "secret": true})
+        );
+    }
+
+    #[test]
+    fn a_mark_inside_a_set_marks_the_whole_set() {
+        let set = Value::set(
+            Type::object([("k", Type::String)]),
+            vec![Value::object([("k", Value::string("x"))])],
+        )
+        .unwrap();
+        let v = Value::object([("s", set)]);
+        let marks = [Path::root().attr("s").index(0).attr("k")];
+        assert_eq!(
+            sensitive_as_bool(&v, &marks),
+            serde_json::json!({"s": true})
+        );
+    }
+
+    #[test]
+    fn paths_are_strings_and_numbers() {
+        let p = Path::root().attr("rule").index(1).attr("port");
+        assert_eq!(path_json(&p), serde_json::json!(["rule", 1, "port"]));
+    }
+}

@@ -1,0 +1,1051 @@
+//! The harness (`ctywire_provider::testing`) against Terraform 1.11 itself:
+//! each scenario runs its steps through the real CLI (`dev_overrides`,
+//! `terraform plan -out` read back with `terraform show -json`, apply,
+//! `terraform show -json` for the state) and through the harness, and the
+//! plans, states and errors are compared field by field.
+//!
+//! This test is its own provider binary: Terraform starts a small script
+//! that runs this executable with `--serve NAME`, which serves that
+//! provider (the kv example, the e2e test provider, or `check`, a provider
+//! written here on the raw protocol trait, partly wrong on purpose). So it
+//! has its own `main` (`harness = false`). Without `terraform` it says
+//! `SKIPPED: …` and passes, except under `CI=true`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use ctywire_provider::testing::Harness;
+use ctywire_provider::Diagnostics;
+use serde_json::{json, Value as Json};
+
+#[path = "../../e2e/tests/support/mod.rs"]
+mod support;
+
+#[path = "../../e2e/src/main.rs"]
+#[allow(dead_code)]
+mod e2e_provider;
+
+#[path = "../../examples/kv/src/main.rs"]
+#[allow(dead_code)]
+mod kv;
+
+/// `check`: resources written on the raw protocol trait. `check_secret`
+/// has a sensitive and a write-only attribute; `check_wrong` breaks
+/// core's rules when its name asks it to.
+mod check {
+    use ctywire::schema::{Attribute, Block, Schema};
+    use ctywire::{Type, Value};
+    use ctywire_tfplugin6::{
+        async_trait, ApplyResourceChangeRequest, ApplyResourceChangeResponse, Diagnostics,
+        PlanResourceChangeRequest, PlanResourceChangeResponse, Provider, Schemas,
+    };
+
+    pub struct Check;
+
+    fn secret() -> Schema {
+        Schema::new(
+            Block::new()
+                .attribute(Attribute::new("name", Type::String).required())
+                .attribute(Attribute::new("note", Type::String).optional().sensitive())
+                .attribute(
+                    Attribute::new("password", Type::String)
+                        .optional()
+                        .write_only(),
+                )
+                .attribute(Attribute::new("id", Type::String).computed())
+                .attribute(Attribute::new("password_length", Type::Number).computed()),
+        )
+    }
+
+    fn wrong() -> Schema {
+        Schema::new(
+            Block::new()
+                .attribute(Attribute::new("name", Type::String).required())
+                .attribute(Attribute::new("value", Type::String).optional())
+                .attribute(Attribute::new("id", Type::String).computed()),
+        )
+    }
+
+    fn name(v: &Value) -> &str {
+        v.attr("name").and_then(Value::as_str).unwrap_or("")
+    }
+
+    #[async_trait]
+    impl Provider for Check {
+        fn schemas(&self) -> Schemas {
+            Schemas::new(Schema::new(Block::new()))
+                .resource("check_secret", secret())
+                .resource("check_wrong", wrong())
+        }
+
+        async fn plan_resource_change(
+            &self,
+            req: PlanResourceChangeRequest,
+        ) -> Result<PlanResourceChangeResponse, Diagnostics> {
+            let mut planned = req.proposed_new_state;
+            if planned.is_null() {
+                return Ok(PlanResourceChangeResponse::new(planned));
+            }
+            if req.prior_state.is_null() {
+                planned.set_attr("id", Value::unknown(Type::String))?;
+                if req.type_name == "check_secret" {
+                    planned.set_attr("password_length", Value::unknown(Type::Number))?;
+                }
+            }
+            if req.type_name == "check_wrong" && name(&planned) == "plan-changes-config" {
+                // Not what the configuration says: core refuses the plan.
+                planned.set_attr("value", Value::string("chosen by the provider"))?;
+            }
+            Ok(PlanResourceChangeResponse::new(planned))
+        }
+
+        async fn apply_resource_change(
+            &self,
+            req: ApplyResourceChangeRequest,
+        ) -> Result<ApplyResourceChangeResponse, Diagnostics> {
+            let mut new = req.planned_state;
+            if new.is_null() {
+                return Ok(ApplyResourceChangeResponse::new(new));
+            }
+            let n = name(&new).to_owned();
+            if !new.attr("id").is_some_and(Value::is_known) {
+                new.set_attr("id", Value::string(format!("{}-{n}", req.type_name)))?;
+            }
+            if req.type_name == "check_secret"
+                && !new.attr("password_length").is_some_and(Value::is_known)
+            {
+                // The write-only password is only in the configuration.
+                let len = req
+                    .config
+                    .attr("password")
+                    .and_then(Value::as_str)
+                    .map_or(0, |p| p.chars().count() as u64);
+                new.set_attr("password_length", Value::number(len))?;
+            }
+            if req.type_name == "check_wrong" && n == "apply-changes-known" {
+                // A known planned value changed at apply: core refuses it.
+                new.set_attr("value", Value::string("changed at apply"))?;
+            }
+            Ok(ApplyResourceChangeResponse::new(new))
+        }
+    }
+}
+
+/// The providers under test.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Which {
+    Kv,
+    Test,
+    Check,
+}
+
+impl Which {
+    /// The provider's source address and local name.
+    fn source(self) -> (&'static str, &'static str) {
+        match self {
+            Which::Kv => ("registry.terraform.io/ctywire/kv", "kv"),
+            Which::Test => ("registry.terraform.io/ctywire/test", "ctywire"),
+            Which::Check => ("registry.terraform.io/ctywire/check", "check"),
+        }
+    }
+
+    fn serve_name(self) -> &'static str {
+        match self {
+            Which::Kv => "kv",
+            Which::Test => "test",
+            Which::Check => "check",
+        }
+    }
+
+    fn harness(self) -> Result<Harness, Diagnostics> {
+        let h = match self {
+            Which::Kv => {
+                let built = kv::provider()
+                    .build()
+                    .map_err(|e| Diagnostics::error(e.to_string()))?;
+                Harness::new(built)?
+            }
+            Which::Test => Harness::new(e2e_provider::in_process())?,
+            Which::Check => Harness::new(check::Check)?,
+        };
+        Ok(h.source(self.source().0))
+    }
+}
+
+/// A configuration document (`main.tf.json`) for a store directory.
+type Doc = fn(&Path) -> Json;
+
+/// One step, run by both sides.
+enum Step {
+    /// `terraform plan -out`, `show -json`, `apply PLANFILE`, `show -json`.
+    Apply(Doc),
+    /// `terraform plan -out` and `show -json` only.
+    Plan(Doc),
+    /// `terraform apply -refresh-only`.
+    Refresh(Doc),
+    /// `terraform import ADDRESS ID`.
+    Import(Doc, &'static str, &'static str),
+    /// `terraform destroy`.
+    Destroy(Doc),
+    /// The plan is refused.
+    PlanFails(Doc),
+    /// The plan succeeds; its apply is refused.
+    ApplyFails(Doc),
+    /// Something changes outside Terraform (in the store directory).
+    Outside(fn(&Path)),
+}
+
+struct Scenario {
+    name: &'static str,
+    provider: Which,
+    steps: Vec<Step>,
+}
+
+// ---- configurations -------------------------------------------------------
+
+fn with_provider(which: Which, store: &Path, resources: Json) -> Json {
+    let (source, local) = which.source();
+    let provider = match which {
+        Which::Kv => json!({ "root": store.display().to_string() }),
+        Which::Test => json!({ "prefix": "e2e" }),
+        Which::Check => json!({}),
+    };
+    json!({
+        "terraform": { "required_providers": { local: { "source": source } } },
+        "provider": { local: provider },
+        "resource": resources,
+    })
+}
+
+fn kv_entry(key: &str, value: &str) -> Json {
+    json!({
+        "key": key,
+        "value": value,
+        "tags": { "env": "test" },
+        "ports": [443, 80],
+        "rule": [{ "port": 80 }, { "port": 443, "note": "tls" }],
+    })
+}
+
+fn kv_a(store: &Path) -> Json {
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a", "one") } }),
+    )
+}
+
+fn kv_a_updated(store: &Path) -> Json {
+    let mut e = kv_entry("a", "two");
+    e["tags"] = json!({ "env": "prod", "team": "x" });
+    e["rule"] = json!([{ "port": 8080 }]);
+    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": e } }))
+}
+
+fn kv_a_rekeyed(store: &Path) -> Json {
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a2", "two") } }),
+    )
+}
+
+fn kv_chain(store: &Path) -> Json {
+    let mut b = kv_entry("b", "${kv_entry.a.id}");
+    b["tags"] = json!({ "from": "${kv_entry.a.key}", "rev": "${kv_entry.a.revision}" });
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a", "one"), "b": b } }),
+    )
+}
+
+fn kv_chain_changed(store: &Path) -> Json {
+    let mut b = kv_entry("b", "${kv_entry.a.id}");
+    b["tags"] = json!({ "from": "${kv_entry.a.key}", "rev": "${kv_entry.a.revision}" });
+    with_provider(
+        Which::Kv,
+        store,
+        json!({ "kv_entry": { "a": kv_entry("a", "changed"), "b": b } }),
+    )
+}
+
+fn kv_cbd(store: &Path) -> Json {
+    let mut e = kv_entry("c2", "one");
+    e["lifecycle"] = json!({ "create_before_destroy": true });
+    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": e } }))
+}
+
+fn kv_cbd_start(store: &Path) -> Json {
+    let mut e = kv_entry("c1", "one");
+    e["lifecycle"] = json!({ "create_before_destroy": true });
+    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": e } }))
+}
+
+fn thing_full() -> Json {
+    json!({
+        "name": "first",
+        "size": 0.1,
+        "big": 123456789012345678901234567890u128,
+        "enabled": true,
+        "tags": { "env": "test", "team": "codec" },
+        "ports": [443, 80, 443],
+        "names": ["a", "b"],
+        "shape": { "w": 1.5, "h": 2 },
+        "pair": ["x", 7],
+        "settings": { "level": 3 },
+        "rule": [{ "port": 80 }, { "port": 443, "note": "tls" }],
+        "ingress": [{ "cidr": "10.0.0.0/8" }, { "cidr": "192.168.0.0/16" }],
+        "listener": { "http": { "port": 8080 } },
+        "timeouts": { "create": "5m" },
+    })
+}
+
+fn test_nesting(store: &Path) -> Json {
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": { "first": thing_full() } }),
+    )
+}
+
+fn test_nesting_changed(store: &Path) -> Json {
+    let mut t = thing_full();
+    t["settings"] = Json::Null;
+    t["rule"] = json!([{ "port": 443, "note": "tls" }, { "port": 22 }]);
+    t["ingress"] = json!([{ "cidr": "10.0.0.0/8" }, { "cidr": "172.16.0.0/12" }]);
+    t["listener"] = json!({ "http": { "port": 8081 }, "https": { "port": 8443, "note": "tls" } });
+    t["timeouts"] = Json::Null;
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": { "first": t } }),
+    )
+}
+
+fn test_dynamic(store: &Path) -> Json {
+    let mut t = json!({ "name": "dyn" });
+    t["anything"] = json!({ "list": [1, "two", true], "nested": { "deep": [null] } });
+    with_provider(Which::Test, store, json!({ "ctywire_thing": { "d": t } }))
+}
+
+fn test_dynamic_retyped(store: &Path) -> Json {
+    let t = json!({ "name": "dyn", "anything": ["now", "a", "tuple", 3] });
+    with_provider(Which::Test, store, json!({ "ctywire_thing": { "d": t } }))
+}
+
+fn test_nested_attributes(store: &Path) -> Json {
+    let t = json!({
+        "name": "n",
+        "endpoints": [{ "url": "https://a", "weight": 0.25 }, { "url": "https://b", "weight": null }],
+    });
+    with_provider(Which::Test, store, json!({ "ctywire_thing": { "n": t } }))
+}
+
+fn test_nested_attributes_changed(store: &Path) -> Json {
+    let t = json!({
+        "name": "n",
+        "endpoints": [{ "url": "https://b" }, { "url": "https://c", "weight": 3 }, { "weight": 1 }],
+    });
+    with_provider(Which::Test, store, json!({ "ctywire_thing": { "n": t } }))
+}
+
+fn test_flow(store: &Path) -> Json {
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": {
+            "first": { "name": "first", "ports": [1, 2] },
+            "second": {
+                "name": "web-${ctywire_thing.first.id}",
+                "note": "${ctywire_thing.first.computed_label}",
+                "anything": "${ctywire_thing.first.id}",
+                "names": ["${ctywire_thing.first.name}", "${ctywire_thing.first.id}"],
+            },
+        } }),
+    )
+}
+
+fn test_flow_orphaned(store: &Path) -> Json {
+    with_provider(
+        Which::Test,
+        store,
+        json!({ "ctywire_thing": { "first": { "name": "first", "ports": [1, 2] } } }),
+    )
+}
+
+fn check_secrets(store: &Path) -> Json {
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_secret": {
+            "a": { "name": "a", "note": "hush", "password": "hunter22" },
+            "b": { "name": "${check_secret.a.note}", "note": "${check_secret.a.id}" },
+        } }),
+    )
+}
+
+fn check_secrets_changed(store: &Path) -> Json {
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_secret": {
+            "a": { "name": "a", "note": "louder", "password": "hunter2" },
+            "b": { "name": "${check_secret.a.note}", "note": "${check_secret.a.id}" },
+        } }),
+    )
+}
+
+fn check_wrong_plan(store: &Path) -> Json {
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_wrong": { "a": { "name": "plan-changes-config", "value": "configured" } } }),
+    )
+}
+
+fn check_wrong_apply(store: &Path) -> Json {
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_wrong": { "a": { "name": "apply-changes-known", "value": "configured" } } }),
+    )
+}
+
+/// The kv store's own file for an entry (what the kv example writes).
+fn delete_entry_a(store: &Path) {
+    let _ = std::fs::remove_file(store.join("a.json"));
+}
+
+fn write_entry_a(store: &Path) {
+    let entry = json!({
+        "key": "a", "value": "one", "tags": { "env": "test" }, "ports": [80, 443],
+        "rule": [{ "port": 80, "note": null }, { "port": 443, "note": "tls" }],
+        "id": "a", "revision": 7,
+    });
+    let _ = std::fs::create_dir_all(store);
+    let _ = std::fs::write(store.join("a.json"), entry.to_string());
+}
+
+fn scenarios() -> Vec<Scenario> {
+    use Step::*;
+    vec![
+        Scenario {
+            name: "kv: create, empty re-plan, update, replace, destroy",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(kv_a),
+                Plan(kv_a),
+                Apply(kv_a_updated),
+                Apply(kv_a_rekeyed),
+                Destroy(kv_a_rekeyed),
+            ],
+        },
+        Scenario {
+            name: "kv: an entry deleted outside is planned again, and refreshed away",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(kv_a),
+                Outside(delete_entry_a),
+                Plan(kv_a),
+                Refresh(kv_a),
+                Apply(kv_a),
+            ],
+        },
+        Scenario {
+            name: "kv: import of an existing entry, then its plan",
+            provider: Which::Kv,
+            steps: vec![
+                Outside(write_entry_a),
+                Import(kv_a, "kv_entry.a", "a"),
+                Plan(kv_a),
+                Apply(kv_a),
+            ],
+        },
+        Scenario {
+            name: "kv: values flow from one entry into another, known at apply",
+            provider: Which::Kv,
+            steps: vec![Apply(kv_chain), Plan(kv_chain), Apply(kv_chain_changed)],
+        },
+        Scenario {
+            name: "kv: create_before_destroy replace",
+            provider: Which::Kv,
+            steps: vec![Apply(kv_cbd_start), Apply(kv_cbd)],
+        },
+        Scenario {
+            name: "test provider: every nesting mode of blocks, changed",
+            provider: Which::Test,
+            steps: vec![
+                Apply(test_nesting),
+                Plan(test_nesting),
+                Apply(test_nesting_changed),
+            ],
+        },
+        Scenario {
+            name: "test provider: a dynamic attribute changes its type",
+            provider: Which::Test,
+            steps: vec![
+                Apply(test_dynamic),
+                Apply(test_dynamic_retyped),
+                Plan(test_dynamic_retyped),
+            ],
+        },
+        Scenario {
+            name: "test provider: nested attributes",
+            provider: Which::Test,
+            steps: vec![
+                Apply(test_nested_attributes),
+                Apply(test_nested_attributes_changed),
+            ],
+        },
+        Scenario {
+            name:
+                "test provider: refined unknowns flow into another resource; an orphan is destroyed",
+            provider: Which::Test,
+            steps: vec![Apply(test_flow), Plan(test_flow), Apply(test_flow_orphaned)],
+        },
+        Scenario {
+            name: "check: write-only and sensitive attributes, sensitivity flowing by reference",
+            provider: Which::Check,
+            steps: vec![
+                Apply(check_secrets),
+                Plan(check_secrets),
+                Apply(check_secrets_changed),
+                Destroy(check_secrets_changed),
+            ],
+        },
+        Scenario {
+            name: "check: a plan that changes a configured value is refused",
+            provider: Which::Check,
+            steps: vec![PlanFails(check_wrong_plan)],
+        },
+        Scenario {
+            name: "check: an apply that changes a known planned value is refused",
+            provider: Which::Check,
+            steps: vec![ApplyFails(check_wrong_apply)],
+        },
+    ]
+}
+
+// ---- the Terraform side ---------------------------------------------------
+
+struct Cli {
+    dir: PathBuf,
+    store: PathBuf,
+    time: Duration,
+}
+
+impl Cli {
+    fn new(root: &Path, n: usize, which: Which) -> Cli {
+        let dir = root.join(format!("tf-{n}"));
+        let store = root.join(format!("tf-{n}-store"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&store);
+        std::fs::create_dir_all(&dir).expect("a scenario directory");
+        let bin = root.join(format!("bin-{}", which.serve_name()));
+        std::fs::write(
+            dir.join("terraformrc"),
+            support::dev_overrides(which.source().0, &bin),
+        )
+        .expect("the CLI configuration");
+        Cli {
+            dir,
+            store,
+            time: Duration::ZERO,
+        }
+    }
+
+    fn run(&mut self, args: &[&str]) -> (i32, String) {
+        let start = Instant::now();
+        let out = support::terraform(&self.dir)
+            .args(args)
+            .output()
+            .expect("terraform runs");
+        self.time += start.elapsed();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code().unwrap_or(-1), text)
+    }
+
+    fn ok(&mut self, args: &[&str]) -> Result<String, String> {
+        let (code, text) = self.run(args);
+        if code != 0 {
+            return Err(format!(
+                "terraform {} failed ({code}):\n{text}",
+                args.join(" ")
+            ));
+        }
+        Ok(text)
+    }
+
+    fn write(&self, doc: Doc) {
+        std::fs::write(self.dir.join("main.tf.json"), doc(&self.store).to_string())
+            .expect("main.tf.json");
+    }
+
+    fn show_plan(&mut self) -> Result<Json, String> {
+        let text = self.ok(&["show", "-json", "-no-color", "tfplan"])?;
+        serde_json::from_str(&text).map_err(|e| format!("show -json tfplan: {e}"))
+    }
+
+    fn show_state(&mut self) -> Result<Json, String> {
+        let text = self.ok(&["show", "-json", "-no-color"])?;
+        serde_json::from_str(&text).map_err(|e| format!("show -json: {e}"))
+    }
+
+    /// The error diagnostics of a `-json` run: (summary, detail).
+    fn errors(text: &str) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+            .filter(|m| m["diagnostic"]["severity"] == "error")
+            .map(|m| {
+                let d = &m["diagnostic"];
+                (
+                    d["summary"].as_str().unwrap_or("").to_owned(),
+                    d["detail"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+const PLAN: &[&str] = &["plan", "-input=false", "-no-color", "-json", "-out=tfplan"];
+
+// ---- comparison -----------------------------------------------------------
+
+fn harness_errors(d: &Diagnostics) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = d
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.summary.clone(), d.detail.clone()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Compares `resource_changes` entry by entry and field by field.
+fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    let empty = Vec::new();
+    let tf = terraform["resource_changes"].as_array().unwrap_or(&empty);
+    let ours = harness["resource_changes"].as_array().unwrap_or(&empty);
+    let addrs = |rs: &[Json]| -> Vec<String> {
+        let mut a: Vec<String> = rs
+            .iter()
+            .map(|r| r["address"].as_str().unwrap_or("").to_owned())
+            .collect();
+        a.sort();
+        a
+    };
+    if addrs(tf) != addrs(ours) {
+        problems.push(format!(
+            "resource_changes: terraform has {:?}, the harness {:?}",
+            addrs(tf),
+            addrs(ours)
+        ));
+        return;
+    }
+    for t in tf {
+        let address = t["address"].as_str().unwrap_or("");
+        let Some(h) = ours.iter().find(|h| h["address"] == address) else {
+            continue;
+        };
+        for field in ["mode", "type", "name", "provider_name", "action_reason"] {
+            same(
+                &format!("{address}.{field}"),
+                &t[field],
+                &h[field],
+                problems,
+            );
+        }
+        for field in [
+            "actions",
+            "before",
+            "after",
+            "after_unknown",
+            "before_sensitive",
+            "after_sensitive",
+        ] {
+            same(
+                &format!("{address}.change.{field}"),
+                &t["change"][field],
+                &h["change"][field],
+                problems,
+            );
+        }
+        // A path set: core lists it in hash order.
+        let sorted = |v: &Json| {
+            let mut a: Vec<String> = v
+                .as_array()
+                .map(|a| a.iter().map(Json::to_string).collect())
+                .unwrap_or_default();
+            a.sort();
+            a
+        };
+        if sorted(&t["change"]["replace_paths"]) != sorted(&h["change"]["replace_paths"]) {
+            problems.push(format!(
+                "{address}.change.replace_paths: terraform {}, harness {}",
+                t["change"]["replace_paths"], h["change"]["replace_paths"]
+            ));
+        }
+    }
+}
+
+/// Compares `values.root_module.resources[]` entry by entry.
+fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    let empty = Vec::new();
+    let tf = terraform["values"]["root_module"]["resources"]
+        .as_array()
+        .unwrap_or(&empty);
+    let ours = harness["values"]["root_module"]["resources"]
+        .as_array()
+        .unwrap_or(&empty);
+    let addrs = |rs: &[Json]| -> Vec<String> {
+        rs.iter()
+            .map(|r| r["address"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let (mut a, mut b) = (addrs(tf), addrs(ours));
+    a.sort();
+    b.sort();
+    if a != b {
+        problems.push(format!("state: terraform has {a:?}, the harness {b:?}"));
+        return;
+    }
+    for t in tf {
+        let address = t["address"].as_str().unwrap_or("");
+        let Some(h) = ours.iter().find(|h| h["address"] == address) else {
+            continue;
+        };
+        for field in [
+            "mode",
+            "type",
+            "name",
+            "provider_name",
+            "schema_version",
+            "values",
+            "sensitive_values",
+            "depends_on",
+            "tainted",
+        ] {
+            same(
+                &format!("state {address}.{field}"),
+                &t[field],
+                &h[field],
+                problems,
+            );
+        }
+    }
+}
+
+fn same(what: &str, terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    if std::env::var_os("HARNESS_SHOW").is_some() {
+        eprintln!("{what}: {terraform}");
+    }
+    if terraform != harness {
+        problems.push(format!(
+            "{what}:\n    terraform {terraform}\n    harness   {harness}"
+        ));
+    }
+}
+
+// ---- running --------------------------------------------------------------
+
+struct Outcome {
+    problems: Vec<String>,
+    compared: usize,
+}
+
+fn run_scenario(
+    root: &Path,
+    n: usize,
+    s: &Scenario,
+    cli_time: &mut Duration,
+    harness_time: &mut Duration,
+) -> Result<Outcome, String> {
+    let mut cli = Cli::new(root, n, s.provider);
+    let harness_store = root.join(format!("h-{n}-store"));
+    let _ = std::fs::remove_dir_all(&harness_store);
+    let start = Instant::now();
+    let mut h = s
+        .provider
+        .harness()
+        .map_err(|d| format!("the harness cannot start: {d}"))?;
+    *harness_time += start.elapsed();
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for (i, step) in s.steps.iter().enumerate() {
+        let mut p = Vec::new();
+        let htime = Instant::now();
+        // The harness first (timed alone), then Terraform.
+        let ours: Result<(Option<Json>, Option<Json>), Diagnostics> = (|| {
+            Ok(match step {
+                Step::Apply(doc) => {
+                    h.config(doc(&harness_store))?;
+                    let plan = h.plan()?;
+                    let state = h.apply_plan(&plan)?;
+                    (Some(plan.to_json().clone()), Some(state.to_json().clone()))
+                }
+                Step::Plan(doc) => {
+                    h.config(doc(&harness_store))?;
+                    (Some(h.plan()?.to_json().clone()), None)
+                }
+                Step::Refresh(doc) => {
+                    h.config(doc(&harness_store))?;
+                    (None, Some(h.refresh()?.to_json().clone()))
+                }
+                Step::Import(doc, address, id) => {
+                    h.config(doc(&harness_store))?;
+                    (None, Some(h.import(address, id)?.to_json().clone()))
+                }
+                Step::Destroy(doc) => {
+                    h.config(doc(&harness_store))?;
+                    (None, Some(h.destroy()?.to_json().clone()))
+                }
+                Step::PlanFails(doc) => {
+                    h.config(doc(&harness_store))?;
+                    match h.plan() {
+                        Ok(_) => return Err(Diagnostics::error("the harness accepted the plan")),
+                        Err(d) => (Some(json!({ "errors": harness_errors(&d) })), None),
+                    }
+                }
+                Step::ApplyFails(doc) => {
+                    h.config(doc(&harness_store))?;
+                    let plan = h.plan()?;
+                    match h.apply_plan(&plan) {
+                        Ok(_) => return Err(Diagnostics::error("the harness accepted the apply")),
+                        Err(d) => (
+                            Some(plan.to_json().clone()),
+                            Some(
+                                json!({ "errors": harness_errors(&d), "state": h.state().to_json() }),
+                            ),
+                        ),
+                    }
+                }
+                Step::Outside(f) => {
+                    f(&harness_store);
+                    (None, None)
+                }
+            })
+        })();
+        *harness_time += htime.elapsed();
+        let (hplan, hstate) = ours.map_err(|d| format!("step {i}: the harness failed: {d}"))?;
+        match step {
+            Step::Apply(doc) => {
+                cli.write(*doc);
+                cli.ok(PLAN)?;
+                let plan = cli.show_plan()?;
+                cli.ok(&["apply", "-input=false", "-no-color", "-json", "tfplan"])?;
+                let state = cli.show_state()?;
+                compare_plans(&plan, hplan.as_ref().unwrap_or(&Json::Null), &mut p);
+                compare_states(&state, hstate.as_ref().unwrap_or(&Json::Null), &mut p);
+                compared += 2;
+            }
+            Step::Plan(doc) => {
+                cli.write(*doc);
+                cli.ok(PLAN)?;
+                let plan = cli.show_plan()?;
+                compare_plans(&plan, hplan.as_ref().unwrap_or(&Json::Null), &mut p);
+                compared += 1;
+            }
+            Step::Refresh(doc) => {
+                cli.write(*doc);
+                cli.ok(&[
+                    "apply",
+                    "-refresh-only",
+                    "-auto-approve",
+                    "-input=false",
+                    "-no-color",
+                    "-json",
+                ])?;
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
+                compared += 1;
+            }
+            Step::Import(doc, address, id) => {
+                cli.write(*doc);
+                cli.ok(&["import", "-input=false", "-no-color", address, id])?;
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
+                compared += 1;
+            }
+            Step::Destroy(doc) => {
+                cli.write(*doc);
+                cli.ok(&[
+                    "destroy",
+                    "-auto-approve",
+                    "-input=false",
+                    "-no-color",
+                    "-json",
+                ])?;
+                compare_states(
+                    &cli.show_state()?,
+                    hstate.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
+                compared += 1;
+            }
+            Step::PlanFails(doc) => {
+                cli.write(*doc);
+                let (code, text) = cli.run(PLAN);
+                if code == 0 {
+                    return Err(format!("step {i}: terraform accepted the plan"));
+                }
+                let tf_errors = json!({ "errors": Cli::errors(&text) });
+                same(
+                    &format!("step {i}: the plan's errors"),
+                    &tf_errors,
+                    hplan.as_ref().unwrap_or(&Json::Null),
+                    &mut p,
+                );
+                compared += 1;
+            }
+            Step::ApplyFails(doc) => {
+                cli.write(*doc);
+                cli.ok(PLAN)?;
+                let plan = cli.show_plan()?;
+                compare_plans(&plan, hplan.as_ref().unwrap_or(&Json::Null), &mut p);
+                let (code, text) =
+                    cli.run(&["apply", "-input=false", "-no-color", "-json", "tfplan"]);
+                if code == 0 {
+                    return Err(format!("step {i}: terraform accepted the apply"));
+                }
+                let hs = hstate.unwrap_or(Json::Null);
+                let tf_errors = json!(Cli::errors(&text));
+                same(
+                    &format!("step {i}: the apply's errors"),
+                    &tf_errors,
+                    &hs["errors"],
+                    &mut p,
+                );
+                compare_states(&cli.show_state()?, &hs["state"], &mut p);
+                compared += 3;
+            }
+            Step::Outside(f) => f(&cli.store),
+        }
+        for x in p {
+            problems.push(format!("step {i}: {x}"));
+        }
+    }
+    *cli_time += cli.time;
+    Ok(Outcome { problems, compared })
+}
+
+/// Serves `name` as Terraform starts it (this binary, run by the
+/// provider script).
+fn serve(name: &str) {
+    match name {
+        "kv" => kv::provider().run(),
+        "test" => e2e_provider::main(),
+        "check" => {
+            let rt = tokio::runtime::Runtime::new().expect("a runtime");
+            rt.block_on(ctywire_tfplugin6::serve(check::Check));
+        }
+        other => {
+            eprintln!("no provider {other:?}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// A directory Terraform's dev_overrides points at, holding
+/// `terraform-provider-TYPE`: a script running this binary with
+/// `--serve NAME`.
+fn provider_dir(root: &Path, which: Which) -> std::io::Result<()> {
+    let dir = root.join(format!("bin-{}", which.serve_name()));
+    std::fs::create_dir_all(&dir)?;
+    let exe = std::env::current_exe()?;
+    let ty = which.source().0.rsplit('/').next().unwrap_or("x");
+    let script = dir.join(format!("terraform-provider-{ty}"));
+    let quoted = format!("'{}'", exe.display().to_string().replace('\'', r"'\''"));
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nexec {quoted} --serve {}\n", which.serve_name()),
+    )?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--serve") {
+        serve(args.get(i + 1).map(String::as_str).unwrap_or(""));
+        return;
+    }
+    // `cargo test -- NAME` filters scenarios by name.
+    let filter: Option<&String> = args.iter().skip(1).find(|a| !a.starts_with('-'));
+    if args.iter().any(|a| a == "--list") {
+        for s in scenarios() {
+            println!("{}: test", s.name);
+        }
+        return;
+    }
+    if !support::terraform_available() {
+        return;
+    }
+    let root = std::env::temp_dir().join(format!("ctywire-harness-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for w in [Which::Kv, Which::Test, Which::Check] {
+        provider_dir(&root, w).expect("the provider scripts");
+    }
+    let (mut cli_time, mut harness_time) = (Duration::ZERO, Duration::ZERO);
+    let mut failed = 0;
+    let mut ran = 0;
+    for (n, s) in scenarios().iter().enumerate() {
+        if filter.is_some_and(|f| !s.name.contains(f.as_str())) {
+            continue;
+        }
+        ran += 1;
+        let (mut cli, mut ours) = (Duration::ZERO, Duration::ZERO);
+        let outcome = run_scenario(&root, n, s, &mut cli, &mut ours);
+        cli_time += cli;
+        harness_time += ours;
+        match outcome {
+            Ok(o) if o.problems.is_empty() => println!(
+                "test {} ... ok ({} comparisons; terraform {:.2} s, harness {:.2} ms: {:.0}x)",
+                s.name,
+                o.compared,
+                cli.as_secs_f64(),
+                ours.as_secs_f64() * 1000.0,
+                cli.as_secs_f64() / ours.as_secs_f64().max(1e-9)
+            ),
+            Ok(o) => {
+                failed += 1;
+                println!("test {} ... FAILED", s.name);
+                for p in o.problems {
+                    println!("    {p}");
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("test {} ... FAILED\n    {e}", s.name);
+            }
+        }
+    }
+    println!(
+        "\n{ran} scenarios, {failed} failed; the same steps took terraform {:.1} s and the harness {:.1} ms ({:.0}x)",
+        cli_time.as_secs_f64(),
+        harness_time.as_secs_f64() * 1000.0,
+        cli_time.as_secs_f64() / harness_time.as_secs_f64().max(1e-9)
+    );
+    if failed == 0 {
+        let _ = std::fs::remove_dir_all(&root);
+    } else {
+        std::process::exit(1);
+    }
+}
