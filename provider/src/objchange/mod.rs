@@ -23,7 +23,6 @@
 
 // Nothing in the crate calls these yet (the server will); until then
 // only the tests do.
-#![cfg_attr(not(test), allow(dead_code, unused_imports))]
 
 mod compatible;
 mod plan_valid;
