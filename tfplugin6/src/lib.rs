@@ -70,7 +70,6 @@
 // Both directions of each message: the server uses the one Terraform
 // sends; the other (Terraform's side, as an in-process core needs it:
 // `client`) is held to the first by the round-trip tests.
-#[cfg_attr(not(test), allow(dead_code))]
 mod convert;
 #[cfg(test)]
 mod convert_tests;
@@ -101,8 +100,8 @@ pub use stop::StopSignal;
 /// the protocol by one rule.
 pub mod client {
     pub use crate::convert::{
-        decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, path_from_proto,
-        path_to_proto, schema_from_proto,
+        decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, function_from_proto,
+        path_from_proto, path_to_proto, schema_from_proto,
     };
 }
 
