@@ -205,6 +205,29 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "serde")]
+/// serde's three sequence traits for a type whose `element` and `finish`
+/// do the work: the typed serializers (`to_value`'s and each format's) take sequences, tuples and tuple structs
+/// alike.
+macro_rules! sequence_traits {
+    ($ty:ty, $ok:ty) => {
+        sequence_traits!($ty, $ok, SerializeSeq serialize_element, SerializeTuple
+            serialize_element, SerializeTupleStruct serialize_field);
+    };
+    ($ty:ty, $ok:ty, $($tr:ident $method:ident),*) => {$(
+        impl serde::ser::$tr for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+    )*};
+}
+
 mod convert;
 mod decode;
 mod error;

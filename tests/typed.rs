@@ -645,13 +645,20 @@ fn numbers_and_paths_serialize_meaningfully_elsewhere() {
 }
 
 #[test]
-fn a_value_serializes_as_plain_data_elsewhere_and_refuses_unknowns() {
+fn a_value_serializes_elsewhere_as_its_type_and_plain_data_and_refuses_unknowns() {
     let v = thing_value().with_attr("id", Value::string("i")).unwrap();
     let text = serde_json::to_string(&v).unwrap();
+    let type_json = v.ty().to_json();
     assert!(
-        text.starts_with(r#"{"extra":["x",1],"id":"i","name":"web""#),
+        text.starts_with(&format!(
+            r#"{{"type":{type_json},"value":{{"extra":["x",1],"id":"i","name":"web""#
+        )),
         "{text}"
     );
+    // Its two parts are all cty's JSON decoder needs to make it again.
+    let parts: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let again = json::decode(parts["value"].to_string().as_bytes(), v.ty()).unwrap();
+    assert_eq!(again, v);
     let back: Value = serde_json::from_str(r#"{"a":[1,"x"],"b":null}"#).unwrap();
     assert_eq!(
         back,

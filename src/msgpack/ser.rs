@@ -1,4 +1,5 @@
 //! Serde serialization straight into msgpack bytes: `msgpack::to_vec`.
+//! (Reading is `typed::wire`'s, shared with JSON.)
 //!
 //! It writes what `msgpack::encode(&to_value(..)?, ..)` writes, byte for
 //! byte, without the value tree where that is plain: structs as objects
@@ -11,40 +12,82 @@
 //! construction there.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
 use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
-use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
-use super::{is_private_name, take_stash, Stashed};
-use crate::error::{Error, Result};
-use crate::msgpack::encode::{
+use super::read::item_ends;
+use super::set_order::known_in_order;
+use super::write::{
     bool_marker, write_array_header, write_map_header, write_number, write_str, write_str_ascii,
     NIL,
 };
-use crate::msgpack::item_ends;
-use crate::msgpack::set_order::known_in_order;
+use crate::error::{Error, Result};
 use crate::path::PathStep;
 use crate::strings::nfc;
+use crate::typed::ser::{
+    handed_over, mismatch, not_an_attribute, HandedOver, MapSerializer, SeqSerializer,
+    TypedSerializer,
+};
 use crate::types::{ObjectType, Type};
 use crate::value::{Repr, Value};
 
 // Writes to a Vec<u8> cannot fail, so rmp's io results are dropped.
 
+/// `to_value` and `encode`, in one pass where it can, appended to `out`;
+/// on an error `out` is left as it was.
+pub(super) fn to_msgpack<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ty: &Type,
+) -> Result<()> {
+    let len = out.len();
+    let written = value.serialize(MsgpackSerializer {
+        out,
+        ty,
+        zero: None,
+    });
+    if written.is_err() {
+        out.truncate(len);
+    }
+    written
+}
+
 /// Writes one Rust value as the msgpack form of type `ty`.
 pub(crate) struct MsgpackSerializer<'o, 't> {
     pub(crate) out: &'o mut Vec<u8>,
     pub(crate) ty: &'t Type,
+    /// While a set element is written: where to note that a -0 went into
+    /// it (see [`Zero`]).
+    pub(crate) zero: Zero<'o>,
 }
+
+/// Where a set element being written notes a -0 in it. msgpack writes -0
+/// as 0, so the element read back from its bytes would lose it, and the
+/// set rules keep -0 and 0 apart (they order and de-duplicate by go-cty's
+/// hash strings, `-0` and `0`): such an element is built as a value
+/// instead. `None` outside set elements, where nothing needs to know.
+pub(crate) type Zero<'o> = Option<&'o Cell<bool>>;
 
 impl<'o, 't> MsgpackSerializer<'o, 't> {
     /// Writes a value built the general way.
     fn write(self, v: Result<Value>) -> Result<()> {
         let v = v?;
-        note_negative_zero(&v);
-        crate::msgpack::encode_into(self.out, &v, self.ty)
+        self.note_negative_zero(|| has_negative_zero(&v));
+        super::encode_into(self.out, &v, self.ty)
+    }
+
+    /// Notes a -0 for the set element being written, if one is being
+    /// written (only then is `found` asked) and `found` says so.
+    fn note_negative_zero(&self, found: impl FnOnce() -> bool) {
+        if let Some(zero) = self.zero {
+            if !zero.get() && found() {
+                zero.set(true);
+            }
+        }
     }
 
     fn typed(&self) -> TypedSerializer<'t> {
@@ -184,27 +227,28 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         value: &T,
     ) -> Result<()> {
         // Any other newtype is its inner value, as to `to_value`.
-        if !is_private_name(name) {
+        let Some(h) = handed_over(name, value)? else {
             return value.serialize(self);
-        }
-        // ctywire's own types (Value, Number, Unknowable) hand themselves
-        // over whole. A number at a number type and a value are written as
-        // the encoder writes them, without a copy; the rest (conversions,
+        };
+        // ctywire's own types hand themselves over (see `typed::private`).
+        // A number at a number type and a value are written as the encoder
+        // writes them; a type is its JSON text; the rest (conversions,
         // unknowns) is built the general way.
-        match take_stash() {
-            Some(Stashed::Number(n)) if matches!(self.ty, Type::Number) => {
-                note_negative_zero_if(|| is_negative_zero(&n));
+        match h {
+            HandedOver::Number(n) if matches!(self.ty, Type::Number) => {
+                self.note_negative_zero(|| is_negative_zero(&n));
                 write_number(self.out, &n);
                 Ok(())
             }
-            Some(Stashed::Value(v)) => {
+            HandedOver::Value(v) => {
                 // Looked at as converted to the slot's type, as the
                 // encoder will write it: the string "-0" at a number type
                 // is -0.
                 let v = crate::convert::conformed(&v, self.ty)?;
-                note_negative_zero(&v);
-                crate::msgpack::encode_into(self.out, &v, self.ty)
+                self.note_negative_zero(|| has_negative_zero(&v));
+                super::encode_into(self.out, &v, self.ty)
             }
+            HandedOver::Type(t) => self.serialize_str(&t.to_json()),
             other => {
                 let v = self.typed().handed_over(other);
                 self.write(v)
@@ -274,6 +318,7 @@ fn rewrite_nfc(out: &mut Vec<u8>, at: usize, v: &str) {
 pub(crate) enum SeqWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         /// A list's element type; `None` for a tuple.
         list_of: Option<&'t Type>,
         etys: &'t [Type],
@@ -285,6 +330,7 @@ pub(crate) enum SeqWriter<'o, 't> {
     },
     Set {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the set's own length is known.
@@ -295,6 +341,7 @@ pub(crate) enum SeqWriter<'o, 't> {
     },
     General {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         ty: &'t Type,
         seq: SeqSerializer<'t>,
     },
@@ -313,6 +360,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 return Ok(SeqWriter::Set {
                     header: at..s.out.len(),
                     out: s.out,
+                    zero: s.zero,
                     ety: e,
                     elements: Vec::with_capacity(len.unwrap_or(0).min(1024)),
                 });
@@ -321,6 +369,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let seq = ser::Serializer::serialize_seq(s.typed(), len)?;
                 return Ok(SeqWriter::General {
                     out: s.out,
+                    zero: s.zero,
                     ty: s.ty,
                     seq,
                 });
@@ -332,6 +381,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
         Ok(SeqWriter::Direct {
             header: at..s.out.len(),
             out: s.out,
+            zero: s.zero,
             list_of,
             etys,
             next: 0,
@@ -343,15 +393,25 @@ impl<'o, 't> SeqWriter<'o, 't> {
         match self {
             SeqWriter::General { seq, .. } => ser::SerializeSeq::serialize_element(seq, value),
             SeqWriter::Set {
-                out, ety, elements, ..
+                out,
+                zero,
+                ety,
+                elements,
+                ..
             } => {
                 let under = |e: Error| e.under(PathStep::Index(elements.len() as u64));
                 let start = out.len();
-                let outer = NEGATIVE_ZERO.replace(Some(false));
-                let written = value.serialize(MsgpackSerializer { out, ty: ety });
-                let negative_zero = NEGATIVE_ZERO.replace(outer) == Some(true);
-                if negative_zero && outer.is_some() {
-                    NEGATIVE_ZERO.set(Some(true));
+                let found = Cell::new(false);
+                let written = value.serialize(MsgpackSerializer {
+                    out,
+                    ty: ety,
+                    zero: Some(&found),
+                });
+                let negative_zero = found.get();
+                // A set inside the element of another: that one has a -0
+                // in it too.
+                if let (true, Some(outer)) = (negative_zero, zero) {
+                    outer.set(true);
                 }
                 written.map_err(under)?;
                 // The set's rules see the elements as values: read back
@@ -373,6 +433,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
             }
             SeqWriter::Direct {
                 out,
+                zero,
                 list_of,
                 etys,
                 next,
@@ -387,7 +448,11 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 };
                 *next += 1;
                 value
-                    .serialize(MsgpackSerializer { out, ty })
+                    .serialize(MsgpackSerializer {
+                        out,
+                        ty,
+                        zero: *zero,
+                    })
                     .map_err(|e| e.under(PathStep::Index(i as u64)))
             }
         }
@@ -395,15 +460,16 @@ impl<'o, 't> SeqWriter<'o, 't> {
 
     fn finish(self) -> Result<()> {
         match self {
-            SeqWriter::General { out, ty, seq } => {
+            SeqWriter::General { out, zero, ty, seq } => {
                 let v = ser::SerializeSeq::end(seq);
-                MsgpackSerializer { out, ty }.write(v)
+                MsgpackSerializer { out, ty, zero }.write(v)
             }
             SeqWriter::Set {
                 out,
                 ety,
                 header,
                 elements,
+                ..
             } => write_set(out, header, elements, ety),
             SeqWriter::Direct {
                 next, announced, ..
@@ -456,7 +522,7 @@ fn write_set(
             .iter()
             .map(|(r, v)| match v {
                 Some(v) => Ok(v.clone()),
-                None => crate::msgpack::decode_with(&out[r.clone()], ety, &opts),
+                None => super::decode_with(&out[r.clone()], ety, &opts),
             })
             .collect::<Result<Vec<Value>>>()?;
         crate::set::canonical_order(ety, &values)
@@ -470,27 +536,6 @@ fn write_set(
     let items = order.into_iter().map(|i| elements[i].0.clone());
     rewrite_in_order(out, header, n, write_array_header, items);
     Ok(())
-}
-
-std::thread_local! {
-    /// While a set element is written (`Some`): whether a -0 went into
-    /// it. msgpack writes -0 as 0, so the element read back would lose it,
-    /// and the set rules keep -0 and 0 apart (they order and de-duplicate
-    /// by go-cty's hash strings, `-0` and `0`).
-    static NEGATIVE_ZERO: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
-}
-
-/// Notes a -0 in `v` for the set element being written, if any.
-fn note_negative_zero(v: &Value) {
-    note_negative_zero_if(|| has_negative_zero(v));
-}
-
-/// Notes a -0 for the set element being written, if one is being written
-/// (only then is `found` asked) and `found` says so.
-fn note_negative_zero_if(found: impl FnOnce() -> bool) {
-    if NEGATIVE_ZERO.get() == Some(false) && found() {
-        NEGATIVE_ZERO.set(Some(true));
-    }
 }
 
 fn is_negative_zero(n: &crate::Number) -> bool {
@@ -512,6 +557,7 @@ fn has_negative_zero(v: &Value) -> bool {
 pub(crate) enum MapWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the map's own length is known.
@@ -524,6 +570,7 @@ pub(crate) enum MapWriter<'o, 't> {
     },
     General {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
@@ -539,6 +586,7 @@ impl<'o, 't> MapWriter<'o, 't> {
                     at..s.out.len()
                 },
                 out: s.out,
+                zero: s.zero,
                 ety: e,
                 entries: Vec::with_capacity(len.unwrap_or(0).min(1024)),
                 in_order: true,
@@ -547,6 +595,7 @@ impl<'o, 't> MapWriter<'o, 't> {
                 let map = ser::Serializer::serialize_map(s.typed(), len)?;
                 Ok(MapWriter::General {
                     out: s.out,
+                    zero: s.zero,
                     ty: s.ty,
                     map,
                 })
@@ -570,9 +619,11 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 // Keys as `to_value` reads them: through the string type,
                 // here written as a msgpack str, whose text is then the key.
                 let entry = out.len();
+                // (A key is text: a -0 in it is the text "-0".)
                 k.serialize(MsgpackSerializer {
                     out,
                     ty: &Type::String,
+                    zero: None,
                 })
                 .map_err(|e| e.in_context("a map key"))?;
                 let Some(text) = str_text(&out[entry..]) else {
@@ -593,7 +644,11 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
         match self {
             MapWriter::General { map, .. } => map.serialize_value(value),
             MapWriter::Direct {
-                out, ety, entries, ..
+                out,
+                zero,
+                ety,
+                entries,
+                ..
             } => {
                 let Some((text, entry)) = entries.last_mut() else {
                     return Err(Error::data("internal error: a map value without its key"));
@@ -601,7 +656,11 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 if entry.end != entry.start {
                     return Err(Error::data("internal error: a map value without its key"));
                 }
-                let written = value.serialize(MsgpackSerializer { out, ty: ety });
+                let written = value.serialize(MsgpackSerializer {
+                    out,
+                    ty: ety,
+                    zero: *zero,
+                });
                 if let Err(e) = written {
                     let key = String::from_utf8_lossy(&out[text.clone()]).into_owned();
                     return Err(e.under(PathStep::Key(key)));
@@ -613,9 +672,9 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     }
     fn end(self) -> Result<()> {
         match self {
-            MapWriter::General { out, ty, map } => {
+            MapWriter::General { out, zero, ty, map } => {
                 let v = ser::SerializeMap::end(map);
-                MsgpackSerializer { out, ty }.write(v)
+                MsgpackSerializer { out, ty, zero }.write(v)
             }
             MapWriter::Direct {
                 out,
@@ -709,6 +768,7 @@ fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 pub(crate) enum StructWriter<'o, 't> {
     Direct {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         oty: &'t Arc<ObjectType>,
         ty: &'t Type,
         name: &'static str,
@@ -727,6 +787,7 @@ pub(crate) enum StructWriter<'o, 't> {
     },
     General {
         out: &'o mut Vec<u8>,
+        zero: Zero<'o>,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
@@ -741,6 +802,7 @@ impl<'o, 't> StructWriter<'o, 't> {
                     fields_start: s.out.len(),
                     in_order_end: s.out.len(),
                     out: s.out,
+                    zero: s.zero,
                     plan: Plan::for_struct(oty, name, len),
                     oty,
                     ty: s.ty,
@@ -753,6 +815,7 @@ impl<'o, 't> StructWriter<'o, 't> {
                 let map = ser::Serializer::serialize_struct(s.typed(), name, len)?;
                 Ok(StructWriter::General {
                     out: s.out,
+                    zero: s.zero,
                     ty: s.ty,
                     map,
                 })
@@ -775,6 +838,7 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
             }
             StructWriter::Direct {
                 out,
+                zero,
                 oty,
                 ty,
                 name,
@@ -826,6 +890,7 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                     .serialize(MsgpackSerializer {
                         out,
                         ty: oty.attribute_type_at(i),
+                        zero: *zero,
                     })
                     .map_err(|e| e.under(PathStep::Attr(key.to_string())))?;
                 if i == *next && late.is_empty() {
@@ -854,9 +919,9 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
     }
     fn end(self) -> Result<()> {
         match self {
-            StructWriter::General { out, ty, map } => {
+            StructWriter::General { out, zero, ty, map } => {
                 let v = ser::SerializeStruct::end(map);
-                MsgpackSerializer { out, ty }.write(v)
+                MsgpackSerializer { out, ty, zero }.write(v)
             }
             StructWriter::Direct {
                 out,
