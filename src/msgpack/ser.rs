@@ -12,7 +12,6 @@
 //! construction there.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
@@ -28,6 +27,7 @@ use super::write::{
 use crate::error::{Error, Result};
 use crate::path::PathStep;
 use crate::strings::nfc;
+use crate::typed::private::NUMBER_TOKEN;
 use crate::typed::ser::{
     handed_over, mismatch, not_an_attribute, HandedOver, MapSerializer, SeqSerializer,
     TypedSerializer,
@@ -45,49 +45,80 @@ pub(super) fn to_msgpack<T: Serialize + ?Sized>(
     ty: &Type,
 ) -> Result<()> {
     let len = out.len();
-    let written = value.serialize(MsgpackSerializer {
-        out,
-        ty,
-        zero: None,
-    });
+    let mut o = Out {
+        bytes: std::mem::take(out),
+        negative_zero: None,
+    };
+    let written = value.serialize(MsgpackSerializer { out: &mut o, ty });
+    *out = o.bytes;
     if written.is_err() {
         out.truncate(len);
     }
     written
 }
 
-/// Writes one Rust value as the msgpack form of type `ty`.
+/// Writes one Rust value as the msgpack form of type `ty`. Two words, as
+/// it was before the output learned to watch for -0: it is passed (and
+/// made anew) for every part written, and a third word had it go through
+/// memory instead of registers (+2% instructions encoding structs).
 pub(crate) struct MsgpackSerializer<'o, 't> {
-    pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) out: &'o mut Out,
     pub(crate) ty: &'t Type,
-    /// While a set element is written: where to note that a -0 went into
-    /// it (see [`Zero`]).
-    pub(crate) zero: Zero<'o>,
 }
 
-/// Where a set element being written notes a -0 in it. msgpack writes -0
-/// as 0, so the element read back from its bytes would lose it, and the
-/// set rules keep -0 and 0 apart (they order and de-duplicate by go-cty's
-/// hash strings, `-0` and `0`): such an element is built as a value
-/// instead. `None` outside set elements, where nothing needs to know.
-pub(crate) type Zero<'o> = Option<&'o Cell<bool>>;
+/// The output, and whether a -0 went into the set element being written.
+/// msgpack writes -0 as 0, so the element read back from its bytes would
+/// lose it, and the set rules keep -0 and 0 apart (they order and
+/// de-duplicate by go-cty's hash strings, `-0` and `0`): such an element
+/// is built as a value instead.
+pub(crate) struct Out {
+    bytes: Vec<u8>,
+    /// `Some` while a set element is written: whether a -0 went into it.
+    negative_zero: Option<bool>,
+}
+
+impl std::ops::Deref for Out {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.bytes
+    }
+}
+
+impl std::ops::DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.bytes
+    }
+}
+
+impl Out {
+    /// Notes a -0 for the set element being written, if one is being
+    /// written (only then is `found` asked) and `found` says so.
+    fn note_negative_zero(&mut self, found: impl FnOnce() -> bool) {
+        if self.negative_zero == Some(false) && found() {
+            self.negative_zero = Some(true);
+        }
+    }
+
+    /// Runs `write` for a set element, answering whether a -0 went into
+    /// it; a set element around this one learns of it too.
+    fn watching_negative_zero<R>(&mut self, write: impl FnOnce(&mut Out) -> R) -> (R, bool) {
+        let outer = self.negative_zero.replace(false);
+        let r = write(self);
+        let found = self.negative_zero == Some(true);
+        self.negative_zero = match outer {
+            Some(seen) => Some(seen || found),
+            None => None,
+        };
+        (r, found)
+    }
+}
 
 impl<'o, 't> MsgpackSerializer<'o, 't> {
     /// Writes a value built the general way.
     fn write(self, v: Result<Value>) -> Result<()> {
         let v = v?;
-        self.note_negative_zero(|| has_negative_zero(&v));
+        self.out.note_negative_zero(|| has_negative_zero(&v));
         super::encode_into(self.out, &v, self.ty)
-    }
-
-    /// Notes a -0 for the set element being written, if one is being
-    /// written (only then is `found` asked) and `found` says so.
-    fn note_negative_zero(&self, found: impl FnOnce() -> bool) {
-        if let Some(zero) = self.zero {
-            if !zero.get() && found() {
-                zero.set(true);
-            }
-        }
     }
 
     fn typed(&self) -> TypedSerializer<'t> {
@@ -104,7 +135,7 @@ impl<'o, 't> MsgpackSerializer<'o, 't> {
 
     fn int(self, v: i64) -> Result<()> {
         if matches!(self.ty, Type::Number) {
-            let _ = mp::write_sint(self.out, v);
+            let _ = mp::write_sint(&mut **self.out, v);
             return Ok(());
         }
         let v = ser::Serializer::serialize_i64(self.typed(), v);
@@ -178,7 +209,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // msgpack writes as that float64; the rest (integers, -0, NaN,
         // infinities, other types) is built the general way.
         if matches!(self.ty, Type::Number) && v.is_finite() && v.fract() != 0.0 {
-            let _ = mp::write_f64(self.out, v);
+            let _ = mp::write_f64(&mut **self.out, v);
             return Ok(());
         }
         let v = ser::Serializer::serialize_f64(self.typed(), v);
@@ -226,6 +257,12 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
+        // A number at a number type (the one private content common in
+        // structs: `Option<Number>` fields) is written from its content
+        // as it comes, without making the number again.
+        if name == NUMBER_TOKEN && matches!(self.ty, Type::Number) {
+            return value.serialize(NumberWriter { out: self.out });
+        }
         // Any other newtype is its inner value, as to `to_value`.
         let Some(h) = handed_over(name, value)? else {
             return value.serialize(self);
@@ -236,7 +273,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // unknowns) is built the general way.
         match h {
             HandedOver::Number(n) if matches!(self.ty, Type::Number) => {
-                self.note_negative_zero(|| is_negative_zero(&n));
+                self.out.note_negative_zero(|| is_negative_zero(&n));
                 write_number(self.out, &n);
                 Ok(())
             }
@@ -245,7 +282,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
                 // encoder will write it: the string "-0" at a number type
                 // is -0.
                 let v = crate::convert::conformed(&v, self.ty)?;
-                self.note_negative_zero(|| has_negative_zero(&v));
+                self.out.note_negative_zero(|| has_negative_zero(&v));
                 super::encode_into(self.out, &v, self.ty)
             }
             HandedOver::Type(t) => self.serialize_str(&t.to_json()),
@@ -301,6 +338,57 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     }
 }
 
+/// Writes a [`NumberContent`](crate::typed::private::NumberContent) as
+/// `write_number` writes the number it stands for: an exact float64 (a
+/// binary fraction, ±infinity) as a float64, -0 as the integer 0, an
+/// integer beyond i64 and any other decimal as its text.
+struct NumberWriter<'o> {
+    out: &'o mut Out,
+}
+
+impl ser::Serializer for NumberWriter<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        let _ = mp::write_sint(&mut **self.out, v);
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        // Beyond i64 (a smaller one is held as an i64 and never comes here).
+        write_number(self.out, &crate::Number::from_u64(v));
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        if v == 0.0 {
+            // -0 (a zero held as an i64 never comes here): the integer 0,
+            // noted for a set element that holds it.
+            self.out.note_negative_zero(|| true);
+            let _ = mp::write_sint(&mut **self.out, 0);
+        } else {
+            let _ = mp::write_f64(&mut **self.out, v);
+        }
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Error::data(
+            "internal error: private content written as a struct",
+        ))
+    }
+    refuse_compound!();
+}
+
 /// Text written at `at` that was not all ASCII: rewritten in NFC if it is
 /// not that already. Kept out of line so that the common path stays small.
 #[cold]
@@ -317,8 +405,7 @@ fn rewrite_nfc(out: &mut Vec<u8>, at: usize, v: &str) {
 /// gathered as values.
 pub(crate) enum SeqWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         /// A list's element type; `None` for a tuple.
         list_of: Option<&'t Type>,
         etys: &'t [Type],
@@ -329,8 +416,7 @@ pub(crate) enum SeqWriter<'o, 't> {
         announced: usize,
     },
     Set {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the set's own length is known.
@@ -340,8 +426,7 @@ pub(crate) enum SeqWriter<'o, 't> {
         elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     },
     General {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         ty: &'t Type,
         seq: SeqSerializer<'t>,
     },
@@ -360,7 +445,6 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 return Ok(SeqWriter::Set {
                     header: at..s.out.len(),
                     out: s.out,
-                    zero: s.zero,
                     ety: e,
                     elements: Vec::with_capacity(len.unwrap_or(0).min(1024)),
                 });
@@ -369,7 +453,6 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 let seq = ser::Serializer::serialize_seq(s.typed(), len)?;
                 return Ok(SeqWriter::General {
                     out: s.out,
-                    zero: s.zero,
                     ty: s.ty,
                     seq,
                 });
@@ -381,7 +464,6 @@ impl<'o, 't> SeqWriter<'o, 't> {
         Ok(SeqWriter::Direct {
             header: at..s.out.len(),
             out: s.out,
-            zero: s.zero,
             list_of,
             etys,
             next: 0,
@@ -393,26 +475,13 @@ impl<'o, 't> SeqWriter<'o, 't> {
         match self {
             SeqWriter::General { seq, .. } => ser::SerializeSeq::serialize_element(seq, value),
             SeqWriter::Set {
-                out,
-                zero,
-                ety,
-                elements,
-                ..
+                out, ety, elements, ..
             } => {
                 let under = |e: Error| e.under(PathStep::Index(elements.len() as u64));
                 let start = out.len();
-                let found = Cell::new(false);
-                let written = value.serialize(MsgpackSerializer {
-                    out,
-                    ty: ety,
-                    zero: Some(&found),
+                let (written, negative_zero) = out.watching_negative_zero(|out| {
+                    value.serialize(MsgpackSerializer { out, ty: ety })
                 });
-                let negative_zero = found.get();
-                // A set inside the element of another: that one has a -0
-                // in it too.
-                if let (true, Some(outer)) = (negative_zero, zero) {
-                    outer.set(true);
-                }
                 written.map_err(under)?;
                 // The set's rules see the elements as values: read back
                 // from their bytes at the end (see `write_set`), except
@@ -433,7 +502,6 @@ impl<'o, 't> SeqWriter<'o, 't> {
             }
             SeqWriter::Direct {
                 out,
-                zero,
                 list_of,
                 etys,
                 next,
@@ -448,11 +516,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 };
                 *next += 1;
                 value
-                    .serialize(MsgpackSerializer {
-                        out,
-                        ty,
-                        zero: *zero,
-                    })
+                    .serialize(MsgpackSerializer { out, ty })
                     .map_err(|e| e.under(PathStep::Index(i as u64)))
             }
         }
@@ -460,9 +524,9 @@ impl<'o, 't> SeqWriter<'o, 't> {
 
     fn finish(self) -> Result<()> {
         match self {
-            SeqWriter::General { out, zero, ty, seq } => {
+            SeqWriter::General { out, ty, seq } => {
                 let v = ser::SerializeSeq::end(seq);
-                MsgpackSerializer { out, ty, zero }.write(v)
+                MsgpackSerializer { out, ty }.write(v)
             }
             SeqWriter::Set {
                 out,
@@ -556,8 +620,7 @@ fn has_negative_zero(v: &Value) -> bool {
 /// come in it (a `BTreeMap`'s do); anything else gathered as a value.
 pub(crate) enum MapWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the map's own length is known.
@@ -569,8 +632,7 @@ pub(crate) enum MapWriter<'o, 't> {
         in_order: bool,
     },
     General {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
@@ -586,7 +648,6 @@ impl<'o, 't> MapWriter<'o, 't> {
                     at..s.out.len()
                 },
                 out: s.out,
-                zero: s.zero,
                 ety: e,
                 entries: Vec::with_capacity(len.unwrap_or(0).min(1024)),
                 in_order: true,
@@ -595,7 +656,6 @@ impl<'o, 't> MapWriter<'o, 't> {
                 let map = ser::Serializer::serialize_map(s.typed(), len)?;
                 Ok(MapWriter::General {
                     out: s.out,
-                    zero: s.zero,
                     ty: s.ty,
                     map,
                 })
@@ -623,7 +683,6 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 k.serialize(MsgpackSerializer {
                     out,
                     ty: &Type::String,
-                    zero: None,
                 })
                 .map_err(|e| e.in_context("a map key"))?;
                 let Some(text) = str_text(&out[entry..]) else {
@@ -644,11 +703,7 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
         match self {
             MapWriter::General { map, .. } => map.serialize_value(value),
             MapWriter::Direct {
-                out,
-                zero,
-                ety,
-                entries,
-                ..
+                out, ety, entries, ..
             } => {
                 let Some((text, entry)) = entries.last_mut() else {
                     return Err(Error::data("internal error: a map value without its key"));
@@ -656,11 +711,7 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 if entry.end != entry.start {
                     return Err(Error::data("internal error: a map value without its key"));
                 }
-                let written = value.serialize(MsgpackSerializer {
-                    out,
-                    ty: ety,
-                    zero: *zero,
-                });
+                let written = value.serialize(MsgpackSerializer { out, ty: ety });
                 if let Err(e) = written {
                     let key = String::from_utf8_lossy(&out[text.clone()]).into_owned();
                     return Err(e.under(PathStep::Key(key)));
@@ -672,9 +723,9 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
     }
     fn end(self) -> Result<()> {
         match self {
-            MapWriter::General { out, zero, ty, map } => {
+            MapWriter::General { out, ty, map } => {
                 let v = ser::SerializeMap::end(map);
-                MsgpackSerializer { out, ty, zero }.write(v)
+                MsgpackSerializer { out, ty }.write(v)
             }
             MapWriter::Direct {
                 out,
@@ -767,8 +818,7 @@ fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 /// not it; anything else gathered as a value.
 pub(crate) enum StructWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         oty: &'t Arc<ObjectType>,
         ty: &'t Type,
         name: &'static str,
@@ -786,8 +836,7 @@ pub(crate) enum StructWriter<'o, 't> {
         plan: Plan,
     },
     General {
-        out: &'o mut Vec<u8>,
-        zero: Zero<'o>,
+        out: &'o mut Out,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
@@ -802,7 +851,6 @@ impl<'o, 't> StructWriter<'o, 't> {
                     fields_start: s.out.len(),
                     in_order_end: s.out.len(),
                     out: s.out,
-                    zero: s.zero,
                     plan: Plan::for_struct(oty, name, len),
                     oty,
                     ty: s.ty,
@@ -815,7 +863,6 @@ impl<'o, 't> StructWriter<'o, 't> {
                 let map = ser::Serializer::serialize_struct(s.typed(), name, len)?;
                 Ok(StructWriter::General {
                     out: s.out,
-                    zero: s.zero,
                     ty: s.ty,
                     map,
                 })
@@ -838,7 +885,6 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
             }
             StructWriter::Direct {
                 out,
-                zero,
                 oty,
                 ty,
                 name,
@@ -890,7 +936,6 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
                     .serialize(MsgpackSerializer {
                         out,
                         ty: oty.attribute_type_at(i),
-                        zero: *zero,
                     })
                     .map_err(|e| e.under(PathStep::Attr(key.to_string())))?;
                 if i == *next && late.is_empty() {
@@ -919,9 +964,9 @@ impl ser::SerializeStruct for StructWriter<'_, '_> {
     }
     fn end(self) -> Result<()> {
         match self {
-            StructWriter::General { out, zero, ty, map } => {
+            StructWriter::General { out, ty, map } => {
                 let v = ser::SerializeStruct::end(map);
-                MsgpackSerializer { out, ty, zero }.write(v)
+                MsgpackSerializer { out, ty }.write(v)
             }
             StructWriter::Direct {
                 out,
