@@ -128,8 +128,6 @@ mod tests {
 
     use super::*;
 
-    #[cfg(feature = "serde")]
-    #[test]
     /// A dynamic value's type JSON, written in place after room for a bin8
     /// header, gets the header rmp gives its length on both sides of the
     /// bin8/bin16 (255/256) and bin16/bin32 (65535/65536) limits.

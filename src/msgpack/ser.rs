@@ -105,10 +105,7 @@ impl Out {
         let outer = self.negative_zero.replace(false);
         let r = write(self);
         let found = self.negative_zero == Some(true);
-        self.negative_zero = match outer {
-            Some(seen) => Some(seen || found),
-            None => None,
-        };
+        self.negative_zero = outer.map(|seen| seen || found);
         (r, found)
     }
 }
