@@ -18,6 +18,8 @@ use std::sync::{Arc, Weak};
 use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
+use super::decode::decode;
+use super::encode::encode_into;
 use super::read::item_ends;
 use super::set_order::known_in_order;
 use super::write::{
@@ -115,7 +117,7 @@ impl<'o, 't> MsgpackSerializer<'o, 't> {
     fn write(self, v: Result<Value>) -> Result<()> {
         let v = v?;
         self.out.note_negative_zero(|| has_negative_zero(&v));
-        super::encode_into(self.out, &v, self.ty)
+        encode_into(self.out, &v, self.ty)
     }
 
     fn typed(&self) -> TypedSerializer<'t> {
@@ -280,7 +282,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
                 // is -0.
                 let v = crate::convert::conformed(&v, self.ty)?;
                 self.out.note_negative_zero(|| has_negative_zero(&v));
-                super::encode_into(self.out, &v, self.ty)
+                encode_into(self.out, &v, self.ty)
             }
             HandedOver::Type(t) => self.serialize_str(&t.to_json()),
             other => {
@@ -583,7 +585,7 @@ fn write_set(
             .iter()
             .map(|(r, v)| match v {
                 Some(v) => Ok(v.clone()),
-                None => super::decode_with(&out[r.clone()], ety, &opts),
+                None => decode(&out[r.clone()], ety, &opts),
             })
             .collect::<Result<Vec<Value>>>()?;
         crate::set::canonical_order(ety, &values)
