@@ -205,6 +205,127 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "serde")]
+/// serde's three sequence traits for a type whose `element` and `finish`
+/// do the work: the typed serializers (`to_value`'s and each format's)
+/// take sequences, tuples and tuple structs alike.
+macro_rules! sequence_traits {
+    ($ty:ty, $ok:ty) => {
+        sequence_traits!($ty, $ok, SerializeSeq serialize_element, SerializeTuple
+            serialize_element, SerializeTupleStruct serialize_field);
+    };
+    ($ty:ty, $ok:ty, $($tr:ident $method:ident),*) => {$(
+        impl serde::ser::$tr for $ty {
+            type Ok = $ok;
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+                self.element(value)
+            }
+            fn end(self) -> Result<$ok> {
+                self.finish()
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "serde")]
+/// The serializer methods a capture of private content (see
+/// `typed::private`) does not take: each an error, as only ctywire's own
+/// content comes to a capture.
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*);)*) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<Self::Ok> {
+            Err(Error::data(concat!("internal error: private content written with ", stringify!($method))))
+        }
+    )*};
+}
+
+/// The rest of a capture's serializer methods, refused.
+#[cfg(feature = "serde")]
+macro_rules! refuse_compound {
+    () => {
+        refuse! {
+            serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+            serialize_i128(i128); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+            serialize_u128(u128); serialize_f32(f32); serialize_char(char);
+            serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+            serialize_unit_struct(&'static str);
+            serialize_unit_variant(&'static str, u32, &'static str);
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Self::Ok> {
+            Err(Error::data(
+                "internal error: private content written as an option",
+            ))
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok> {
+            Err(Error::data(
+                "internal error: private content written as a newtype",
+            ))
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok> {
+            Err(Error::data(
+                "internal error: private content written as a variant",
+            ))
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+            Err(Error::data(
+                "internal error: private content written as a sequence",
+            ))
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+            Err(Error::data(
+                "internal error: private content written as a tuple",
+            ))
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
+            Err(Error::data(
+                "internal error: private content written as a tuple",
+            ))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(Error::data(
+                "internal error: private content written as a variant",
+            ))
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+            Err(Error::data(
+                "internal error: private content written as a map",
+            ))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(Error::data(
+                "internal error: private content written as a variant",
+            ))
+        }
+    };
+}
+
 mod convert;
 mod decode;
 mod error;

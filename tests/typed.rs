@@ -323,6 +323,84 @@ fn number_and_string_fields_carry_any_number_exactly() {
 }
 
 #[test]
+fn a_number_of_every_form_passes_through_every_path_as_it_is_held() {
+    // Each form writes differently (int, float64, text, -0's sign kept in
+    // JSON and in sets), so each must arrive as it was: held as i64 or
+    // float64, or handed over in band as an exact u64, f64 or text.
+    let forms: Vec<Number> = vec![
+        Number::from_i64(-7),
+        Number::from_f64(0.1).unwrap(),
+        Number::from_f64(-0.0).unwrap(),
+        Number::infinity(false),
+        Number::infinity(true),
+        "0.5".parse().unwrap(),
+        "0.1".parse().unwrap(),
+        "-2.25".parse().unwrap(),
+        "18446744073709551615".parse().unwrap(),
+        "18446744073709551616".parse().unwrap(),
+        "-9223372036854775809".parse().unwrap(),
+        "1e300".parse().unwrap(),
+        "1e400".parse().unwrap(),
+    ];
+    for n in forms {
+        let v = Value::number(n.clone());
+        let bytes = msgpack::encode(&v, &Type::Number).unwrap();
+        assert_eq!(msgpack::to_vec(&n, &Type::Number).unwrap(), bytes, "{n}");
+        assert_eq!(to_value(&n, &Type::Number).unwrap(), v, "{n}");
+        assert_eq!(
+            to_value(&n, &Type::String).unwrap(),
+            Value::string(n.to_string()),
+            "{n}"
+        );
+        let back: Number = from_value(&v).unwrap();
+        assert_eq!(
+            msgpack::encode(&Value::number(back), &Type::Number).unwrap(),
+            bytes,
+            "{n}"
+        );
+        let back: Number = msgpack::from_slice(&bytes, &Type::Number).unwrap();
+        assert_eq!(
+            msgpack::encode(&Value::number(back), &Type::Number).unwrap(),
+            bytes,
+            "{n}"
+        );
+        if !n.is_infinite() {
+            let text = json::encode(&v, &Type::Number).unwrap();
+            assert_eq!(json::to_vec(&n, &Type::Number).unwrap(), text, "{n}");
+            let back: Number = json::from_slice(&text, &Type::Number).unwrap();
+            assert_eq!(back.to_string(), n.to_string());
+        }
+        // Sets keep -0 and 0 apart by their text.
+        let set = Type::set(Type::Number);
+        let both = vec![n.clone(), Number::from_i64(0)];
+        assert_eq!(
+            to_value(&both, &set).unwrap(),
+            Value::set(Type::Number, vec![v.clone(), Value::number(0)]).unwrap(),
+            "{n}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_is_refused_by_other_serializers_before_its_refinements_are_written() {
+    let u: Unknowable<String> = Unknowable::Unknown(Refinements {
+        not_null: true,
+        string_prefix: Some("secret-".into()),
+        ..Default::default()
+    });
+    let mut out = Vec::new();
+    let err = serde_json::to_writer(&mut out, &vec![u.clone()]).unwrap_err();
+    assert!(err.to_string().contains("a form only in cty"), "{err}");
+    assert!(!String::from_utf8_lossy(&out).contains("secret-"));
+    // ctywire's serializers read the refinements back.
+    let v = to_value(&u, &Type::String).unwrap();
+    assert_eq!(
+        v.refinements().unwrap().string_prefix.as_deref(),
+        Some("secret-")
+    );
+}
+
+#[test]
 fn an_attribute_the_struct_lacks_names_it_and_the_fields() {
     let v = thing_value()
         .with_attr("name", Value::string("web"))
@@ -645,13 +723,20 @@ fn numbers_and_paths_serialize_meaningfully_elsewhere() {
 }
 
 #[test]
-fn a_value_serializes_as_plain_data_elsewhere_and_refuses_unknowns() {
+fn a_value_serializes_elsewhere_as_its_type_and_plain_data_and_refuses_unknowns() {
     let v = thing_value().with_attr("id", Value::string("i")).unwrap();
     let text = serde_json::to_string(&v).unwrap();
+    let type_json = v.ty().to_json();
     assert!(
-        text.starts_with(r#"{"extra":["x",1],"id":"i","name":"web""#),
+        text.starts_with(&format!(
+            r#"{{"type":{type_json},"value":{{"extra":["x",1],"id":"i","name":"web""#
+        )),
         "{text}"
     );
+    // Its two parts are all cty's JSON decoder needs to make it again.
+    let parts: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let again = json::decode(parts["value"].to_string().as_bytes(), v.ty()).unwrap();
+    assert_eq!(again, v);
     let back: Value = serde_json::from_str(r#"{"a":[1,"x"],"b":null}"#).unwrap();
     assert_eq!(
         back,

@@ -134,13 +134,35 @@ fn member() -> impl Strategy<Value = Option<Member>> {
     )
 }
 
-/// `to_vec` and `to_value` + `encode` on the same input: the same bytes, or
-/// errors of the same kind.
+/// `to_vec` and `to_value` + `encode` on the same input, in msgpack and in
+/// JSON: the same bytes, or the same error.
 fn agree<T: Serialize + ?Sized>(t: &T, ty: &Type) -> Result<(), TestCaseError> {
     match (msgpack::to_vec(t, ty), to_value(t, ty)) {
         (Ok(direct), Ok(v)) => prop_assert_eq!(direct, msgpack::encode(&v, ty).unwrap()),
         (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
         (a, b) => prop_assert!(false, "to_vec {:?}, to_value {:?}", a, b),
+    }
+    json_agrees(t, ty)
+}
+
+/// `json::to_vec`, which streams, and the plain path it stands for,
+/// `json::encode(&to_value(..)?, ..)`: the same text, or the same error.
+/// (Sets come out in cty's order and unknowns are refused on both.)
+fn json_agrees<T: Serialize + ?Sized>(t: &T, ty: &Type) -> Result<(), TestCaseError> {
+    let plain = to_value(t, ty).and_then(|v| json::encode(&v, ty));
+    match (json::to_vec(t, ty), plain) {
+        (Ok(direct), Ok(plain)) => prop_assert_eq!(
+            String::from_utf8_lossy(&direct),
+            String::from_utf8_lossy(&plain)
+        ),
+        (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => prop_assert!(false, "json::to_vec {:?}, encode(to_value) {:?}", a, b),
+    }
+    // Appended, with the buffer as it was on an error.
+    let mut out = b"[".to_vec();
+    match json::to_vec_into(&mut out, t, ty) {
+        Ok(()) => prop_assert_eq!(&out[1..], &json::to_vec(t, ty).unwrap()[..]),
+        Err(_) => prop_assert_eq!(&out[..], b"["),
     }
     Ok(())
 }
@@ -252,6 +274,22 @@ proptest! {
         prop_assert_eq!(&again, &msgpack::encode(&to_value(&t, &ty).unwrap(), &ty).unwrap());
         let via_value: Any<Loose> = from_value(&msgpack::decode(&bytes, &ty).unwrap()).unwrap();
         prop_assert_eq!(msgpack::to_vec(&via_value, &ty).unwrap(), bytes);
+    }
+
+    #[test]
+    fn json_to_vec_streams_what_encode_writes_for_to_value(v in value(loose_type())) {
+        // Structs (fields in their own order, not the type's), maps, lists,
+        // sets, tuples, the three states and a dynamic `Value`, unknowns
+        // included (refused on both paths).
+        let ty = loose_type();
+        let bytes = msgpack::encode(&without_negative_zero(&v), &ty).unwrap();
+        let t: Any<Loose> = msgpack::from_slice(&bytes, &ty).unwrap();
+        for at in [ty.clone(), Type::Dynamic, Type::map(Type::String), Type::list(ty.clone())] {
+            // At other types: converted, or refused, alike.
+            json_agrees(&t, &at)?;
+        }
+        // And a `Value` handed over whole.
+        json_agrees(&without_unknowns(&msgpack::decode(&bytes, &ty).unwrap()), &ty)?;
     }
 
     #[test]

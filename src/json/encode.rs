@@ -134,14 +134,14 @@ fn write_object<'v>(
 /// the stack, as [`write_member`] is): as a call, its prologue, epilogue
 /// and the check's constants were a third of its instructions.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn write_quoted(out: &mut Vec<u8>, s: &str) {
+pub(super) fn write_quoted(out: &mut Vec<u8>, s: &str) {
     write_quoted_then(out, s, b"\"");
 }
 
 /// An object key and its colon: [`write_quoted`] with the colon stored
 /// with the closing quote, saving it a capacity check and length update.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn write_key(out: &mut Vec<u8>, s: &str) {
+pub(super) fn write_key(out: &mut Vec<u8>, s: &str) {
     write_quoted_then(out, s, b"\":");
 }
 

@@ -34,6 +34,8 @@ mod encode;
 // `crate::__private` (for ctywire-bridge), so not documented as API.
 #[allow(missing_docs)]
 pub(crate) mod read;
+#[cfg(feature = "serde")]
+mod ser;
 
 use crate::error::{Error, Result};
 use crate::types::Type;
@@ -88,7 +90,36 @@ pub fn decode_with(text: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Value
 /// ```
 #[cfg(feature = "serde")]
 pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
-    encode(&crate::to_value(value, ty)?, ty)
+    let mut out = Vec::with_capacity(64);
+    ser::to_json(&mut out, value, ty)?;
+    Ok(out)
+}
+
+/// [`to_vec`], appending to `out`, which can be reused from one value to
+/// the next as [`encode_into`]'s can. On an error `out` is left as it was.
+/// *Needs the `serde` feature.*
+///
+/// ```
+/// use ctywire::{json, Type};
+/// let ty = Type::parse(r#"["map","number"]"#)?;
+/// let mut out = Vec::new();
+/// for ports in [[("https", 443), ("http", 80)], [("ssh", 22), ("dns", 53)]] {
+///     out.clear();
+///     json::to_vec_into(&mut out, &std::collections::HashMap::from(ports), &ty)?;
+///     assert_eq!(out, json::to_vec(&std::collections::BTreeMap::from(ports), &ty)?);
+/// }
+/// assert_eq!(out, br#"{"dns":53,"ssh":22}"#);
+/// assert!(json::to_vec_into(&mut out, &vec![1.5], &Type::list(Type::Bool)).is_err());
+/// assert_eq!(out, br#"{"dns":53,"ssh":22}"#);
+/// # Ok::<(), ctywire::Error>(())
+/// ```
+#[cfg(feature = "serde")]
+pub fn to_vec_into<T: serde::Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ty: &Type,
+) -> Result<()> {
+    ser::to_json(out, value, ty)
 }
 
 /// JSON text of type `ty` read into a serde type, with the default

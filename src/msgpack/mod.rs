@@ -45,13 +45,15 @@
 //! ```
 
 mod decode;
-pub(crate) mod encode;
+mod encode;
+mod read;
 #[cfg(feature = "serde")]
-pub(crate) use decode::item_ends;
+mod ser;
 // The typed layer's: its sets are written in order, and read that way.
 #[cfg(feature = "serde")]
-pub(crate) mod set_order;
+mod set_order;
 mod unknown;
+mod write;
 
 use crate::error::Result;
 use crate::types::Type;
@@ -103,7 +105,7 @@ pub fn decode_with(bytes: &[u8], ty: &Type, opts: &DecodeOptions) -> Result<Valu
 #[cfg(feature = "serde")]
 pub fn to_vec<T: serde::Serialize + ?Sized>(value: &T, ty: &Type) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(64);
-    crate::typed::to_msgpack(&mut out, value, ty)?;
+    ser::to_msgpack(&mut out, value, ty)?;
     Ok(out)
 }
 
@@ -130,7 +132,7 @@ pub fn to_vec_into<T: serde::Serialize + ?Sized>(
     value: &T,
     ty: &Type,
 ) -> Result<()> {
-    crate::typed::to_msgpack(out, value, ty)
+    ser::to_msgpack(out, value, ty)
 }
 
 /// msgpack bytes of type `ty` read into a serde type, with the default
@@ -177,5 +179,5 @@ pub fn from_slice_with<'a, T: serde::Deserialize<'a>>(
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<T> {
-    crate::typed::from_wire(decode::Reader::new(bytes), bytes.len(), ty, opts)
+    crate::typed::from_wire(read::Reader::new(bytes), bytes.len(), ty, opts)
 }

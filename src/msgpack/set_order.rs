@@ -15,8 +15,8 @@
 
 use std::cmp::Ordering;
 
-use super::decode::{is_ext, Head, Reader};
-use super::encode::NIL;
+use super::read::{is_ext, Head, Reader};
+use super::write::NIL;
 use crate::set::hash::{
     bool_hash, brackets, compare_leaves, write_number_hash, write_string_hash, Leaf, NULL,
 };

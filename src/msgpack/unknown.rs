@@ -14,8 +14,8 @@
 
 use rmp::encode as mp;
 
-use super::decode::{Head, Reader};
-use super::encode::write_number;
+use super::read::{is_ext, Head, Reader};
+use super::write::write_number;
 use crate::error::{Error, Result};
 use crate::refinements::{safe_prefix, Bound, Refinements};
 use crate::strings::nfc;
@@ -283,7 +283,7 @@ fn read_bound(p: &mut Reader<'_>, at: usize, max_exponent: u32) -> Result<Bound>
     }
     let nat = p.pos();
     // Neither a null nor an unknown can bound a number.
-    if matches!(p.peek()?, 0xc0) || super::decode::is_ext(p.peek()?) {
+    if matches!(p.peek()?, 0xc0) || is_ext(p.peek()?) {
         return Err(bad());
     }
     let head = p.head()?;

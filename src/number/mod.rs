@@ -253,6 +253,19 @@ impl Number {
         }
     }
 
+    /// The decimal equal to the finite, non-zero float64 `f`: its exact
+    /// value held as text, as if it had been read as text (`0.5`), which
+    /// encoders write as text where the float64 itself would be written as
+    /// a float64. The inverse of [`non_integer_as_exact_f64`] for decimals.
+    ///
+    /// [`non_integer_as_exact_f64`]: Number::non_integer_as_exact_f64
+    #[cfg(feature = "serde")]
+    pub(crate) fn decimal_of_f64(f: f64) -> Number {
+        let (m, e) = decompose(f);
+        let (digits, point) = exact_decimal(&BigUint::from(m), e);
+        Number::normalize(f < 0.0, digits, point)
+    }
+
     /// The float64 equal to this non-integral number, if float64 holds it
     /// exactly: every float64 read from the wire, a binary fraction read as
     /// text (`0.5`), and ±infinity. `None` for every integer, even one

@@ -11,13 +11,15 @@ use serde::de::value::StrDeserializer;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::key::KeyDeserializer;
-use super::{
-    null_error, required_form, stash, take_stash, trailing_elements, unknown_error, Stashed,
-    NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN,
+use super::private::{
+    refinements_as_value, visit_number, Handover, NUMBER_TOKEN, UNKNOWABLE_TOKEN, UNKNOWN_TOKEN,
+    VALUE_TOKEN,
 };
+use super::rules::{self, null_error, required_form, trailing_elements, unknown_error};
 use crate::error::{Error, Result};
 use crate::number::{Number, DEFAULT_MAX_NUMBER_EXPONENT};
 use crate::path::PathStep;
+use crate::refinements::Refinements;
 use crate::types::Type;
 use crate::value::{Repr, Value};
 
@@ -65,38 +67,7 @@ impl<'v> ValueDeserializer<'v> {
 
     /// An exact integer of type `T`, named `name` in messages.
     fn integer<T: TryFrom<i128> + TryFrom<u128>>(&self, name: &str) -> Result<T> {
-        let n = self.number("a number")?;
-        let out_of_range = || {
-            Error::data(format!(
-                "an integer in the range of {name} is required (got {n})"
-            ))
-        };
-        if let Some(i) = n.to_i64() {
-            return T::try_from(i128::from(i)).map_err(|_| out_of_range());
-        }
-        if !n.is_integer() {
-            return Err(Error::data(format!("an integer is required (got {n})")));
-        }
-        // Beyond i64: canonical text is plain digits for an integer. Too
-        // many digits for 128 bits is out of range for every T.
-        let text = n.to_string();
-        if let Ok(i) = text.parse::<i128>() {
-            return T::try_from(i).map_err(|_| out_of_range());
-        }
-        match text.parse::<u128>() {
-            Ok(u) => T::try_from(u).map_err(|_| out_of_range()),
-            Err(_) => Err(out_of_range()),
-        }
-    }
-
-    fn float(&self) -> Result<f64> {
-        float(self.number("a number")?)
-    }
-
-    fn float32(&self) -> Result<f32> {
-        let n = self.number("a number")?;
-        let f = n.to_f64() as f32;
-        in_float_range(n, f, f.is_infinite(), "f32", f32::MAX)
+        rules::integer(self.number("a number")?, name)
     }
 
     /// The elements of a known list, set or tuple.
@@ -153,7 +124,7 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
                 } else if let Some(u) = n.to_u64() {
                     visitor.visit_u64(u)
                 } else {
-                    visitor.visit_f64(float(n)?)
+                    visitor.visit_f64(rules::float(n)?)
                 }
             }
             Repr::Bool(b) => visitor.visit_bool(*b),
@@ -183,23 +154,15 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_f32(self.float32()?)
+        visitor.visit_f32(rules::float32(self.number("a number")?)?)
     }
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_f64(self.float()?)
+        visitor.visit_f64(rules::float(self.number("a number")?)?)
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.known()? {
-            Repr::String(s) => {
-                let mut chars = s.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) => visitor.visit_char(c),
-                    _ => Err(Error::data(format!(
-                        "a string of one character is required (got {s:?})"
-                    ))),
-                }
-            }
+            Repr::String(s) => visitor.visit_char(rules::one_char(s)?),
             _ => Err(self.mismatch("a string")),
         }
     }
@@ -256,33 +219,21 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'_> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        // ctywire's own types, answered in band (see `private`).
         match name {
-            VALUE_TOKEN => {
-                stash(Stashed::Value(self.v.clone()));
-                let r = visitor.visit_unit();
-                take_stash();
-                r
-            }
+            VALUE_TOKEN => visit_value(self.v, visitor),
             NUMBER_TOKEN => match self.known()? {
                 // The number itself: its text would lose whether it came
                 // as a float64, which decides how it is written back.
-                Repr::Number(n) => {
-                    stash(Stashed::Number(n.clone()));
-                    let r = visitor.visit_unit();
-                    take_stash();
-                    r
-                }
+                Repr::Number(n) => visit_number(n, visitor),
                 // A string holding a number converts.
                 Repr::String(s) => visitor.visit_str(s),
                 _ => Err(self.mismatch("a number")),
             },
             UNKNOWABLE_TOKEN => match self.v.repr() {
                 Repr::Unknown(..) => {
-                    let r = self.v.refinements().cloned().unwrap_or_default();
-                    stash(Stashed::Unknown(r));
-                    let r = visitor.visit_unit();
-                    take_stash();
-                    r
+                    let none = Refinements::default();
+                    visit_unknown(self.v.refinements().unwrap_or(&none), visitor)
                 }
                 _ => visitor.visit_newtype_struct(self),
             },
@@ -375,33 +326,6 @@ pub(super) fn missing_field_named(e: Error, ty: &Type) -> Error {
     ))
 }
 
-/// The nearest f64 to `n`.
-fn float(n: &Number) -> Result<f64> {
-    let f = n.to_f64();
-    in_float_range(n, f, f.is_infinite(), "f64", f64::MAX)
-}
-
-/// `f`, the nearest float of type `name` to `n`, unless it is an
-/// `infinite` that `n` is not: a finite number beyond the type's range
-/// would become an infinity, which writing back would write instead of
-/// it. Checked after the (cheap) conversion, so a number in range pays one
-/// comparison. The number is left out of the message: it may have
-/// hundreds of digits.
-fn in_float_range<F: std::fmt::LowerExp>(
-    n: &Number,
-    f: F,
-    infinite: bool,
-    name: &str,
-    max: F,
-) -> Result<F> {
-    if infinite && !n.is_infinite() {
-        return Err(Error::data(format!(
-            "a number in the range of {name} is required (got one beyond ±{max:e})"
-        )));
-    }
-    Ok(f)
-}
-
 /// Hands `elems` to `visitor`, which must take them all.
 fn visit_elements<'de, V: Visitor<'de>>(elems: &[Value], visitor: V) -> Result<V::Value> {
     let mut access = ElementsAccess { elems, next: 0 };
@@ -480,5 +404,63 @@ impl<I> EntriesAccess<'_, I> {
         } else {
             PathStep::Key(k.to_string())
         }
+    }
+}
+
+/// ctywire's deserializers' answer to a [`VALUE_TOKEN`] request: `v`
+/// handed over whole, its type and then its content as plain data.
+pub(super) fn visit_value<'de, V: Visitor<'de>>(v: &Value, visitor: V) -> Result<V::Value> {
+    visitor.visit_enum(Handover {
+        name: VALUE_TOKEN,
+        payload: TypedContent(v),
+    })
+}
+
+/// ctywire's deserializers' answer to an [`UNKNOWABLE_TOKEN`] request
+/// that finds an unknown: its refinements handed over as data.
+pub(super) fn visit_unknown<'de, V: Visitor<'de>>(r: &Refinements, visitor: V) -> Result<V::Value> {
+    let data = refinements_as_value(r);
+    visitor.visit_enum(Handover {
+        name: UNKNOWN_TOKEN,
+        payload: ValueDeserializer::new(&data),
+    })
+}
+
+/// A value's type (as its JSON text) and then the value, as a pair.
+struct TypedContent<'v>(&'v Value);
+
+impl<'de> de::Deserializer<'de> for TypedContent<'_> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_seq(TypedContentAccess { v: self.0, next: 0 })
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct TypedContentAccess<'v> {
+    v: &'v Value,
+    next: u8,
+}
+
+impl<'de> de::SeqAccess<'de> for TypedContentAccess<'_> {
+    type Error = Error;
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.next += 1;
+        match self.next {
+            1 => seed
+                .deserialize(de::value::StringDeserializer::<Error>::new(
+                    self.v.ty().to_json(),
+                ))
+                .map(Some),
+            2 => seed.deserialize(ValueDeserializer::new(self.v)).map(Some),
+            _ => Ok(None),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(2usize.saturating_sub(usize::from(self.next)))
     }
 }

@@ -1,63 +1,33 @@
 //! Serialize and Deserialize for ctywire's own types, and
 //! [`IgnoredAttributes`].
 //!
-//! With ctywire's (de)serializer a [`Value`] or [`Number`] passes through
-//! whole (beside serde's calls, see [`super::Stashed`]): a `Value` field
-//! takes whatever is at its position, unknowns and dynamic types
-//! included, and a `Number` keeps every digit. With any other format they
-//! take their plain form: a value as plain data (unknowns are an error),
-//! a number as an integer, an exact float, or else its decimal text.
-//! A [`Type`] is its type-constraint JSON: a string of that JSON inside
-//! cty, the JSON structure elsewhere.
+//! Each passes through ctywire's (de)serializers whole, in band under a
+//! private name (see `private`): a `Value` field takes whatever is at its
+//! position, unknowns and dynamic types included, and a `Number` keeps
+//! every digit. With any other format they take a plain form: a value as
+//! `{"type": T, "value": V}` (its type and its content as plain data;
+//! unknowns are an error), a number as an integer, an exact float, or
+//! else its decimal text. A [`Type`] is its type-constraint JSON: a string
+//! of that JSON inside cty, the JSON structure elsewhere.
 
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde::Deserialize;
 
-use super::{is_typed_serializer, stash, take_stash, Stashed, NUMBER_TOKEN, VALUE_TOKEN};
+use super::private::{
+    take_handover, NumberContent, NumberText, RefinementsData, ValueContent, NUMBER_TOKEN,
+    TYPE_TOKEN, UNKNOWABLE_TOKEN, UNKNOWN_TOKEN, VALUE_TOKEN,
+};
 use crate::number::Number;
-use crate::types::Type;
-use crate::value::{Repr, Value};
+use crate::types::{ObjectType, Type};
+use crate::value::{self, Value};
 use crate::DEFAULT_MAX_DEPTH;
 
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if is_typed_serializer::<S>() {
-            stash(Stashed::Value(self.clone()));
-            return s.serialize_newtype_struct(VALUE_TOKEN, &());
-        }
-        match self.repr() {
-            Repr::Null(_) => s.serialize_none(),
-            Repr::Unknown(..) => Err(ser::Error::custom(
-                "an unknown value has a form only in cty (ctywire's msgpack, to_value)",
-            )),
-            Repr::String(t) => s.serialize_str(t),
-            Repr::Number(n) => n.serialize(s),
-            Repr::Bool(b) => s.serialize_bool(*b),
-            Repr::Seq(Type::Object(o), values) => {
-                let mut m = s.serialize_map(Some(values.len()))?;
-                for ((name, _), v) in o.attributes().zip(values.iter()) {
-                    m.serialize_entry(name, v)?;
-                }
-                m.end()
-            }
-            Repr::Seq(_, elems) => {
-                let mut q = s.serialize_seq(Some(elems.len()))?;
-                for e in elems.iter() {
-                    q.serialize_element(e)?;
-                }
-                q.end()
-            }
-            Repr::Map(_, entries) => {
-                let mut m = s.serialize_map(Some(entries.len()))?;
-                for (k, v) in entries.iter() {
-                    m.serialize_entry(k.as_str(), v)?;
-                }
-                m.end()
-            }
-        }
+        s.serialize_newtype_struct(VALUE_TOKEN, &ValueContent(self))
     }
 }
 
@@ -80,12 +50,13 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(ValueVisitor)
     }
-    // ctywire's deserializer answers with a unit beside the stashed value.
     fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        match take_stash() {
-            Some(Stashed::Value(v)) => Ok(v),
-            _ => Ok(Value::null(Type::Dynamic)),
-        }
+        Ok(Value::null(Type::Dynamic))
+    }
+    // ctywire's deserializers hand a value over whole: its type, then its
+    // content at that type.
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        de::VariantAccess::newtype_variant_seed(take_handover(data, VALUE_TOKEN)?, TypedValue)
     }
     fn visit_none<E: de::Error>(self) -> Result<Value, E> {
         Ok(Value::null(Type::Dynamic))
@@ -133,6 +104,150 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 }
 
+/// A value handed over by ctywire's deserializers: its type, then its
+/// content as plain data ([`PlainContent`](super::private::PlainContent)'s
+/// layout), read back at that type.
+struct TypedValue;
+
+impl<'de> DeserializeSeed<'de> for TypedValue {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_tuple(2, self)
+    }
+}
+
+impl<'de> Visitor<'de> for TypedValue {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value's type and content")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let missing = || de::Error::custom("internal error: a value handed over in part");
+        let ty: Type = seq.next_element()?.ok_or_else(missing)?;
+        seq.next_element_seed(AtType(&ty))?.ok_or_else(missing)
+    }
+}
+
+/// A value of type `ty` from plain data, as
+/// [`PlainContent`](super::private::PlainContent) lays it out: the type
+/// says which cty kind each part is, and the parts the data leaves open
+/// (an unknown's refinements, a dynamic part's own type) come under their
+/// private names.
+struct AtType<'t>(&'t Type);
+
+impl<'de> DeserializeSeed<'de> for AtType<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_newtype_struct(UNKNOWABLE_TOKEN, self)
+    }
+}
+
+impl<'de> Visitor<'de> for AtType<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a value of type {}", self.0.to_json())
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let r: RefinementsData =
+            de::VariantAccess::newtype_variant(take_handover(data, UNKNOWN_TOKEN)?)?;
+        Value::unknown(self.0.clone())
+            .refined(r.into())
+            .map_err(de::Error::custom)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_option(self)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::null(self.0.clone()))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        self.visit_none()
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match self.0 {
+            Type::String => String::deserialize(d).map(Value::string),
+            Type::Number => Number::deserialize(d).map(Value::number),
+            Type::Bool => bool::deserialize(d).map(Value::bool),
+            // A known part where the type is dynamic has a type of its own.
+            Type::Dynamic => Value::deserialize(d),
+            Type::List(_) | Type::Set(_) | Type::Tuple(_) => d.deserialize_seq(Parts(self.0)),
+            Type::Map(_) | Type::Object(_) => d.deserialize_map(Parts(self.0)),
+        }
+    }
+}
+
+/// The elements, entries or attributes of a value of this type.
+struct Parts<'t>(&'t Type);
+
+impl<'de> Visitor<'de> for Parts<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the parts of a value of type {}", self.0.to_json())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let ty = self.0;
+        let mut elems = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        let built = match ty {
+            Type::List(e) | Type::Set(e) => {
+                while let Some(v) = seq.next_element_seed(AtType(e))? {
+                    elems.push(v);
+                }
+                if matches!(ty, Type::List(_)) {
+                    value::decoded_list(ty, e, elems)
+                } else {
+                    crate::set::decoded_set(ty, e, elems)
+                }
+            }
+            Type::Tuple(ts) => {
+                for t in ts.iter() {
+                    match seq.next_element_seed(AtType(t))? {
+                        Some(v) => elems.push(v),
+                        None => return Err(de::Error::invalid_length(elems.len(), &self)),
+                    }
+                }
+                Ok(value::decoded_tuple(ty, elems))
+            }
+            _ => return Err(de::Error::invalid_type(de::Unexpected::Seq, &self)),
+        };
+        built.map_err(de::Error::custom)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        match self.0 {
+            Type::Map(e) => {
+                let mut entries = thin_vec::ThinVec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    entries.push((k.into(), map.next_value_seed(AtType(e))?));
+                }
+                value::decoded_map(self.0, e, entries, false).map_err(de::Error::custom)
+            }
+            Type::Object(o) => {
+                let mut values: Vec<Option<Value>> = vec![None; o.len()];
+                while let Some(k) = map.next_key::<String>()? {
+                    let Some(i) = o.index_of(&k) else {
+                        return Err(de::Error::unknown_field(&k, &[]));
+                    };
+                    values[i] = Some(map.next_value_seed(AtType(o.attribute_type_at(i)))?);
+                }
+                Ok(value::decoded_object(
+                    self.0,
+                    o,
+                    nulls_for_missing(o, values),
+                ))
+            }
+            _ => Err(de::Error::invalid_type(de::Unexpected::Map, &self)),
+        }
+    }
+}
+
+/// The attribute values, a null for each that did not come.
+fn nulls_for_missing(o: &ObjectType, values: Vec<Option<Value>>) -> Vec<Value> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| v.unwrap_or_else(|| Value::null(o.attribute_type_at(i).clone())))
+        .collect()
+}
+
 impl Serialize for Number {
     #[inline]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -149,26 +264,12 @@ impl Serialize for Number {
     }
 }
 
-/// A number not held as an i64 or float64: -0, ±infinity, decimal text.
+/// A number not held as an i64 or float64 (-0, ±infinity, decimal text),
+/// under its private name: exact to ctywire's serializers, and to any
+/// other the nearest plain form that is exact.
 #[inline(never)]
 fn serialize_other_number<S: Serializer>(n: &Number, s: S) -> Result<S::Ok, S::Error> {
-    if is_typed_serializer::<S>() {
-        // Whole, through the stash: -0 as 0 would lose its sign, and
-        // no serde primitive holds the rest exactly.
-        stash(Stashed::Number(n.clone()));
-        return s.serialize_newtype_struct(NUMBER_TOKEN, &());
-    }
-    if let Some(i) = n.to_i64() {
-        return s.serialize_i64(i);
-    }
-    if let Some(u) = n.to_u64() {
-        return s.serialize_u64(u);
-    }
-    if let Some(f) = n.non_integer_as_exact_f64() {
-        return s.serialize_f64(f);
-    }
-    // No serde primitive holds it exactly: its text does.
-    s.serialize_str(&n.to_string())
+    s.serialize_newtype_struct(NUMBER_TOKEN, &NumberContent(n))
 }
 
 impl<'de> Deserialize<'de> for Number {
@@ -178,7 +279,7 @@ impl<'de> Deserialize<'de> for Number {
 }
 
 /// A number from any serde number or from decimal text, or (from
-/// ctywire's deserializer) the number itself.
+/// ctywire's deserializers) the number itself.
 struct NumberVisitor;
 
 impl<'de> Visitor<'de> for NumberVisitor {
@@ -190,12 +291,10 @@ impl<'de> Visitor<'de> for NumberVisitor {
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Number, D::Error> {
         d.deserialize_any(NumberVisitor)
     }
-    // ctywire's deserializer answers with a unit beside the stashed number.
-    fn visit_unit<E: de::Error>(self) -> Result<Number, E> {
-        match take_stash() {
-            Some(Stashed::Number(n)) => Ok(n),
-            _ => Err(E::invalid_type(de::Unexpected::Unit, &self)),
-        }
+    // ctywire's deserializers hand a number that is neither an i64 nor
+    // a float64 over as its exact text.
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Number, A::Error> {
+        de::VariantAccess::newtype_variant_seed(take_handover(data, NUMBER_TOKEN)?, NumberText)
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
         Ok(Number::from_i64(v))
@@ -220,19 +319,29 @@ impl<'de> Visitor<'de> for NumberVisitor {
 impl Serialize for Type {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // Inside cty a type is held as the text of its JSON form (as
-        // Terraform holds type constraints in string attributes).
-        if is_typed_serializer::<S>() {
-            return s.serialize_str(&self.to_json());
-        }
-        match self {
+        // Terraform holds type constraints in string attributes): ctywire's
+        // serializers make it that from the structure.
+        s.serialize_newtype_struct(TYPE_TOKEN, &TypeContent(self))
+    }
+}
+
+/// A type's JSON structure.
+struct TypeContent<'a>(&'a Type);
+
+impl Serialize for TypeContent<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
             Type::String => s.serialize_str("string"),
             Type::Number => s.serialize_str("number"),
             Type::Bool => s.serialize_str("bool"),
             Type::Dynamic => s.serialize_str("dynamic"),
-            Type::List(e) => pair(s, "list", &**e),
-            Type::Set(e) => pair(s, "set", &**e),
-            Type::Map(e) => pair(s, "map", &**e),
-            Type::Tuple(ts) => pair(s, "tuple", &**ts),
+            Type::List(e) => pair(s, "list", &TypeContent(e)),
+            Type::Set(e) => pair(s, "set", &TypeContent(e)),
+            Type::Map(e) => pair(s, "map", &TypeContent(e)),
+            Type::Tuple(ts) => {
+                let types: Vec<TypeContent<'_>> = ts.iter().map(TypeContent).collect();
+                pair(s, "tuple", &types)
+            }
             Type::Object(o) => {
                 let optional: Vec<&str> = o.optional_names().collect();
                 let mut q = s.serialize_seq(Some(if optional.is_empty() { 2 } else { 3 }))?;
@@ -266,7 +375,7 @@ impl Serialize for Attributes<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for (name, ty) in self.0.attributes() {
-            m.serialize_entry(name, ty)?;
+            m.serialize_entry(name, &TypeContent(ty))?;
         }
         m.end()
     }

@@ -10,10 +10,10 @@
 
 use serde::de::{self, Visitor};
 
-use super::de::ValueDeserializer;
+use super::rules;
 use crate::convert::{bool_from_string, number_from_string};
 use crate::error::{Error, Result};
-use crate::value::Value;
+use crate::number::Number;
 
 /// One key; the caller puts its path step on any error.
 pub(crate) struct KeyDeserializer<'k, 'de> {
@@ -61,12 +61,9 @@ impl<'k, 'de> KeyDeserializer<'k, 'de> {
         }
     }
 
-    /// The key converted to a number, as a value for
-    /// [`ValueDeserializer`]'s number rules.
-    fn number(&self) -> Result<Value> {
-        number_from_string(self.text(), self.max_exponent)
-            .map(Value::number)
-            .map_err(key_context)
+    /// The key converted to a number, for a number value's rules.
+    fn number(&self) -> Result<Number> {
+        number_from_string(self.text(), self.max_exponent).map_err(key_context)
     }
 }
 
@@ -76,12 +73,14 @@ fn key_context(e: Error) -> Error {
     e.in_context("a map key")
 }
 
-/// The number requests: the key as a number, then a number value's rule.
-macro_rules! numbers {
-    ($($method:ident)*) => {$(
+/// The integer requests: the key as a number, then a number value's rule.
+macro_rules! integers {
+    ($($method:ident $visit:ident $t:ty;)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             let n = self.number()?;
-            de::Deserializer::$method(ValueDeserializer::new(&n), visitor).map_err(key_context)
+            rules::integer::<$t>(&n, stringify!($t))
+                .and_then(|i| visitor.$visit(i))
+                .map_err(key_context)
         }
     )*};
 }
@@ -93,10 +92,31 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'_, 'de> {
         self.visit_text(visitor)
     }
 
-    numbers! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64
+    integers! {
+        deserialize_i8 visit_i8 i8;
+        deserialize_i16 visit_i16 i16;
+        deserialize_i32 visit_i32 i32;
+        deserialize_i64 visit_i64 i64;
+        deserialize_i128 visit_i128 i128;
+        deserialize_u8 visit_u8 u8;
+        deserialize_u16 visit_u16 u16;
+        deserialize_u32 visit_u32 u32;
+        deserialize_u64 visit_u64 u64;
+        deserialize_u128 visit_u128 u128;
+    }
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let n = self.number()?;
+        rules::float32(&n)
+            .and_then(|f| visitor.visit_f32(f))
+            .map_err(key_context)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let n = self.number()?;
+        rules::float(&n)
+            .and_then(|f| visitor.visit_f64(f))
+            .map_err(key_context)
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -106,8 +126,9 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'_, 'de> {
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // A string value's rule: exactly one character.
-        let s = Value::string(self.text());
-        de::Deserializer::deserialize_char(ValueDeserializer::new(&s), visitor).map_err(key_context)
+        rules::one_char(self.text())
+            .and_then(|c| visitor.visit_char(c))
+            .map_err(key_context)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

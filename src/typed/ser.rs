@@ -7,13 +7,20 @@
 //! do. Every error carries the path of the element it is about.
 
 use compact_str::CompactString;
+use serde::de::Deserialize;
 use serde::ser::{self, Impossible, Serialize};
 
-use super::{is_private_name, required_form, take_stash, Stashed};
+use super::de::ValueDeserializer;
+use super::private::{
+    is_private_name, RefinementsData, NUMBER_TOKEN, ONLY_IN_CTY, TYPE_TOKEN, UNKNOWN_TOKEN,
+    VALUE_TOKEN,
+};
+use super::rules::required_form;
 use crate::convert::conformed;
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::path::PathStep;
+use crate::refinements::Refinements;
 use crate::strings::nfc;
 use crate::types::{ObjectType, Type};
 use crate::value::{self, Value};
@@ -23,7 +30,7 @@ pub(crate) struct TypedSerializer<'t> {
     pub(crate) ty: &'t Type,
 }
 
-pub(super) fn mismatch(ty: &Type, got: &str) -> Error {
+pub(crate) fn mismatch(ty: &Type, got: &str) -> Error {
     Error::data(format!("{} is required, not {got}", required_form(ty)))
 }
 
@@ -40,16 +47,15 @@ impl<'t> TypedSerializer<'t> {
         self.primitive(Value::number(n))
     }
 
-    /// What a ctywire type handed over under one of the private names
-    /// (`stashed`, taken from the stash), as a value of this type.
-    pub(crate) fn handed_over(self, stashed: Option<Stashed>) -> Result<Value> {
-        match stashed {
-            Some(Stashed::Value(v)) => Ok(conformed(&v, self.ty)?.into_owned()),
-            Some(Stashed::Number(n)) => self.number(n),
-            Some(Stashed::Unknown(r)) => Value::unknown(self.ty.clone()).refined(r),
-            None => Err(Error::data(
-                "internal error: a private ctywire name reached the serializer without its value",
-            )),
+    /// What a ctywire type handed over under one of the private names, as
+    /// a value of this type.
+    pub(crate) fn handed_over(self, h: HandedOver) -> Result<Value> {
+        match h {
+            HandedOver::Value(v) => Ok(conformed(&v, self.ty)?.into_owned()),
+            HandedOver::Number(n) => self.number(n),
+            HandedOver::Unknown(r) => Value::unknown(self.ty.clone()).refined(r),
+            // Inside cty a type is the text of its JSON form.
+            HandedOver::Type(t) => self.primitive(Value::string(t.to_json())),
         }
     }
 }
@@ -139,10 +145,10 @@ impl<'t> ser::Serializer for TypedSerializer<'t> {
         name: &'static str,
         value: &T,
     ) -> Result<Value> {
-        if is_private_name(name) {
-            return self.handed_over(take_stash());
+        match handed_over(name, value)? {
+            Some(h) => self.handed_over(h),
+            None => value.serialize(self),
         }
-        value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
@@ -414,7 +420,7 @@ impl ser::SerializeStruct for MapSerializer<'_> {
 
 /// A struct field (or map key, `source` "a map") that object type `ty`
 /// has no attribute for, naming both.
-pub(super) fn not_an_attribute(ty: &Type, source: &str, key: &str) -> Error {
+pub(crate) fn not_an_attribute(ty: &Type, source: &str, key: &str) -> Error {
     let what = if source == "a map" {
         format!("the map key {key:?}")
     } else {
@@ -429,4 +435,184 @@ pub(super) fn not_an_attribute(ty: &Type, source: &str, key: &str) -> Error {
         ty.to_json(),
         names.join(", ")
     ))
+}
+
+// ---- ctywire's own types, read back from their private names ----------
+
+/// What a ctywire type hands over under a private name (see `private`).
+pub(crate) enum HandedOver {
+    Value(Value),
+    Number(Number),
+    Unknown(Refinements),
+    Type(Type),
+}
+
+/// What a newtype struct named `name` with content `content` hands over,
+/// if `name` is one of ctywire's private names: read back from the
+/// content, in the layouts `private` writes. For ctywire's serializers
+/// (this one and each format's).
+#[inline]
+pub(crate) fn handed_over<T: Serialize + ?Sized>(
+    name: &'static str,
+    content: &T,
+) -> Result<Option<HandedOver>> {
+    if !is_private_name(name) {
+        return Ok(None);
+    }
+    handed_over_private(name, content).map(Some)
+}
+
+#[inline(never)]
+fn handed_over_private<T: Serialize + ?Sized>(name: &str, content: &T) -> Result<HandedOver> {
+    Ok(match name {
+        NUMBER_TOKEN => HandedOver::Number(content.serialize(NumberCapture)?),
+        UNKNOWN_TOKEN => {
+            let fields = content.serialize(StructCapture(UnknownFields(None)))?;
+            HandedOver::Unknown(fields.0.ok_or_else(|| handed_over_in_part(name))?)
+        }
+        VALUE_TOKEN => {
+            let fields = content.serialize(StructCapture(ValueFields {
+                ty: None,
+                value: None,
+            }))?;
+            HandedOver::Value(fields.value.ok_or_else(|| handed_over_in_part(name))?)
+        }
+        TYPE_TOKEN => {
+            // The JSON structure, read as any data is, then as a type.
+            let form = content.serialize(TypedSerializer { ty: &Type::Dynamic })?;
+            HandedOver::Type(Type::deserialize(ValueDeserializer::new(&form))?)
+        }
+        _ => return Err(handed_over_in_part(name)),
+    })
+}
+
+fn handed_over_in_part(name: &str) -> Error {
+    Error::data(format!(
+        "internal error: {name} is private to ctywire, and came without its content"
+    ))
+}
+
+/// Reads back a [`NumberContent`](super::private::NumberContent).
+struct NumberCapture;
+
+impl ser::Serializer for NumberCapture {
+    type Ok = Number;
+    type Error = Error;
+    type SerializeSeq = Impossible<Number, Error>;
+    type SerializeTuple = Impossible<Number, Error>;
+    type SerializeTupleStruct = Impossible<Number, Error>;
+    type SerializeTupleVariant = Impossible<Number, Error>;
+    type SerializeMap = Impossible<Number, Error>;
+    type SerializeStruct = Impossible<Number, Error>;
+    type SerializeStructVariant = Impossible<Number, Error>;
+
+    fn serialize_i64(self, v: i64) -> Result<Number> {
+        Ok(Number::from_i64(v))
+    }
+    fn serialize_u64(self, v: u64) -> Result<Number> {
+        Ok(Number::from_u64(v))
+    }
+    fn serialize_f64(self, v: f64) -> Result<Number> {
+        // The exact value of the float64: a decimal, not the float64 it
+        // happens to equal (that would write as a float64).
+        if v == 0.0 || v.is_infinite() {
+            return Number::from_f64(v);
+        }
+        Ok(Number::decimal_of_f64(v))
+    }
+    fn serialize_str(self, v: &str) -> Result<Number> {
+        // A number ctywire already holds: no limit applies again.
+        Number::parse_with_limit(v, u32::MAX)
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Error::data(
+            "internal error: private content written as a struct",
+        ))
+    }
+    refuse_compound!();
+}
+
+/// The fields of one of the private structs, taken one by one.
+trait Fields {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()>;
+}
+
+/// Reads back one of the private structs ([`UnknownContent`],
+/// [`ValueContent`]), leaving out the field that refuses to be written.
+///
+/// [`UnknownContent`]: super::private::UnknownContent
+/// [`ValueContent`]: super::private::ValueContent
+struct StructCapture<F>(F);
+
+impl<F: Fields> ser::Serializer for StructCapture<F> {
+    type Ok = F;
+    type Error = Error;
+    type SerializeSeq = Impossible<F, Error>;
+    type SerializeTuple = Impossible<F, Error>;
+    type SerializeTupleStruct = Impossible<F, Error>;
+    type SerializeTupleVariant = Impossible<F, Error>;
+    type SerializeMap = Impossible<F, Error>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Impossible<F, Error>;
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
+    }
+    refuse! {
+        serialize_i64(i64); serialize_u64(u64); serialize_f64(f64); serialize_str(&str);
+    }
+    refuse_compound!();
+}
+
+impl<F: Fields> ser::SerializeStruct for StructCapture<F> {
+    type Ok = F;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        if key == ONLY_IN_CTY {
+            return Ok(());
+        }
+        self.0.field(key, value)
+    }
+    fn end(self) -> Result<F> {
+        Ok(self.0)
+    }
+}
+
+/// An unknown's refinements.
+struct UnknownFields(Option<Refinements>);
+
+impl Fields for UnknownFields {
+    fn field<T: Serialize + ?Sized>(&mut self, _: &'static str, value: &T) -> Result<()> {
+        let data = value.serialize(TypedSerializer { ty: &Type::Dynamic })?;
+        self.0 = Some(RefinementsData::deserialize(ValueDeserializer::new(&data))?.into());
+        Ok(())
+    }
+}
+
+/// A value's type, then its content at that type.
+struct ValueFields {
+    ty: Option<Type>,
+    value: Option<Value>,
+}
+
+impl Fields for ValueFields {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        match (key, &self.ty) {
+            ("type", _) => {
+                // A type inside cty: the text of its JSON form.
+                let text = value.serialize(TypedSerializer { ty: &Type::String })?;
+                let text = text
+                    .as_str()
+                    .ok_or_else(|| handed_over_in_part(VALUE_TOKEN))?;
+                self.ty = Some(Type::parse(text)?);
+            }
+            ("value", Some(ty)) => self.value = Some(value.serialize(TypedSerializer { ty })?),
+            _ => return Err(handed_over_in_part(VALUE_TOKEN)),
+        }
+        Ok(())
+    }
 }

@@ -6,7 +6,9 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use super::{is_typed_serializer, stash, take_stash, Stashed, UNKNOWABLE_TOKEN};
+use super::private::{
+    take_handover, RefinementsData, UnknownContent, UNKNOWABLE_TOKEN, UNKNOWN_TOKEN,
+};
 use crate::refinements::Refinements;
 
 /// A value that may not be known yet: Terraform plans with unknowns
@@ -101,13 +103,9 @@ impl<T: Serialize> Serialize for Unknowable<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Unknowable::Known(t) => t.serialize(s),
-            Unknowable::Unknown(r) if is_typed_serializer::<S>() => {
-                stash(Stashed::Unknown(r.clone()));
-                s.serialize_newtype_struct(UNKNOWABLE_TOKEN, &())
-            }
-            Unknowable::Unknown(_) => Err(serde::ser::Error::custom(
-                "an unknown value has a form only in cty (ctywire's msgpack, to_value)",
-            )),
+            // In band: ctywire's serializers read the refinements back;
+            // any other refuses the unknown (see `private`).
+            Unknowable::Unknown(r) => s.serialize_newtype_struct(UNKNOWN_TOKEN, &UnknownContent(r)),
         }
     }
 }
@@ -131,12 +129,15 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for UnknowableVisitor<T> {
         T::deserialize(d).map(Unknowable::Known)
     }
 
-    // ctywire's deserializer answers an unknown with a unit beside the
-    // stashed refinements; any other unit is a known `()`-like value.
+    // ctywire's deserializers hand an unknown over with its refinements.
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        let r: RefinementsData =
+            de::VariantAccess::newtype_variant(take_handover(data, UNKNOWN_TOKEN)?)?;
+        Ok(Unknowable::Unknown(r.into()))
+    }
+
+    // A unit from another deserializer is a known `()`-like value.
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        match take_stash() {
-            Some(Stashed::Unknown(r)) => Ok(Unknowable::Unknown(r)),
-            _ => T::deserialize(de::value::UnitDeserializer::<E>::new()).map(Unknowable::Known),
-        }
+        T::deserialize(de::value::UnitDeserializer::<E>::new()).map(Unknowable::Known)
     }
 }

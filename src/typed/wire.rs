@@ -20,11 +20,10 @@ use std::borrow::Cow;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Visitor};
 
-use super::de::{missing_field_named, ValueDeserializer};
+use super::de::{missing_field_named, visit_unknown, visit_value, ValueDeserializer};
 use super::key::KeyDeserializer;
-use super::{
-    stash, take_stash, trailing_elements, Stashed, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN,
-};
+use super::private::{visit_number, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
+use super::rules::{required_form, trailing_elements};
 use crate::decode::{decode_whole, required, Decoder, Key, Wire};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
@@ -154,7 +153,7 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
             _ => return Err(Error::data("internal error: not a list, set or tuple")),
         };
         let Some((seq, len)) = self.d.w.begin_array()? else {
-            return Err(required(at, super::required_form(self.ty)));
+            return Err(required(at, required_form(self.ty)));
         };
         let wrong_length =
             |given: usize| Error::wrong_tuple_length(etys.len(), Some(given)).at_offset(at);
@@ -361,12 +360,8 @@ impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
         visitor: V,
     ) -> Result<V::Value> {
         match name {
-            VALUE_TOKEN => {
-                stash(Stashed::Value(self.decoded()?));
-                let r = visitor.visit_unit();
-                take_stash();
-                r
-            }
+            // ctywire's own types, answered in band (see `private`).
+            VALUE_TOKEN => visit_value(&self.decoded()?, visitor),
             UNKNOWABLE_TOKEN => match self.head()? {
                 Head::Unknown => {
                     let v = self.d.w.unknown(self.ty, self.d.opts)?;
@@ -376,12 +371,8 @@ impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
                         return visitor
                             .visit_newtype_struct(ValueDeserializer::attribute(&v, self.fields));
                     }
-                    stash(Stashed::Unknown(
-                        v.refinements().cloned().unwrap_or_default(),
-                    ));
-                    let r = visitor.visit_unit();
-                    take_stash();
-                    r
+                    let none = Default::default();
+                    visit_unknown(v.refinements().unwrap_or(&none), visitor)
                 }
                 Head::Wrapped => self
                     .via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor)),
@@ -395,19 +386,7 @@ impl<'a, W: Wire<'a>> de::Deserializer<'a> for WireValue<'_, 'a, '_, '_, W> {
                         let Some(n) = self.d.w.number(max_exponent)? else {
                             return Err(required(at, "a number"));
                         };
-                        // Held as an i64 or a float64 (most numbers), it
-                        // goes as one: `Number`'s visitor makes the same
-                        // number again (`from_i64`, `from_f64`).
-                        if let Some(i) = n.as_held_i64() {
-                            return visitor.visit_i64(i);
-                        }
-                        if let Some(f) = n.as_held_f64() {
-                            return visitor.visit_f64(f);
-                        }
-                        stash(Stashed::Number(n));
-                        let r = visitor.visit_unit();
-                        take_stash();
-                        return r;
+                        return visit_number(&n, visitor);
                     }
                 }
                 self.via_value(|v| de::Deserializer::deserialize_newtype_struct(v, name, visitor))

@@ -1,4 +1,5 @@
 //! Serde serialization straight into msgpack bytes: `msgpack::to_vec`.
+//! (Reading is `typed::wire`'s, shared with JSON.)
 //!
 //! It writes what `msgpack::encode(&to_value(..)?, ..)` writes, byte for
 //! byte, without the value tree where that is plain: structs as objects
@@ -17,34 +18,106 @@ use std::sync::{Arc, Weak};
 use rmp::encode as mp;
 use serde::ser::{self, Serialize};
 
-use super::ser::{mismatch, not_an_attribute, MapSerializer, SeqSerializer, TypedSerializer};
-use super::{is_private_name, take_stash, Stashed};
-use crate::error::{Error, Result};
-use crate::msgpack::encode::{
+use super::decode::decode;
+use super::encode::encode_into;
+use super::read::item_ends;
+use super::set_order::known_in_order;
+use super::write::{
     bool_marker, write_array_header, write_map_header, write_number, write_str, write_str_ascii,
     NIL,
 };
-use crate::msgpack::item_ends;
-use crate::msgpack::set_order::known_in_order;
+use crate::error::{Error, Result};
 use crate::path::PathStep;
 use crate::strings::nfc;
+use crate::typed::private::NUMBER_TOKEN;
+use crate::typed::ser::{
+    handed_over, mismatch, not_an_attribute, HandedOver, MapSerializer, SeqSerializer,
+    TypedSerializer,
+};
 use crate::types::{ObjectType, Type};
 use crate::value::{Repr, Value};
 
 // Writes to a Vec<u8> cannot fail, so rmp's io results are dropped.
 
-/// Writes one Rust value as the msgpack form of type `ty`.
+/// `to_value` and `encode`, in one pass where it can, appended to `out`;
+/// on an error `out` is left as it was.
+pub(super) fn to_msgpack<T: Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+    ty: &Type,
+) -> Result<()> {
+    let len = out.len();
+    let mut o = Out {
+        bytes: std::mem::take(out),
+        negative_zero: None,
+    };
+    let written = value.serialize(MsgpackSerializer { out: &mut o, ty });
+    *out = o.bytes;
+    if written.is_err() {
+        out.truncate(len);
+    }
+    written
+}
+
+/// Writes one Rust value as the msgpack form of type `ty`. Two words, as
+/// it was before the output learned to watch for -0: it is passed (and
+/// made anew) for every part written, and a third word had it go through
+/// memory instead of registers (+2% instructions encoding structs).
 pub(crate) struct MsgpackSerializer<'o, 't> {
-    pub(crate) out: &'o mut Vec<u8>,
+    pub(crate) out: &'o mut Out,
     pub(crate) ty: &'t Type,
+}
+
+/// The output, and whether a -0 went into the set element being written.
+/// msgpack writes -0 as 0, so the element read back from its bytes would
+/// lose it, and the set rules keep -0 and 0 apart (they order and
+/// de-duplicate by go-cty's hash strings, `-0` and `0`): such an element
+/// is built as a value instead.
+pub(crate) struct Out {
+    bytes: Vec<u8>,
+    /// `Some` while a set element is written: whether a -0 went into it.
+    negative_zero: Option<bool>,
+}
+
+impl std::ops::Deref for Out {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.bytes
+    }
+}
+
+impl std::ops::DerefMut for Out {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.bytes
+    }
+}
+
+impl Out {
+    /// Notes a -0 for the set element being written, if one is being
+    /// written (only then is `found` asked) and `found` says so.
+    fn note_negative_zero(&mut self, found: impl FnOnce() -> bool) {
+        if self.negative_zero == Some(false) && found() {
+            self.negative_zero = Some(true);
+        }
+    }
+
+    /// Runs `write` for a set element, answering whether a -0 went into
+    /// it; a set element around this one learns of it too.
+    fn watching_negative_zero<R>(&mut self, write: impl FnOnce(&mut Out) -> R) -> (R, bool) {
+        let outer = self.negative_zero.replace(false);
+        let r = write(self);
+        let found = self.negative_zero == Some(true);
+        self.negative_zero = outer.map(|seen| seen || found);
+        (r, found)
+    }
 }
 
 impl<'o, 't> MsgpackSerializer<'o, 't> {
     /// Writes a value built the general way.
     fn write(self, v: Result<Value>) -> Result<()> {
         let v = v?;
-        note_negative_zero(&v);
-        crate::msgpack::encode_into(self.out, &v, self.ty)
+        self.out.note_negative_zero(|| has_negative_zero(&v));
+        encode_into(self.out, &v, self.ty)
     }
 
     fn typed(&self) -> TypedSerializer<'t> {
@@ -61,7 +134,7 @@ impl<'o, 't> MsgpackSerializer<'o, 't> {
 
     fn int(self, v: i64) -> Result<()> {
         if matches!(self.ty, Type::Number) {
-            let _ = mp::write_sint(self.out, v);
+            let _ = mp::write_sint(&mut **self.out, v);
             return Ok(());
         }
         let v = ser::Serializer::serialize_i64(self.typed(), v);
@@ -135,7 +208,7 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         // msgpack writes as that float64; the rest (integers, -0, NaN,
         // infinities, other types) is built the general way.
         if matches!(self.ty, Type::Number) && v.is_finite() && v.fract() != 0.0 {
-            let _ = mp::write_f64(self.out, v);
+            let _ = mp::write_f64(&mut **self.out, v);
             return Ok(());
         }
         let v = ser::Serializer::serialize_f64(self.typed(), v);
@@ -183,28 +256,35 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
         name: &'static str,
         value: &T,
     ) -> Result<()> {
-        // Any other newtype is its inner value, as to `to_value`.
-        if !is_private_name(name) {
-            return value.serialize(self);
+        // A number at a number type (the one private content common in
+        // structs: `Option<Number>` fields) is written from its content
+        // as it comes, without making the number again.
+        if name == NUMBER_TOKEN && matches!(self.ty, Type::Number) {
+            return value.serialize(NumberWriter { out: self.out });
         }
-        // ctywire's own types (Value, Number, Unknowable) hand themselves
-        // over whole. A number at a number type and a value are written as
-        // the encoder writes them, without a copy; the rest (conversions,
+        // Any other newtype is its inner value, as to `to_value`.
+        let Some(h) = handed_over(name, value)? else {
+            return value.serialize(self);
+        };
+        // ctywire's own types hand themselves over (see `typed::private`).
+        // A number at a number type and a value are written as the encoder
+        // writes them; a type is its JSON text; the rest (conversions,
         // unknowns) is built the general way.
-        match take_stash() {
-            Some(Stashed::Number(n)) if matches!(self.ty, Type::Number) => {
-                note_negative_zero_if(|| is_negative_zero(&n));
+        match h {
+            HandedOver::Number(n) if matches!(self.ty, Type::Number) => {
+                self.out.note_negative_zero(|| is_negative_zero(&n));
                 write_number(self.out, &n);
                 Ok(())
             }
-            Some(Stashed::Value(v)) => {
+            HandedOver::Value(v) => {
                 // Looked at as converted to the slot's type, as the
                 // encoder will write it: the string "-0" at a number type
                 // is -0.
                 let v = crate::convert::conformed(&v, self.ty)?;
-                note_negative_zero(&v);
-                crate::msgpack::encode_into(self.out, &v, self.ty)
+                self.out.note_negative_zero(|| has_negative_zero(&v));
+                encode_into(self.out, &v, self.ty)
             }
+            HandedOver::Type(t) => self.serialize_str(&t.to_json()),
             other => {
                 let v = self.typed().handed_over(other);
                 self.write(v)
@@ -257,6 +337,57 @@ impl<'o, 't> ser::Serializer for MsgpackSerializer<'o, 't> {
     }
 }
 
+/// Writes a [`NumberContent`](crate::typed::private::NumberContent) as
+/// `write_number` writes the number it stands for: an exact float64 (a
+/// binary fraction, ±infinity) as a float64, -0 as the integer 0, an
+/// integer beyond i64 and any other decimal as its text.
+struct NumberWriter<'o> {
+    out: &'o mut Out,
+}
+
+impl ser::Serializer for NumberWriter<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        let _ = mp::write_sint(&mut **self.out, v);
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        // Beyond i64 (a smaller one is held as an i64 and never comes here).
+        write_number(self.out, &crate::Number::from_u64(v));
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        if v == 0.0 {
+            // -0 (a zero held as an i64 never comes here): the integer 0,
+            // noted for a set element that holds it.
+            self.out.note_negative_zero(|| true);
+            let _ = mp::write_sint(&mut **self.out, 0);
+        } else {
+            let _ = mp::write_f64(&mut **self.out, v);
+        }
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        write_str(self.out, v);
+        Ok(())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(Error::data(
+            "internal error: private content written as a struct",
+        ))
+    }
+    refuse_compound!();
+}
+
 /// Text written at `at` that was not all ASCII: rewritten in NFC if it is
 /// not that already. Kept out of line so that the common path stays small.
 #[cold]
@@ -273,7 +404,7 @@ fn rewrite_nfc(out: &mut Vec<u8>, at: usize, v: &str) {
 /// gathered as values.
 pub(crate) enum SeqWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         /// A list's element type; `None` for a tuple.
         list_of: Option<&'t Type>,
         etys: &'t [Type],
@@ -284,7 +415,7 @@ pub(crate) enum SeqWriter<'o, 't> {
         announced: usize,
     },
     Set {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the set's own length is known.
@@ -294,7 +425,7 @@ pub(crate) enum SeqWriter<'o, 't> {
         elements: Vec<(std::ops::Range<usize>, Option<Value>)>,
     },
     General {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         ty: &'t Type,
         seq: SeqSerializer<'t>,
     },
@@ -347,12 +478,9 @@ impl<'o, 't> SeqWriter<'o, 't> {
             } => {
                 let under = |e: Error| e.under(PathStep::Index(elements.len() as u64));
                 let start = out.len();
-                let outer = NEGATIVE_ZERO.replace(Some(false));
-                let written = value.serialize(MsgpackSerializer { out, ty: ety });
-                let negative_zero = NEGATIVE_ZERO.replace(outer) == Some(true);
-                if negative_zero && outer.is_some() {
-                    NEGATIVE_ZERO.set(Some(true));
-                }
+                let (written, negative_zero) = out.watching_negative_zero(|out| {
+                    value.serialize(MsgpackSerializer { out, ty: ety })
+                });
                 written.map_err(under)?;
                 // The set's rules see the elements as values: read back
                 // from their bytes at the end (see `write_set`), except
@@ -404,6 +532,7 @@ impl<'o, 't> SeqWriter<'o, 't> {
                 ety,
                 header,
                 elements,
+                ..
             } => write_set(out, header, elements, ety),
             SeqWriter::Direct {
                 next, announced, ..
@@ -456,7 +585,7 @@ fn write_set(
             .iter()
             .map(|(r, v)| match v {
                 Some(v) => Ok(v.clone()),
-                None => crate::msgpack::decode_with(&out[r.clone()], ety, &opts),
+                None => decode(&out[r.clone()], ety, &opts),
             })
             .collect::<Result<Vec<Value>>>()?;
         crate::set::canonical_order(ety, &values)
@@ -470,27 +599,6 @@ fn write_set(
     let items = order.into_iter().map(|i| elements[i].0.clone());
     rewrite_in_order(out, header, n, write_array_header, items);
     Ok(())
-}
-
-std::thread_local! {
-    /// While a set element is written (`Some`): whether a -0 went into
-    /// it. msgpack writes -0 as 0, so the element read back would lose it,
-    /// and the set rules keep -0 and 0 apart (they order and de-duplicate
-    /// by go-cty's hash strings, `-0` and `0`).
-    static NEGATIVE_ZERO: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
-}
-
-/// Notes a -0 in `v` for the set element being written, if any.
-fn note_negative_zero(v: &Value) {
-    note_negative_zero_if(|| has_negative_zero(v));
-}
-
-/// Notes a -0 for the set element being written, if one is being written
-/// (only then is `found` asked) and `found` says so.
-fn note_negative_zero_if(found: impl FnOnce() -> bool) {
-    if NEGATIVE_ZERO.get() == Some(false) && found() {
-        NEGATIVE_ZERO.set(Some(true));
-    }
 }
 
 fn is_negative_zero(n: &crate::Number) -> bool {
@@ -511,7 +619,7 @@ fn has_negative_zero(v: &Value) -> bool {
 /// come in it (a `BTreeMap`'s do); anything else gathered as a value.
 pub(crate) enum MapWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         ety: &'t Type,
         /// Where a header for the length serde announced is, to be settled
         /// once the map's own length is known.
@@ -523,7 +631,7 @@ pub(crate) enum MapWriter<'o, 't> {
         in_order: bool,
     },
     General {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
@@ -570,6 +678,7 @@ impl ser::SerializeMap for MapWriter<'_, '_> {
                 // Keys as `to_value` reads them: through the string type,
                 // here written as a msgpack str, whose text is then the key.
                 let entry = out.len();
+                // (A key is text: a -0 in it is the text "-0".)
                 k.serialize(MsgpackSerializer {
                     out,
                     ty: &Type::String,
@@ -708,7 +817,7 @@ fn str_text(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
 /// not it; anything else gathered as a value.
 pub(crate) enum StructWriter<'o, 't> {
     Direct {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         oty: &'t Arc<ObjectType>,
         ty: &'t Type,
         name: &'static str,
@@ -726,7 +835,7 @@ pub(crate) enum StructWriter<'o, 't> {
         plan: Plan,
     },
     General {
-        out: &'o mut Vec<u8>,
+        out: &'o mut Out,
         ty: &'t Type,
         map: MapSerializer<'t>,
     },
