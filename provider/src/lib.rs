@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+mod action;
 mod checks;
 mod context;
 mod data_source;
@@ -11,6 +12,8 @@ mod ephemeral;
 mod erased;
 mod function;
 mod hclog;
+mod identity;
+mod list;
 pub mod model;
 mod objchange;
 mod plan;
@@ -23,6 +26,7 @@ pub mod testing;
 mod validate;
 mod values;
 
+pub use action::{Action, Progress};
 pub use context::Context;
 pub use ctywire;
 pub use ctywire::{Path, Type, Unknowable, Value};
@@ -33,6 +37,8 @@ pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError,
 pub use data_source::DataSource;
 pub use ephemeral::{EphemeralResource, Opened, Renewed};
 pub use function::Function;
+pub use identity::Identity;
+pub use list::{ListResource, Listing};
 /// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)
 /// once the provider serves, with no setup.
 pub use log;

@@ -92,7 +92,9 @@ pub use serve::{
     serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
-pub use server::{ProviderService, ReceivedValue, ValueObserver};
+pub use server::{
+    InvokeActionStream, ListResourceStream, ProviderService, ReceivedValue, ValueObserver,
+};
 pub use stop::StopSignal;
 pub use stream::{ActionProgress, ListResults, StreamClosed, STREAM_BUFFER};
 

@@ -368,6 +368,13 @@ fn stopped(rpc: &str) -> Diagnostic {
 
 type Reply<T> = Result<Response<T>, Status>;
 
+/// The response stream of `ListResource` (what [`ProviderService`]
+/// answers it with; `into_inner()` gives the channel's receiver).
+pub type ListResourceStream = ReceiverStream<Result<pb::list_resource::Event, Status>>;
+
+/// The response stream of `InvokeAction`.
+pub type InvokeActionStream = ReceiverStream<Result<pb::invoke_action::Event, Status>>;
+
 fn ok<T>(t: T) -> Reply<T> {
     Ok(Response::new(t))
 }
@@ -762,7 +769,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         )
     }
 
-    type ListResourceStream = ReceiverStream<Result<pb::list_resource::Event, Status>>;
+    type ListResourceStream = ListResourceStream;
 
     async fn list_resource(
         &self,
@@ -809,7 +816,7 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         )
     }
 
-    type InvokeActionStream = ReceiverStream<Result<pb::invoke_action::Event, Status>>;
+    type InvokeActionStream = InvokeActionStream;
 
     async fn invoke_action(
         &self,

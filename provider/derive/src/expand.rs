@@ -235,6 +235,7 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (s.keep_state, "keep_state"),
             (s.default.as_ref().map(|d| d.span()), "default"),
             (s.same_as.as_ref().map(|l| l.span()), "same_as"),
+            (s.identity.map(|(span, _)| span), "identity"),
         ];
         for (span, key) in not_on_blocks {
             if let Some(span) = span {
@@ -437,6 +438,14 @@ fn build_field(f: &Field) -> TokenStream {
             }
             if s.keep_state.is_some() {
                 sets.extend(quote!(__a.plan.keep_state = true;));
+            }
+            if let Some((_, optional)) = s.identity {
+                let role = if optional {
+                    quote!(OptionalForImport)
+                } else {
+                    quote!(RequiredForImport)
+                };
+                sets.extend(quote!(__a.identity = ::core::option::Option::Some(#p::schema::IdentityRole::#role);));
             }
             if let Some(lit) = &s.same_as {
                 sets.extend(quote!(__a.plan.same_as = ::core::option::Option::Some(::std::string::String::from(#lit));));
