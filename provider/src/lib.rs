@@ -44,7 +44,7 @@ pub use list::{ListResource, Listing};
 pub use log;
 pub use model::{AttributeType, Model};
 pub use plan_hook::PlanChange;
-pub use provider::Provider;
+pub use provider::{FnProvider, Provider};
 pub use resource::Resource;
 pub use server::{Builder, Framework, SchemaError};
 

@@ -26,7 +26,7 @@ use crate::list::{only_ended, ListResource};
 use crate::model::{AttributeType, Model};
 use crate::plan::plan;
 use crate::plan_hook::PlanChange;
-use crate::provider::Provider;
+use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
 use crate::schema::Block;
 use crate::validate::validate;
@@ -123,6 +123,34 @@ fn kind_of<M: Model, T: ?Sized>(
     })
 }
 
+impl<C: Model, D: Send + Sync + 'static> Builder<FnProvider<C, D>> {
+    /// A provider whose configuring is the plain `fn` `configure`: its
+    /// argument is the provider block's model, its result the data every
+    /// call receives ([`Context::data`]). For a provider whose
+    /// configuring needs no `.await` and no cross-attribute checks;
+    /// otherwise implement [`Provider`] and use [`new`](Builder::new).
+    ///
+    /// ```
+    /// use ctywire_provider::{Builder, Model, Result};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Model)]
+    /// struct Config {
+    ///     greeting: String,
+    /// }
+    ///
+    /// fn configure(config: Config) -> Result<String> {
+    ///     Ok(config.greeting)
+    /// }
+    ///
+    /// let provider = Builder::from_fn(configure).build();
+    /// assert!(provider.is_ok());
+    /// ```
+    pub fn from_fn(configure: fn(C) -> Result<D, Diagnostics>) -> Self {
+        Builder::new(FnProvider(configure))
+    }
+}
+
 impl<P: Provider> Builder<P> {
     /// A provider with nothing registered yet.
     pub fn new(provider: P) -> Self {
@@ -200,6 +228,21 @@ impl<P: Provider> Builder<P> {
         let kind = kind_of::<A::Config, _>(name, 0, None, TypeId::of::<A>(), imp);
         Self::add(&mut self.problems, &mut self.actions, name, kind);
         self
+    }
+
+    /// Serves the plain `fn` `f` as `provider::<provider>::name(...)`: its
+    /// argument is the [`Function::Args`] model, its result the output.
+    /// Terraform requires provider functions to be pure (the same
+    /// arguments always give the same result, with no side effects), so
+    /// most need no state, no provider data and no `.await`: a `fn` is
+    /// all there is to write. A function that does need state implements
+    /// [`Function`] and is served with [`function`](Self::function).
+    pub fn pure_function<A, O>(self, name: &str, f: fn(A) -> Result<O, FunctionError>) -> Self
+    where
+        A: Model,
+        O: serde::Serialize + AttributeType + Send + 'static,
+    {
+        self.function(name, crate::function::PureFn(f))
     }
 
     /// Serves `function` as `provider::<provider>::name(...)`.

@@ -188,6 +188,7 @@ fn plan_request(prior: Value, config: Value, proposed: Value) -> tf::PlanResourc
         prior_private: Vec::new(),
         provider_meta: None,
         client_capabilities: Default::default(),
+        prior_identity: None,
     }
 }
 
@@ -199,6 +200,7 @@ fn apply_request(prior: Value, planned: Value, config: Value) -> tf::ApplyResour
         config,
         planned_private: Vec::new(),
         provider_meta: None,
+        planned_identity: None,
     }
 }
 
@@ -396,6 +398,7 @@ async fn import_gives_the_whole_object_or_says_there_is_none() {
         type_name: "test_thing".into(),
         id: id.into(),
         client_capabilities: Default::default(),
+        identity: None,
     };
     let found = p.import_resource_state(import("known")).await.unwrap();
     assert_eq!(
@@ -441,6 +444,7 @@ async fn a_call_before_configure_says_the_provider_is_not_configured() {
             private: Vec::new(),
             provider_meta: None,
             client_capabilities: Default::default(),
+            current_identity: None,
         })
         .await
         .unwrap_err();
