@@ -142,7 +142,6 @@ pub fn attribute_from_proto(a: &pb::schema::Attribute) -> Result<Attribute, Erro
         deprecated: a.deprecated,
         write_only: a.write_only,
         deprecation_message: a.deprecation_message.clone(),
-        ..Default::default()
     })
 }
 

@@ -532,6 +532,7 @@ impl Client {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn apply(
         &self,
         type_name: &str,
