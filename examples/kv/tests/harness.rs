@@ -144,12 +144,21 @@ fn the_identity_is_the_key_and_stays_in_state_through_plan_apply_and_refresh() {
     // An update keeps it; the plan before it sent and got it back.
     tf.resource("kv_entry.a", entry("a", "two")).unwrap();
     assert_eq!(tf.plan().unwrap().actions("kv_entry.a"), ["update"]);
-    assert_eq!(tf.apply().unwrap().identity("kv_entry.a"), &json!({ "key": "a" }));
-    assert_eq!(tf.refresh().unwrap().identity("kv_entry.a"), &json!({ "key": "a" }));
+    assert_eq!(
+        tf.apply().unwrap().identity("kv_entry.a"),
+        &json!({ "key": "a" })
+    );
+    assert_eq!(
+        tf.refresh().unwrap().identity("kv_entry.a"),
+        &json!({ "key": "a" })
+    );
 
     // A replace gives the new object its own.
     tf.resource("kv_entry.a", entry("b", "two")).unwrap();
-    assert_eq!(tf.apply().unwrap().identity("kv_entry.a"), &json!({ "key": "b" }));
+    assert_eq!(
+        tf.apply().unwrap().identity("kv_entry.a"),
+        &json!({ "key": "b" })
+    );
 }
 
 #[test]
@@ -161,7 +170,9 @@ fn an_entry_is_imported_by_its_identity_with_the_identity_kept() {
 
     let mut tf = harness(&store);
     tf.resource("kv_entry.a", entry("a", "one")).unwrap();
-    let state = tf.import_identity("kv_entry.a", json!({ "key": "a" })).unwrap();
+    let state = tf
+        .import_identity("kv_entry.a", json!({ "key": "a" }))
+        .unwrap();
     assert_eq!(state.values("kv_entry.a")["value"], "one");
     assert_eq!(state.identity("kv_entry.a"), &json!({ "key": "a" }));
     assert!(tf.plan().unwrap().is_empty());
@@ -199,8 +210,11 @@ fn the_list_resource_finds_entries_by_prefix_with_their_identities() {
     let store = Store::new("list");
     let mut tf = harness(&store);
     for key in ["app-1", "app-2", "db-1"] {
-        tf.resource(&format!("kv_entry.{}", key.replace('-', "_")), entry(key, key))
-            .unwrap();
+        tf.resource(
+            &format!("kv_entry.{}", key.replace('-', "_")),
+            entry(key, key),
+        )
+        .unwrap();
     }
     tf.apply().unwrap();
 
@@ -210,7 +224,10 @@ fn the_list_resource_finds_entries_by_prefix_with_their_identities() {
     let names: Vec<&str> = found.iter().map(|l| l.display_name.as_str()).collect();
     assert_eq!(names, ["app-1", "app-2"]);
     let first: Listed = found[0].object().unwrap().unwrap();
-    assert_eq!((first.key.as_str(), first.value.as_str()), ("app-1", "app-1"));
+    assert_eq!(
+        (first.key.as_str(), first.value.as_str()),
+        ("app-1", "app-1")
+    );
     assert_eq!(first.revision, Some(1));
     assert_eq!(found[1].identity::<EntryId>().unwrap().key, "app-2");
 
