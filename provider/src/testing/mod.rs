@@ -28,6 +28,17 @@
 //!   plan while that value is unknown, its applied value at apply), and
 //!   `"${after_apply.NAME}"` is a value unknown until apply
 //!   ([`known_after_apply`](Harness::known_after_apply)).
+//! * **Protocol 6.9–6.10, as Terraform 1.12–1.15 add them:** identity
+//!   schemas are asked for with the schema (`GetResourceIdentitySchemas`);
+//!   each object's identity is kept in state with its version (upgraded
+//!   with `UpgradeResourceIdentity` when that changes), sent with read,
+//!   plan and apply and taken from their answers, and shown in [`State`]
+//!   ([`State::identity`], and `identity` in the JSON, as Terraform 1.12's
+//!   `terraform show -json` prints it);
+//!   [`import_identity`](Harness::import_identity) imports as an `import`
+//!   block with `identity` does; [`list`](Harness::list) runs a `list`
+//!   block (`ValidateListResourceConfig`, then `ListResource`'s stream),
+//!   its results readable into typed models ([`Listed`]).
 //! * **Answers as users read them:** a [`Plan`] in the shape `terraform
 //!   show -json PLANFILE` prints (`resource_changes[]` with `change.actions`,
 //!   `before`, `after`, `after_unknown`, `before_sensitive`,
