@@ -7,175 +7,42 @@
 //! `cargo run --release -p ctywire-provider --example plan_scaling` prints
 //! one JSON line per size: `{"elements":N,"plan_ms":X,"apply_ms":Y}`.
 //!
-//! The scenario: a resource with `name` and a set block `item` of N
-//! elements, each with a configured `key` and a computed `id` declared
-//! `keep_state`. The state holds all N with their ids; the configuration
-//! changes `name`, so the resource changes and every `id` must be kept
-//! from its own prior element (matched by value, as Terraform matches set
-//! elements). terraform-plugin-framework#775 reports ~70 s to plan 1,000
-//! set blocks.
+//! The scenario is in `benches/scaling.rs`, which the criterion bench
+//! `plan_scaling` shares. terraform-plugin-framework#775 reports ~70 s to
+//! plan 1,000 set blocks.
 
 use std::time::Instant;
 
-use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
-use ctywire_provider::tfplugin6::pb::tfplugin6::provider_server::Provider as _;
-use ctywire_provider::tfplugin6::ProviderService;
-use ctywire_provider::{
-    async_trait, model, Builder, Context, Diagnostics, Model, Provider, Resource, Type, Value,
-};
-use serde::{Deserialize, Serialize};
-
-#[derive(Serialize, Deserialize, Model)]
-struct NoConfig {}
-
-struct Scaling;
-
-#[async_trait]
-impl Provider for Scaling {
-    type Config = NoConfig;
-    type Data = ();
-    async fn configure(&self, _: NoConfig) -> Result<(), Diagnostics> {
-        Ok(())
-    }
-}
-
-#[derive(Serialize, Deserialize, Model)]
-struct Many {
-    name: String,
-    #[model(block(set))]
-    item: Vec<Item>,
-}
-
-#[derive(Serialize, Deserialize, Model)]
-struct Item {
-    key: String,
-    #[model(computed, keep_state)]
-    id: Option<String>,
-}
-
-struct Things;
-
-#[async_trait]
-impl Resource<()> for Things {
-    type Model = Many;
-
-    async fn create(&self, _: &Context<()>, mut plan: Many) -> Result<Many, Diagnostics> {
-        for item in &mut plan.item {
-            item.id = Some(format!("id-{}", item.key));
-        }
-        Ok(plan)
-    }
-
-    async fn read(&self, _: &Context<()>, state: Many) -> Result<Option<Many>, Diagnostics> {
-        Ok(Some(state))
-    }
-
-    async fn update(&self, ctx: &Context<()>, _: Many, plan: Many) -> Result<Many, Diagnostics> {
-        // Kept ids stay; an element the plan left unknown gets one.
-        self.create(ctx, plan).await
-    }
-
-    async fn delete(&self, _: &Context<()>, _: Many) -> Result<(), Diagnostics> {
-        Ok(())
-    }
-}
-
-fn dynamic(v: &Value, ty: &Type) -> Option<pb::DynamicValue> {
-    Some(pb::DynamicValue {
-        msgpack: ctywire_provider::ctywire::msgpack::encode(v, ty).expect("a value of its type"),
-        json: Vec::new(),
-    })
-}
-
-fn decoded(v: Option<pb::DynamicValue>, ty: &Type) -> Value {
-    let bytes = v.map(|v| v.msgpack).unwrap_or_default();
-    ctywire_provider::ctywire::msgpack::decode(&bytes, ty).expect("the provider's answer decodes")
-}
-
-/// The resource as a value: `name` and `n` items, with ids or without.
-fn many(name: &str, n: usize, ids: bool) -> Value {
-    let items = (0..n).map(|i| {
-        let id = match ids {
-            true => Value::string(format!("id-k{i}")),
-            false => Value::null(Type::String),
-        };
-        Value::object([("key", Value::string(format!("k{i}"))), ("id", id)])
-    });
-    let item_ty = Type::object([("key", Type::String), ("id", Type::String)]);
-    let set = Value::set(item_ty, items.collect()).expect("a set of items");
-    Value::object([("name", Value::string(name)), ("item", set)])
-}
+#[path = "../benches/scaling.rs"]
+mod scaling;
+use scaling::{Case, Scenario};
 
 #[tokio::main]
 async fn main() {
-    let framework = Builder::new(Scaling)
-        .resource("scaling_many", Things)
-        .build()
-        .expect("the schema is valid");
-    let service = ProviderService::new(framework);
-    let ty = model::type_of::<Many>().expect("the model implies a type");
-    let configure = pb::configure_provider::Request {
-        config: dynamic(&Value::object::<&str>([]), &Type::object::<&str>([])),
-        ..Default::default()
-    };
-    let configured = service
-        .configure_provider(tonic::Request::new(configure))
-        .await;
-    assert!(configured
-        .expect("configured")
-        .into_inner()
-        .diagnostics
-        .is_empty());
-
+    let scenario = Scenario::new().await;
+    // One small round first, so one-time work (schemas built and cached)
+    // is not counted in the first size.
+    let warm = Case::new(10);
+    let planned = scenario.plan(&warm).await;
+    scenario.apply(&warm, &planned).await;
     let sizes: Vec<usize> = match std::env::args().nth(1) {
         Some(n) => vec![n.parse().expect("a size")],
         None => vec![1_000, 10_000, 100_000],
     };
     for n in sizes {
-        let prior = many("before", n, true);
-        let config = many("after", n, false);
-        // Terraform's proposal: the new name, each element matched to its
-        // prior element by key, so each keeps its prior id.
-        let proposed = many("after", n, true);
-
+        let case = Case::new(n);
         let started = Instant::now();
-        let plan = pb::plan_resource_change::Request {
-            type_name: "scaling_many".into(),
-            prior_state: dynamic(&prior, &ty),
-            proposed_new_state: dynamic(&proposed, &ty),
-            config: dynamic(&config, &ty),
-            ..Default::default()
-        };
-        let planned = service
-            .plan_resource_change(tonic::Request::new(plan))
-            .await
-            .expect("the call succeeds")
-            .into_inner();
-        assert!(planned.diagnostics.is_empty(), "{:?}", planned.diagnostics);
-        let planned_state = decoded(planned.planned_state, &ty);
+        let planned = scenario.plan(&case).await;
         let plan_ms = started.elapsed().as_secs_f64() * 1e3;
-        assert_eq!(
-            planned_state, proposed,
+        assert!(
+            Scenario::is_expected(&case, &planned),
             "every id is kept from its own element"
         );
 
         let started = Instant::now();
-        let apply = pb::apply_resource_change::Request {
-            type_name: "scaling_many".into(),
-            prior_state: dynamic(&prior, &ty),
-            planned_state: dynamic(&planned_state, &ty),
-            config: dynamic(&config, &ty),
-            ..Default::default()
-        };
-        let applied = service
-            .apply_resource_change(tonic::Request::new(apply))
-            .await
-            .expect("the call succeeds")
-            .into_inner();
-        assert!(applied.diagnostics.is_empty(), "{:?}", applied.diagnostics);
-        let new_state = decoded(applied.new_state, &ty);
+        let new_state = scenario.apply(&case, &planned).await;
         let apply_ms = started.elapsed().as_secs_f64() * 1e3;
-        assert_eq!(new_state, proposed);
+        assert!(Scenario::is_expected(&case, &new_state));
 
         println!("{{\"elements\":{n},\"plan_ms\":{plan_ms:.1},\"apply_ms\":{apply_ms:.1}}}");
     }

@@ -674,3 +674,66 @@ fn a_list_resource_needs_its_resource_with_an_identity() {
         "{text}"
     );
 }
+
+/// denobridge's shape: props of any type, passed through as raw values.
+#[derive(Serialize, Deserialize, Model)]
+struct Bridged {
+    path: String,
+    props: Value,
+    #[model(computed)]
+    state: Option<Value>,
+}
+
+struct Bridge;
+
+#[async_trait]
+impl Resource<String> for Bridge {
+    type Model = Bridged;
+
+    async fn create(&self, _: &Context<String>, plan: Bridged) -> Result<Bridged> {
+        // The state echoes the props, whatever their type.
+        let state = Some(Value::object([("echo", plan.props.clone())]));
+        Ok(Bridged { state, ..plan })
+    }
+    async fn read(&self, _: &Context<String>, state: Bridged) -> Result<Option<Bridged>> {
+        Ok(Some(state))
+    }
+    async fn update(&self, ctx: &Context<String>, _: Bridged, plan: Bridged) -> Result<Bridged> {
+        self.create(ctx, plan).await
+    }
+    async fn delete(&self, _: &Context<String>, _: Bridged) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
+    use ctywire_provider::testing::Harness;
+    use serde_json::json;
+    let provider = Builder::new(Test)
+        .resource("test_bridge", Bridge)
+        .build()
+        .unwrap();
+    let mut tf = Harness::new(provider).unwrap();
+    let props = json!({ "list": [1, "two", true], "nested": { "deep": [null] } });
+    tf.resource("test_bridge.a", json!({ "path": "x.ts", "props": props }))
+        .unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(plan.change("test_bridge.a")["after"]["props"], props);
+    assert_eq!(plan.change("test_bridge.a")["after_unknown"]["state"], true);
+    tf.apply().unwrap();
+    assert_eq!(tf.state().values("test_bridge.a")["state"]["echo"], props);
+    assert!(tf.plan().unwrap().is_empty(), "dynamic props re-plan empty");
+    // Another type for the same attribute: an update, planned and applied.
+    tf.resource(
+        "test_bridge.a",
+        json!({ "path": "x.ts", "props": "now a string" }),
+    )
+    .unwrap();
+    assert_eq!(tf.plan().unwrap().actions("test_bridge.a"), ["update"]);
+    tf.apply().unwrap();
+    assert_eq!(
+        tf.state().values("test_bridge.a")["state"]["echo"],
+        "now a string"
+    );
+}

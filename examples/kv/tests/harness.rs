@@ -237,3 +237,23 @@ fn the_list_resource_finds_entries_by_prefix_with_their_identities() {
     assert!(ids.iter().all(|l| l.object_json.is_none()));
     assert_eq!(ids[0].identity_json, json!({ "key": "app-1" }));
 }
+
+#[test]
+fn a_key_made_from_another_entrys_id_flows_through_plan_and_apply() {
+    let store = Store::new("flow");
+    let mut tf = harness(&store);
+    tf.resource("kv_entry.a", json!({ "key": "a", "value": "one" }))
+        .unwrap();
+    tf.resource(
+        "kv_entry.b",
+        json!({ "key": "${kv_entry.a.id}-copy", "value": "two" }),
+    )
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(plan.actions("kv_entry.b"), ["create"]);
+    // `a`'s id is known at plan (same_as its key), so `b`'s key is too.
+    assert_eq!(plan.change("kv_entry.b")["after"]["key"], "a-copy");
+    tf.apply().unwrap();
+    assert!(tf.plan().unwrap().is_empty());
+    assert_eq!(tf.state().values("kv_entry.b")["key"], "a-copy");
+}
