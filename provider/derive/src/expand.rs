@@ -235,8 +235,13 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (s.keep_state, "keep_state"),
             (s.default.as_ref().map(|d| d.span()), "default"),
             (s.same_as.as_ref().map(|l| l.span()), "same_as"),
-            (s.identity.map(|(span, _)| span), "identity"),
         ];
+        if let Some((span, _)) = s.identity {
+            errors.at(
+                span,
+                "a nested block cannot be part of the identity: mark attributes of the resource itself `identity`",
+            );
+        }
         for (span, key) in not_on_blocks {
             if let Some(span) = span {
                 errors.at(span, format!("a nested block takes no `{key}`: declare it on the attributes inside it (min_items = 1 makes the block required)"));
