@@ -119,6 +119,7 @@ async fn stop_provider_ends_a_denobridge_script_mid_call_within_a_second() {
         config: dv(&config, &ty),
         planned_private: vec![],
         provider_meta: None,
+        planned_identity: None,
     };
     let applying = {
         let service = service.clone();

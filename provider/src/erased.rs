@@ -4,8 +4,14 @@
 
 use ctywire::{Type, Value};
 use ctywire_tfplugin6::{
-    CallFunctionRequest, Diagnostics, FunctionError, MoveResourceStateRequest, RawState,
+    ActionProgress, CallFunctionRequest, Diagnostics, FunctionError, ListResults,
+    MoveResourceStateRequest, RawState,
 };
+
+use crate::action::{Action, Progress};
+use crate::identity::Identity;
+use crate::list::{ListResource, Listing};
+use crate::schema::Block;
 
 use crate::context::Context;
 use crate::data_source::DataSource;
@@ -41,11 +47,23 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         id: String,
         ty: &Type,
     ) -> Result<Option<Value>, Diagnostics>;
+    async fn import_identity(
+        &self,
+        ctx: &Context<D>,
+        identity: Value,
+        ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics>;
     async fn upgrade_state(
         &self,
         ctx: &Context<D>,
         version: i64,
         state: RawState,
+    ) -> Result<Value, Diagnostics>;
+    async fn upgrade_identity(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        identity: RawState,
     ) -> Result<Value, Diagnostics>;
     async fn move_state(
         &self,
@@ -117,6 +135,18 @@ where
         }
     }
 
+    async fn import_identity(
+        &self,
+        ctx: &Context<D>,
+        identity: Value,
+        ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics> {
+        match self.0.import_identity(ctx, Identity::new(identity)).await? {
+            Some(model) => write_model(&model, ty).map(Some),
+            None => Ok(None),
+        }
+    }
+
     async fn upgrade_state(
         &self,
         ctx: &Context<D>,
@@ -124,6 +154,15 @@ where
         state: RawState,
     ) -> Result<Value, Diagnostics> {
         self.0.upgrade_state(ctx, version, state).await
+    }
+
+    async fn upgrade_identity(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        identity: RawState,
+    ) -> Result<Value, Diagnostics> {
+        self.0.upgrade_identity(ctx, version, identity).await
     }
 
     async fn move_state(
@@ -257,5 +296,77 @@ impl<F: Function> AnyFunction for Typed<F> {
         ctywire::to_value(&output, &F::Output::cty_type()).map_err(|e| {
             FunctionError::new(format!("the function's result does not fit its type: {e}"))
         })
+    }
+}
+
+/// A list resource with its models erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyList<D>: Send + Sync {
+    fn validate(&self, config: &Value) -> Diagnostics;
+    /// Lists into `results`; `block` and `ty` are the resource's.
+    async fn list(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        results: &ListResults,
+        block: &Block,
+        ty: &Type,
+    ) -> Result<(), Diagnostics>;
+}
+
+#[async_trait::async_trait]
+impl<D, L> AnyList<D> for Typed<L>
+where
+    D: Send + Sync + 'static,
+    L: ListResource<D>,
+{
+    fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate_list(config)
+    }
+
+    async fn list(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        results: &ListResults,
+        block: &Block,
+        ty: &Type,
+    ) -> Result<(), Diagnostics> {
+        let config = read_model::<L::Config>(config)?;
+        let out = Listing::new(results, block, ty);
+        self.0.list(ctx, config, &out).await
+    }
+}
+
+/// An action with its configuration model erased.
+#[async_trait::async_trait]
+pub(crate) trait AnyAction<D>: Send + Sync {
+    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn invoke(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        progress: &ActionProgress,
+    ) -> Result<(), Diagnostics>;
+}
+
+#[async_trait::async_trait]
+impl<D, A> AnyAction<D> for Typed<A>
+where
+    D: Send + Sync + 'static,
+    A: Action<D>,
+{
+    fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config)
+    }
+
+    async fn invoke(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        progress: &ActionProgress,
+    ) -> Result<(), Diagnostics> {
+        let config = read_model::<A::Config>(config)?;
+        self.0.invoke(ctx, config, &Progress::new(progress)).await
     }
 }

@@ -27,3 +27,21 @@ pub trait Function: Send + Sync + 'static {
     /// [`FunctionError::function_argument`].
     async fn call(&self, args: Self::Args) -> Result<Self::Output, FunctionError>;
 }
+
+/// A function written as a plain `fn` (see
+/// [`Builder::pure_function`](crate::Builder::pure_function)).
+pub(crate) struct PureFn<A, O>(pub fn(A) -> Result<O, FunctionError>);
+
+#[async_trait::async_trait]
+impl<A, O> Function for PureFn<A, O>
+where
+    A: Model,
+    O: Serialize + AttributeType + Send + 'static,
+{
+    type Args = A;
+    type Output = O;
+
+    async fn call(&self, args: A) -> Result<O, FunctionError> {
+        (self.0)(args)
+    }
+}

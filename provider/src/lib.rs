@@ -13,6 +13,17 @@
 //!   [`Resource`] (create, read, update, delete, import, upgrade, move),
 //!   [`DataSource`], [`EphemeralResource`], [`Function`]. [`Builder`]
 //!   registers each under its type name and serves them.
+//! * **Terraform 1.12–1.15's additions (protocol 6.9–6.10)**, answered
+//!   for every provider and ignored by older Terraform: a resource's
+//!   *identity* is its model's `#[model(identity)]` attributes (schema,
+//!   values through read/plan/apply/import/move, upgrades by
+//!   [`Resource::IDENTITY_VERSION`], import by identity); a
+//!   [`ListResource`] streams the objects a `list` block finds, typed and
+//!   bounded; an [`Action`] takes a typed configuration and reports
+//!   [`Progress`]; `GenerateResourceConfig` is derived from the schema; a
+//!   model's deprecation messages reach the schema's 6.10 fields. Simple
+//!   providers need no trait for configuring ([`Builder::from_fn`]) or for
+//!   pure functions ([`Builder::pure_function`]).
 //! * **Terraform's plan semantics by default.** No plan code: a computed
 //!   attribute left out of the configuration is unknown when the object
 //!   changes and kept when it does not (so a re-plan is empty);
@@ -131,6 +142,7 @@
 
 #![warn(missing_docs)]
 
+mod action;
 mod checks;
 mod context;
 mod data_source;
@@ -138,6 +150,8 @@ mod ephemeral;
 mod erased;
 mod function;
 mod hclog;
+mod identity;
+mod list;
 pub mod model;
 mod objchange;
 mod plan;
@@ -150,6 +164,7 @@ pub mod testing;
 mod validate;
 mod values;
 
+pub use action::{Action, Progress};
 pub use context::Context;
 pub use ctywire;
 pub use ctywire::{Path, Type, Unknowable, Value};
@@ -160,12 +175,14 @@ pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError,
 pub use data_source::DataSource;
 pub use ephemeral::{EphemeralResource, Opened, Renewed};
 pub use function::Function;
+pub use identity::Identity;
+pub use list::{ListResource, Listing};
 /// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)
 /// once the provider serves, with no setup.
 pub use log;
 pub use model::{AttributeType, Model};
 pub use plan_hook::PlanChange;
-pub use provider::Provider;
+pub use provider::{FnProvider, Provider};
 pub use resource::Resource;
 pub use server::{Builder, Framework, SchemaError};
 

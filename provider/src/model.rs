@@ -106,6 +106,7 @@ use crate::schema::{Block, Validator};
 /// | `description = ".."` | instead of the doc comment |
 /// | `deprecated = "why"` | deprecated, with the reason |
 /// | `requires_replace` | a change replaces the object |
+/// | `identity`, `identity(optional)` | part of the resource's identity (protocol 6.9): see [`Resource`](crate::Resource#identity); `optional` lets an import by identity leave it out |
 /// | `keep_state` | a computed attribute keeps its prior value when the object changes (needs `computed`) |
 /// | `default = expr` | planned when the configuration leaves it null: an expression of the field's type without its `Option` (a string literal for a `String`); needs `computed` |
 /// | `same_as = "sibling"` | a computed attribute planned as a sibling attribute's value (serde's name; checked at compile time) |

@@ -30,3 +30,17 @@ pub trait Provider: Send + Sync + 'static {
     /// (unknown values arrive as nulls), made into the provider's data.
     async fn configure(&self, config: Self::Config) -> Result<Self::Data, Diagnostics>;
 }
+
+/// A provider whose whole configuring is a plain `fn` (see
+/// [`Builder::from_fn`](crate::Builder::from_fn)).
+pub struct FnProvider<C, D>(pub fn(C) -> Result<D, Diagnostics>);
+
+#[async_trait::async_trait]
+impl<C: Model, D: Send + Sync + 'static> Provider for FnProvider<C, D> {
+    type Config = C;
+    type Data = D;
+
+    async fn configure(&self, config: C) -> Result<D, Diagnostics> {
+        (self.0)(config)
+    }
+}

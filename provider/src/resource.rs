@@ -4,6 +4,7 @@ use ctywire::Value;
 use ctywire_tfplugin6::{Diagnostics, MoveResourceStateRequest, RawState};
 
 use crate::context::Context;
+use crate::identity::Identity;
 use crate::model::Model;
 use crate::plan_hook::PlanChange;
 
@@ -14,6 +15,37 @@ use crate::plan_hook::PlanChange;
 /// `default`), and `requires_replace` attributes replace it.
 ///
 /// `D` is the provider's [`Data`](crate::Provider::Data).
+///
+/// # Identity
+/// Terraform 1.12 and later (protocol 6.9) store an *identity* with each
+/// object: a small flat object that names it for good (for `import`
+/// blocks by identity, list results, comparing objects). Here the
+/// identity is the model's own attributes marked `#[model(identity)]`:
+/// the identity schema is derived from them (their names, types and doc
+/// comments), and every identity the framework sends (after read, plan,
+/// apply, import and move) is read from the state at those attributes, so
+/// the identity cannot disagree with the state. A model with no such
+/// attribute has no identity. Bump [`IDENTITY_VERSION`](Self::IDENTITY_VERSION)
+/// with [`upgrade_identity`](Self::upgrade_identity) when the identity
+/// changes shape; an import by identity comes to
+/// [`import_identity`](Self::import_identity).
+///
+/// ```
+/// use ctywire_provider::Model;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(Serialize, Deserialize, Model)]
+/// struct Entry {
+///     /// The entry's key: it names the entry for good.
+///     #[model(identity, requires_replace)]
+///     key: String,
+///     value: String,
+/// }
+///
+/// let identity = Entry::block().identity_schema(0).unwrap();
+/// assert_eq!(identity.identity_attributes[0].name, "key");
+/// assert!(identity.identity_attributes[0].required_for_import);
+/// ```
 #[async_trait::async_trait]
 pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// The resource's attributes and blocks.
@@ -21,6 +53,11 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
 
     /// The schema version; bump it with [`upgrade_state`](Self::upgrade_state).
     const VERSION: i64 = 0;
+
+    /// The identity schema's version (protocol 6.9; see [Identity](#identity)),
+    /// apart from [`VERSION`](Self::VERSION); bump it with
+    /// [`upgrade_identity`](Self::upgrade_identity).
+    const IDENTITY_VERSION: i64 = 0;
 
     /// Creates the object the plan describes and returns its state. The
     /// plan's unknown values (what the provider decides) arrive as nulls;
@@ -62,6 +99,39 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
             "{} cannot be imported",
             ctx.type_name()
         )))
+    }
+
+    /// An `import` block's `identity` (protocol 6.9): the object it names,
+    /// in full, or `None` when there is none. Default: when the identity
+    /// has one attribute, its value (as text) is the import id, given to
+    /// [`import`](Self::import), as terraform-plugin-framework's
+    /// `ImportStatePassthroughWithIdentity` does; with more, not supported.
+    async fn import_identity(
+        &self,
+        ctx: &Context<D>,
+        identity: Identity,
+    ) -> Result<Option<Self::Model>, Diagnostics> {
+        let id = identity.single_as_text().ok_or_else(|| {
+            Diagnostics::error(format!(
+                "{} cannot be imported by an identity of more than one attribute",
+                ctx.type_name()
+            ))
+        })?;
+        self.import(ctx, id).await
+    }
+
+    /// An identity stored at identity schema version `version` (older
+    /// than [`IDENTITY_VERSION`](Self::IDENTITY_VERSION)), at the current
+    /// identity type. Default: the stored identity read at the current
+    /// type as it is.
+    async fn upgrade_identity(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        identity: RawState,
+    ) -> Result<Value, Diagnostics> {
+        let _ = (ctx, version);
+        Ok(identity.decode(&<Self::Model as Model>::block().identity_type())?)
     }
 
     /// A state stored at schema version `version` (older than

@@ -83,6 +83,19 @@ pub struct Attribute {
     pub plan: PlanBehaviour,
     /// What a configured value must satisfy.
     pub validators: Vec<Validator>,
+    /// Part of the resource's identity (protocol 6.9), and how an import
+    /// by identity treats it; `None` when it is not.
+    pub identity: Option<IdentityRole>,
+}
+
+/// An identity attribute's part in an import by identity (`#[model(identity)]`
+/// or `#[model(identity(optional))]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdentityRole {
+    /// An import block's `identity` must give it.
+    RequiredForImport,
+    /// An import block's `identity` may leave it out (the provider finds it).
+    OptionalForImport,
 }
 
 impl Attribute {
@@ -99,6 +112,7 @@ impl Attribute {
             deprecation_message: None,
             plan: PlanBehaviour::default(),
             validators: Vec::new(),
+            identity: None,
         }
     }
 }
@@ -229,6 +243,56 @@ impl Block {
             deprecation_message: self.deprecation_message.clone().unwrap_or_default(),
             computed: false,
         }
+    }
+
+    /// The identity schema its `identity` attributes make (in declaration
+    /// order, at `version`), or `None` when it has none: the resource has
+    /// no identity.
+    pub fn identity_schema(&self, version: i64) -> Option<tf::IdentitySchema> {
+        let identity_attributes: Vec<_> = (self.attributes.iter())
+            .filter_map(|a| {
+                let role = a.identity?;
+                Some(tf::IdentityAttribute {
+                    name: a.name.clone(),
+                    ty: a.ty.clone(),
+                    required_for_import: role == IdentityRole::RequiredForImport,
+                    optional_for_import: role == IdentityRole::OptionalForImport,
+                    description: a.description.clone(),
+                })
+            })
+            .collect();
+        (!identity_attributes.is_empty()).then_some(tf::IdentitySchema {
+            version,
+            identity_attributes,
+        })
+    }
+
+    /// The identity of an object whose state is `state`: the object of its
+    /// `identity` attributes' values (null when the state is, or when the
+    /// block has no identity attributes).
+    pub fn identity_of(&self, state: &Value) -> Value {
+        let attrs = self.attributes.iter().filter(|a| a.identity.is_some());
+        let ty = self.identity_type();
+        if state.is_null() || attrs.clone().next().is_none() {
+            return Value::null(ty);
+        }
+        if !state.is_known() {
+            return Value::unknown(ty);
+        }
+        Value::object(attrs.map(|a| {
+            let v = (state.attr(&a.name).cloned()).unwrap_or_else(|| Value::null(a.ty.clone()));
+            (a.name.clone(), v)
+        }))
+    }
+
+    /// The type of its identity: the object of its `identity` attributes'
+    /// types (an empty object when it has none).
+    pub fn identity_type(&self) -> Type {
+        Type::object(
+            (self.attributes.iter())
+                .filter(|a| a.identity.is_some())
+                .map(|a| (a.name.clone(), a.ty.clone())),
+        )
     }
 
     /// The attribute named `name`.
@@ -390,6 +454,14 @@ impl Block {
         }
         for a in &self.attributes {
             a.check_at(prefix, self, found);
+            // Only a resource's own attributes identify it: Terraform's
+            // identity is one flat object.
+            if a.identity.is_some() && !prefix.is_empty() {
+                found.push(format!(
+                    "{prefix}.{}: an identity attribute belongs to the resource itself, not to a nested block or object",
+                    a.name
+                ));
+            }
         }
         for b in &self.blocks {
             b.check_at(prefix, found);
@@ -414,6 +486,17 @@ impl Attribute {
         let mut defect = |msg: String| found.push(format!("{at}: {msg}"));
         if self.write_only && self.presence.is_computed() {
             defect("a write-only attribute cannot be computed: the provider never sets it".into());
+        }
+        if self.identity.is_some() {
+            if self.sensitive || self.write_only {
+                defect("an identity attribute is stored and shown as it is: it cannot be sensitive or write-only".into());
+            }
+            if !identity_type(&self.ty) {
+                defect(format!(
+                    "an identity attribute is a string, number or bool, or a list of them, not a {}",
+                    self.ty
+                ));
+            }
         }
         let plan = &self.plan;
         if !self.presence.is_computed() {
@@ -516,6 +599,16 @@ impl NestedBlock {
             Err(e) => found.push(format!("{prefix}{e}")),
         }
         self.block.check_at(&at, found);
+    }
+}
+
+/// The types an identity attribute may have (terraform-plugin-framework's
+/// rule: what identifies an object is simple data).
+fn identity_type(ty: &Type) -> bool {
+    match ty {
+        Type::String | Type::Number | Type::Bool => true,
+        Type::List(e) => matches!(**e, Type::String | Type::Number | Type::Bool),
+        _ => false,
     }
 }
 

@@ -3,25 +3,30 @@
 //! handler is the same few steps: find the type, read the request's values
 //! into its model, call it, check the answer as Terraform will, write it.
 
+use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
-use ctywire::schema::Schema;
+use ctywire::schema::{IdentitySchema, Schema};
 use ctywire::{Type, Value};
 use ctywire_tfplugin6 as tf;
 use ctywire_tfplugin6::{Diagnostic, Diagnostics, FunctionError};
 
+use crate::action::Action;
 use crate::checks;
 use crate::context::Context;
 use crate::data_source::DataSource;
 use crate::ephemeral::EphemeralResource;
-use crate::erased::{AnyDataSource, AnyEphemeral, AnyFunction, AnyResource, Typed};
+use crate::erased::{
+    AnyAction, AnyDataSource, AnyEphemeral, AnyFunction, AnyList, AnyResource, Typed,
+};
 use crate::function::Function;
+use crate::list::{only_ended, ListResource};
 use crate::model::{AttributeType, Model};
 use crate::plan::plan;
 use crate::plan_hook::PlanChange;
-use crate::provider::Provider;
+use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
 use crate::schema::Block;
 use crate::validate::validate;
@@ -34,6 +39,12 @@ struct Kind<T: ?Sized> {
     schema: Schema,
     ty: Type,
     imp: Box<T>,
+    /// The implementing Rust type (a list resource and its resource are
+    /// one type).
+    rust: TypeId,
+    /// A resource's identity schema and type (protocol 6.9), from its
+    /// model's `identity` attributes.
+    identity: Option<(IdentitySchema, Type)>,
 }
 
 struct FunctionKind {
@@ -50,6 +61,8 @@ pub struct Builder<P: Provider> {
     resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
     data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
     ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
+    lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
+    actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
     functions: BTreeMap<String, FunctionKind>,
     problems: Vec<String>,
 }
@@ -73,10 +86,26 @@ impl fmt::Display for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
-/// `M`'s schemas, or what is wrong with them.
-fn kind_of<M: Model, T: ?Sized>(what: &str, version: i64, imp: Box<T>) -> Result<Kind<T>, String> {
+/// `M`'s schemas, or what is wrong with them. Only a resource (whose
+/// identity version is `identity_version`) may have identity attributes.
+fn kind_of<M: Model, T: ?Sized>(
+    what: &str,
+    version: i64,
+    identity_version: Option<i64>,
+    rust: TypeId,
+    imp: Box<T>,
+) -> Result<Kind<T>, String> {
     let block = M::block();
     block.check().map_err(|e| format!("{what}: {e}"))?;
+    let identity = match identity_version {
+        Some(v) => block.identity_schema(v).map(|s| (s, block.identity_type())),
+        None if block.attributes.iter().any(|a| a.identity.is_some()) => {
+            return Err(format!(
+                "{what}: identity attributes identify a managed resource; this is no resource"
+            ))
+        }
+        None => None,
+    };
     let schema = Schema {
         version,
         block: block.to_schema_block(),
@@ -89,7 +118,37 @@ fn kind_of<M: Model, T: ?Sized>(what: &str, version: i64, imp: Box<T>) -> Result
         schema,
         ty,
         imp,
+        rust,
+        identity,
     })
+}
+
+impl<C: Model, D: Send + Sync + 'static> Builder<FnProvider<C, D>> {
+    /// A provider whose configuring is the plain `fn` `configure`: its
+    /// argument is the provider block's model, its result the data every
+    /// call receives ([`Context::data`]). For a provider whose
+    /// configuring needs no `.await` and no cross-attribute checks;
+    /// otherwise implement [`Provider`] and use [`new`](Builder::new).
+    ///
+    /// ```
+    /// use ctywire_provider::{Builder, Model, Result};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Model)]
+    /// struct Config {
+    ///     greeting: String,
+    /// }
+    ///
+    /// fn configure(config: Config) -> Result<String> {
+    ///     Ok(config.greeting)
+    /// }
+    ///
+    /// let provider = Builder::from_fn(configure).build();
+    /// assert!(provider.is_ok());
+    /// ```
+    pub fn from_fn(configure: fn(C) -> Result<D, Diagnostics>) -> Self {
+        Builder::new(FnProvider(configure))
+    }
 }
 
 impl<P: Provider> Builder<P> {
@@ -100,6 +159,8 @@ impl<P: Provider> Builder<P> {
             resources: BTreeMap::new(),
             data_sources: BTreeMap::new(),
             ephemerals: BTreeMap::new(),
+            lists: BTreeMap::new(),
+            actions: BTreeMap::new(),
             functions: BTreeMap::new(),
             problems: Vec::new(),
         }
@@ -125,7 +186,8 @@ impl<P: Provider> Builder<P> {
     /// Serves `resource` as the managed resource type `name` (`kv_entry`).
     pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
         let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
-        let kind = kind_of::<R::Model, _>(name, R::VERSION, imp);
+        let version = Some(R::IDENTITY_VERSION);
+        let kind = kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp);
         Self::add(&mut self.problems, &mut self.resources, name, kind);
         self
     }
@@ -133,7 +195,7 @@ impl<P: Provider> Builder<P> {
     /// Serves `source` as the data source type `name`.
     pub fn data_source<S: DataSource<P::Data>>(mut self, name: &str, source: S) -> Self {
         let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Typed(source));
-        let kind = kind_of::<S::Model, _>(name, 0, imp);
+        let kind = kind_of::<S::Model, _>(name, 0, None, TypeId::of::<S>(), imp);
         Self::add(&mut self.problems, &mut self.data_sources, name, kind);
         self
     }
@@ -145,9 +207,42 @@ impl<P: Provider> Builder<P> {
         resource: E,
     ) -> Self {
         let imp: Box<dyn AnyEphemeral<P::Data>> = Box::new(Typed(resource));
-        let kind = kind_of::<E::Model, _>(name, 0, imp);
+        let kind = kind_of::<E::Model, _>(name, 0, None, TypeId::of::<E>(), imp);
         Self::add(&mut self.problems, &mut self.ephemerals, name, kind);
         self
+    }
+
+    /// Serves `list` as the list resource type `name` (protocol 6.10): it
+    /// lists the objects of the managed resource type registered as
+    /// `name`, which must be the same Rust type and have an identity.
+    pub fn list_resource<L: ListResource<P::Data>>(mut self, name: &str, list: L) -> Self {
+        let imp: Box<dyn AnyList<P::Data>> = Box::new(Typed(list));
+        let kind = kind_of::<L::Config, _>(name, 0, None, TypeId::of::<L>(), imp);
+        Self::add(&mut self.problems, &mut self.lists, name, kind);
+        self
+    }
+
+    /// Serves `action` as the action type `name` (protocol 6.10).
+    pub fn action<A: Action<P::Data>>(mut self, name: &str, action: A) -> Self {
+        let imp: Box<dyn AnyAction<P::Data>> = Box::new(Typed(action));
+        let kind = kind_of::<A::Config, _>(name, 0, None, TypeId::of::<A>(), imp);
+        Self::add(&mut self.problems, &mut self.actions, name, kind);
+        self
+    }
+
+    /// Serves the plain `fn` `f` as `provider::<provider>::name(...)`: its
+    /// argument is the [`Function::Args`] model, its result the output.
+    /// Terraform requires provider functions to be pure (the same
+    /// arguments always give the same result, with no side effects), so
+    /// most need no state, no provider data and no `.await`: a `fn` is
+    /// all there is to write. A function that does need state implements
+    /// [`Function`] and is served with [`function`](Self::function).
+    pub fn pure_function<A, O>(self, name: &str, f: fn(A) -> Result<O, FunctionError>) -> Self
+    where
+        A: Model,
+        O: serde::Serialize + AttributeType + Send + 'static,
+    {
+        self.function(name, crate::function::PureFn(f))
     }
 
     /// Serves `function` as `provider::<provider>::name(...)`.
@@ -207,6 +302,20 @@ impl<P: Provider> Builder<P> {
     /// The provider, ready to serve: every schema checked.
     pub fn build(self) -> Result<Framework<P>, SchemaError> {
         let mut problems = self.problems;
+        for (name, list) in &self.lists {
+            match self.resources.get(name) {
+                None => problems.push(format!(
+                    "list resource {name}: there is no resource {name} for it to list"
+                )),
+                Some(r) if r.rust != list.rust => problems.push(format!(
+                    "list resource {name}: the resource {name} is another Rust type; register the same one for both"
+                )),
+                Some(r) if r.identity.is_none() => problems.push(format!(
+                    "list resource {name}: the resource {name} has no identity (mark its identifying attributes #[model(identity)])"
+                )),
+                Some(_) => {}
+            }
+        }
         let config = P::Config::block();
         if let Err(e) = config.check() {
             problems.push(format!("the provider block: {e}"));
@@ -225,6 +334,8 @@ impl<P: Provider> Builder<P> {
             resources: self.resources,
             data_sources: self.data_sources,
             ephemerals: self.ephemerals,
+            lists: self.lists,
+            actions: self.actions,
             functions: self.functions,
             data: RwLock::new(None),
         })
@@ -266,6 +377,8 @@ pub struct Framework<P: Provider> {
     resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
     data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
     ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
+    lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
+    actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
     functions: BTreeMap<String, FunctionKind>,
     data: RwLock<Option<Arc<P::Data>>>,
 }
@@ -303,6 +416,12 @@ impl<P: Provider> Framework<P> {
         }
     }
 
+    /// The identity of an object of `k` whose state is `state`: `None`
+    /// when the type has no identity or there is no object.
+    fn identity<T: ?Sized>(k: &Kind<T>, state: &Value) -> Option<Value> {
+        (k.identity.is_some() && !state.is_null()).then(|| k.block.identity_of(state))
+    }
+
     /// Model validators, then the type's own checks.
     fn validate_with(block: &Block, config: &Value, own: Diagnostics) -> Diagnostics {
         let mut diags = validate(block, config);
@@ -316,7 +435,21 @@ impl<P: Provider> Framework<P> {
 #[async_trait::async_trait]
 impl<P: Provider> tf::Provider for Framework<P> {
     fn schemas(&self) -> tf::Schemas {
+        let schemas = |m: &BTreeMap<String, Kind<_>>| -> BTreeMap<String, Schema> {
+            m.iter()
+                .map(|(n, k)| (n.clone(), k.schema.clone()))
+                .collect()
+        };
         tf::Schemas {
+            identities: (self.resources.iter())
+                .filter_map(|(n, k)| Some((n.clone(), k.identity.as_ref()?.0.clone())))
+                .collect(),
+            list_resources: schemas(&self.lists),
+            actions: self
+                .actions
+                .iter()
+                .map(|(n, k)| (n.clone(), k.schema.clone()))
+                .collect(),
             provider: self.config_schema.clone(),
             provider_meta: None,
             resources: self
@@ -343,6 +476,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
                 plan_destroy: false,
                 get_provider_schema_optional: true,
                 move_resource_state: true,
+                generate_resource_config: true,
             },
         }
     }
@@ -433,6 +567,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         checks::wholly_known(&req.type_name, "read", &new_state)?;
         Ok(tf::ReadResourceResponse {
             private: req.private,
+            new_identity: Self::identity(k, &new_state),
             ..tf::ReadResourceResponse::new(new_state)
         })
     }
@@ -467,9 +602,19 @@ impl<P: Provider> tf::Provider for Framework<P> {
             &change.config,
             &change.planned,
         )?;
+        // The identity as planned; where the plan leaves part of it
+        // unknown, an object that stays keeps the identity it has (only
+        // one created or replaced may have one not yet known).
+        let planned_identity = match Self::identity(k, &change.planned) {
+            Some(id) if !id.is_wholly_known() && change.requires_replace.is_empty() => {
+                req.prior_identity.or(Some(id))
+            }
+            id => id,
+        };
         Ok(tf::PlanResourceChangeResponse {
             requires_replace: change.requires_replace,
             planned_private: req.prior_private,
+            planned_identity,
             ..tf::PlanResourceChangeResponse::new(change.planned)
         })
     }
@@ -506,6 +651,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         )?;
         Ok(tf::ApplyResourceChangeResponse {
             private: req.planned_private,
+            new_identity: Self::identity(k, &new_state),
             ..tf::ApplyResourceChangeResponse::new(new_state)
         })
     }
@@ -516,18 +662,28 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::ImportResourceStateResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        let Some(state) = k.imp.import(&ctx, req.id.clone(), &k.ty).await? else {
+        // An import block names the object by id or (protocol 6.9) by
+        // identity; Terraform sends the id empty then.
+        let (imported, named) = match req.identity {
+            Some(identity) if req.id.is_empty() => {
+                let named = format!("the identity {identity}");
+                (k.imp.import_identity(&ctx, identity, &k.ty).await?, named)
+            }
+            _ => {
+                let named = format!("the id {:?}", req.id);
+                (k.imp.import(&ctx, req.id, &k.ty).await?, named)
+            }
+        };
+        let Some(state) = imported else {
             return Err(
                 Diagnostic::error("Cannot import non-existent remote object")
-                    .with_detail(format!(
-                        "there is no {} with the id {:?}",
-                        req.type_name, req.id
-                    ))
+                    .with_detail(format!("there is no {} with {named}", req.type_name))
                     .into(),
             );
         };
         checks::wholly_known(&req.type_name, "import", &state)?;
         Ok(tf::ImportResourceStateResponse {
+            identities: vec![Self::identity(k, &state)],
             imported_resources: vec![tf::ImportedResource {
                 type_name: req.type_name,
                 state,
@@ -548,9 +704,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let target_state = k.imp.move_state(&ctx, req, &k.ty).await?;
         checks::wholly_known(&target_type_name, "move", &target_state)?;
         Ok(tf::MoveResourceStateResponse {
-            target_state,
-            target_private: Vec::new(),
-            diagnostics: Diagnostics::new(),
+            target_identity: Self::identity(k, &target_state),
+            ..tf::MoveResourceStateResponse::new(target_state)
         })
     }
 
@@ -606,6 +761,96 @@ impl<P: Provider> tf::Provider for Framework<P> {
             k.imp.close(&ctx, req.private).await
         };
         closed.await.err().unwrap_or_default()
+    }
+
+    async fn upgrade_resource_identity(
+        &self,
+        req: tf::UpgradeResourceIdentityRequest,
+    ) -> Result<tf::UpgradeResourceIdentityResponse, Diagnostics> {
+        let k = find(&self.resources, "resource", &req.type_name)?;
+        let version = k.identity.as_ref().map_or(0, |(s, _)| s.version);
+        let upgraded_identity = if req.version == version {
+            req.raw_identity.decode(&req.current_type)?
+        } else {
+            let ctx = self.context(&req.type_name)?;
+            let id = k
+                .imp
+                .upgrade_identity(&ctx, req.version, req.raw_identity)
+                .await?;
+            checks::wholly_known(&req.type_name, "identity upgrade", &id)?;
+            id
+        };
+        Ok(tf::UpgradeResourceIdentityResponse {
+            upgraded_identity,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn validate_list_resource_config(
+        &self,
+        req: tf::ValidateListResourceConfigRequest,
+    ) -> Diagnostics {
+        match find(&self.lists, "list resource", &req.type_name) {
+            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
+            Err(d) => d,
+        }
+    }
+
+    async fn list_resource(
+        &self,
+        req: tf::ListResourceRequest,
+        results: &tf::ListResults,
+    ) -> Diagnostics {
+        let listed = async {
+            let k = find(&self.lists, "list resource", &req.type_name)?;
+            let r = find(&self.resources, "resource", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.list(&ctx, req.config, results, &r.block, &r.ty).await
+        };
+        match listed.await {
+            // The stream ended early (limit reached, Terraform gone): that
+            // is no failure of the list.
+            Err(d) if only_ended(&d) => Diagnostics::new(),
+            Err(d) => d,
+            Ok(()) => Diagnostics::new(),
+        }
+    }
+
+    async fn validate_action_config(&self, req: tf::ValidateActionConfigRequest) -> Diagnostics {
+        match find(&self.actions, "action", &req.type_name) {
+            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
+            Err(d) => d,
+        }
+    }
+
+    /// Planning an action checks its configuration again (it may hold
+    /// values unknown at validation): the model's rules and the action's.
+    async fn plan_action(
+        &self,
+        req: tf::PlanActionRequest,
+    ) -> Result<tf::PlanActionResponse, Diagnostics> {
+        let k = find(&self.actions, "action", &req.action_type)?;
+        let diagnostics = Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config));
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        Ok(tf::PlanActionResponse {
+            diagnostics,
+            deferred: None,
+        })
+    }
+
+    async fn invoke_action(
+        &self,
+        req: tf::InvokeActionRequest,
+        progress: &tf::ActionProgress,
+    ) -> Diagnostics {
+        let invoked = async {
+            let k = find(&self.actions, "action", &req.action_type)?;
+            let ctx = self.context(&req.action_type)?;
+            k.imp.invoke(&ctx, req.config, progress).await
+        };
+        invoked.await.err().unwrap_or_default()
     }
 
     async fn call_function(&self, req: tf::CallFunctionRequest) -> Result<Value, FunctionError> {

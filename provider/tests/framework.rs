@@ -188,6 +188,7 @@ fn plan_request(prior: Value, config: Value, proposed: Value) -> tf::PlanResourc
         prior_private: Vec::new(),
         provider_meta: None,
         client_capabilities: Default::default(),
+        prior_identity: None,
     }
 }
 
@@ -199,6 +200,7 @@ fn apply_request(prior: Value, planned: Value, config: Value) -> tf::ApplyResour
         config,
         planned_private: Vec::new(),
         provider_meta: None,
+        planned_identity: None,
     }
 }
 
@@ -396,6 +398,7 @@ async fn import_gives_the_whole_object_or_says_there_is_none() {
         type_name: "test_thing".into(),
         id: id.into(),
         client_capabilities: Default::default(),
+        identity: None,
     };
     let found = p.import_resource_state(import("known")).await.unwrap();
     assert_eq!(
@@ -441,6 +444,7 @@ async fn a_call_before_configure_says_the_provider_is_not_configured() {
             private: Vec::new(),
             provider_meta: None,
             client_capabilities: Default::default(),
+            current_identity: None,
         })
         .await
         .unwrap_err();
@@ -573,6 +577,102 @@ async fn stop_provider_reaches_work_a_call_handed_off() {
     })
     .await
     .expect("the handed-off work saw the stop");
+}
+
+/// A model whose identity cannot work: nested, sensitive, of a map type.
+#[derive(Serialize, Deserialize, Model)]
+struct BadIdentity {
+    #[model(identity, sensitive)]
+    secret: String,
+    #[model(identity)]
+    labels: std::collections::BTreeMap<String, String>,
+    #[model(block)]
+    part: Vec<IdentifiedPart>,
+}
+
+#[derive(Serialize, Deserialize, Model)]
+struct IdentifiedPart {
+    #[model(identity)]
+    name: String,
+}
+
+struct Bad;
+
+#[async_trait]
+impl Resource<String> for Bad {
+    type Model = BadIdentity;
+    async fn create(&self, _: &Context<String>, plan: BadIdentity) -> Result<BadIdentity> {
+        Ok(plan)
+    }
+    async fn read(&self, _: &Context<String>, s: BadIdentity) -> Result<Option<BadIdentity>> {
+        Ok(Some(s))
+    }
+    async fn update(
+        &self,
+        _: &Context<String>,
+        _: BadIdentity,
+        p: BadIdentity,
+    ) -> Result<BadIdentity> {
+        Ok(p)
+    }
+    async fn delete(&self, _: &Context<String>, _: BadIdentity) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn identity_attributes_that_cannot_identify_are_schema_errors_at_the_attribute() {
+    let err = Builder::new(Test)
+        .resource("test_bad", Bad)
+        .build()
+        .err()
+        .expect("refused");
+    let text = err.to_string();
+    for expected in [
+        ".secret: an identity attribute is stored and shown as it is: it cannot be sensitive or write-only",
+        ".labels: an identity attribute is a string, number or bool, or a list of them, not a map of string",
+        ".part.name: an identity attribute belongs to the resource itself, not to a nested block or object",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in:\n{text}");
+    }
+}
+
+/// `Things` listed: its model has no identity, so it cannot be.
+#[async_trait]
+impl ctywire_provider::ListResource<String> for Things {
+    type Config = Config;
+    async fn list(
+        &self,
+        _: &Context<String>,
+        _: Config,
+        _: &ctywire_provider::Listing<Thing>,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_list_resource_needs_its_resource_with_an_identity() {
+    let things = || Things {
+        bug: Bug::None,
+        stopped: Arc::new(AtomicBool::new(false)),
+    };
+    let err = Builder::new(Test)
+        .resource("test_thing", things())
+        .list_resource("test_thing", things())
+        .list_resource("test_other", things())
+        .build()
+        .err()
+        .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("list resource test_thing: the resource test_thing has no identity"),
+        "{text}"
+    );
+    assert!(
+        text.contains("list resource test_other: there is no resource test_other for it to list"),
+        "{text}"
+    );
 }
 
 /// denobridge's shape: props of any type, passed through as raw values.

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ctywire::protocol::AttributePathStep;
-use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
+use ctywire::schema::{
+    Attribute, Block, IdentityAttribute, IdentitySchema, NestedBlock, NestingMode, Object, Schema,
+    StringKind,
+};
 use ctywire::{DecodeOptions, Error, Path, Type, Value};
 
 use crate::diagnostics::{Diagnostic, Severity};
@@ -20,8 +23,8 @@ use crate::provider::{
 
 // ---- schemas ----
 
-/// A schema as protobuf. Fields protocol 6.8 lacks (`Block::computed`,
-/// `deprecation_message`) are left out.
+/// A schema as protobuf. `Block::computed` (protocol 6.11) is left out:
+/// 6.10 has no field for it.
 pub fn schema_to_proto(s: &Schema) -> pb::Schema {
     pb::Schema {
         version: s.version,
@@ -65,6 +68,7 @@ pub fn block_to_proto(b: &Block) -> pb::schema::Block {
         description: b.description.clone(),
         description_kind: kind_to_proto(b.description_kind),
         deprecated: b.deprecated,
+        deprecation_message: b.deprecation_message.clone(),
     }
 }
 
@@ -85,6 +89,7 @@ pub fn block_from_proto(b: &pb::schema::Block) -> Result<Block, Error> {
         description: b.description.clone(),
         description_kind: kind_from_proto(b.description_kind),
         deprecated: b.deprecated,
+        deprecation_message: b.deprecation_message.clone(),
         ..Default::default()
     })
 }
@@ -107,6 +112,7 @@ pub fn attribute_to_proto(a: &Attribute) -> pb::schema::Attribute {
         description_kind: kind_to_proto(a.description_kind),
         deprecated: a.deprecated,
         write_only: a.write_only,
+        deprecation_message: a.deprecation_message.clone(),
     }
 }
 
@@ -135,7 +141,7 @@ pub fn attribute_from_proto(a: &pb::schema::Attribute) -> Result<Attribute, Erro
         sensitive: a.sensitive,
         deprecated: a.deprecated,
         write_only: a.write_only,
-        ..Default::default()
+        deprecation_message: a.deprecation_message.clone(),
     })
 }
 
@@ -198,6 +204,61 @@ pub fn object_from_proto(o: &pb::schema::Object) -> Result<Object, Error> {
         min_items: o.min_items,
         max_items: o.max_items,
     })
+}
+
+/// An identity schema as protobuf.
+pub fn identity_schema_to_proto(s: &IdentitySchema) -> pb::ResourceIdentitySchema {
+    pb::ResourceIdentitySchema {
+        version: s.version,
+        identity_attributes: (s.identity_attributes.iter())
+            .map(|a| pb::resource_identity_schema::IdentityAttribute {
+                name: a.name.clone(),
+                r#type: a.ty.to_json().into_bytes(),
+                required_for_import: a.required_for_import,
+                optional_for_import: a.optional_for_import,
+                description: a.description.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// An identity schema from protobuf; malformed type JSON is an error at
+/// the attribute.
+pub fn identity_schema_from_proto(s: &pb::ResourceIdentitySchema) -> Result<IdentitySchema, Error> {
+    let mut identity_attributes = Vec::with_capacity(s.identity_attributes.len());
+    for a in &s.identity_attributes {
+        identity_attributes.push(IdentityAttribute {
+            name: a.name.clone(),
+            ty: parse_type(&a.r#type).map_err(|e| e.within(&Path::root().attr(a.name.clone())))?,
+            required_for_import: a.required_for_import,
+            optional_for_import: a.optional_for_import,
+            description: a.description.clone(),
+        });
+    }
+    Ok(IdentitySchema {
+        version: s.version,
+        identity_attributes,
+    })
+}
+
+/// An identity as protobuf: `ResourceIdentityData` around a msgpack
+/// `DynamicValue`.
+pub fn identity_to_proto(v: &Value, ty: &Type) -> Result<pb::ResourceIdentityData, Error> {
+    Ok(pb::ResourceIdentityData {
+        identity_data: Some(encode_dynamic_value(v, ty)?),
+    })
+}
+
+/// An identity from protobuf: `None` when the message (or its data) is
+/// absent, as Terraform sends no identity for an object that has none.
+pub fn identity_from_proto(
+    d: Option<&pb::ResourceIdentityData>,
+    ty: &Type,
+) -> Result<Option<Value>, Error> {
+    match d.and_then(|d| d.identity_data.as_ref()) {
+        Some(dv) => decode_dynamic_value(Some(dv), ty).map(Some),
+        None => Ok(None),
+    }
 }
 
 // ---- functions ----
@@ -419,6 +480,7 @@ pub fn server_capabilities_to_proto(c: &ServerCapabilities) -> pb::ServerCapabil
         plan_destroy: c.plan_destroy,
         get_provider_schema_optional: c.get_provider_schema_optional,
         move_resource_state: c.move_resource_state,
+        generate_resource_config: c.generate_resource_config,
     }
 }
 

@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 use crate::convert::*;
 use crate::pb::tfplugin6 as pb;
 use crate::{Diagnostic, Function, Parameter, RawState, Severity};
-use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Object, Schema, StringKind};
+use ctywire::schema::{
+    Attribute, Block, IdentityAttribute, IdentitySchema, NestedBlock, NestingMode, Object, Schema,
+    StringKind,
+};
 use ctywire::{Path, PathStep, Type, Value};
 
 fn every_kind_of_schema() -> Schema {
@@ -14,6 +17,7 @@ fn every_kind_of_schema() -> Schema {
     described.description = "the **name**".into();
     described.description_kind = StringKind::Markdown;
     described.deprecated = true;
+    described.deprecation_message = "use `title`".into();
     let mut block = Block::new()
         .attribute(described)
         .attribute(Attribute::new("id", Type::String).computed())
@@ -62,6 +66,7 @@ fn every_kind_of_schema() -> Schema {
     }
     block.description = "a block".into();
     block.deprecated = true;
+    block.deprecation_message = "the whole type goes in 2.0".into();
     Schema { version: 3, block }
 }
 
@@ -339,4 +344,66 @@ fn a_function_signature_survives_the_round_trip() {
         deprecation_message: String::new(),
     };
     assert_eq!(function_from_proto(&function_to_proto(&f)).unwrap(), f);
+}
+
+#[test]
+fn deprecation_messages_land_in_their_6_10_fields() {
+    let proto = schema_to_proto(&every_kind_of_schema());
+    let block = proto.block.unwrap();
+    assert_eq!(block.deprecation_message, "the whole type goes in 2.0");
+    let name = block.attributes.iter().find(|a| a.name == "name").unwrap();
+    assert_eq!(
+        (name.deprecated, name.deprecation_message.as_str()),
+        (true, "use `title`")
+    );
+}
+
+#[test]
+fn an_identity_schema_and_identity_survive_the_round_trip() {
+    let schema = IdentitySchema {
+        version: 2,
+        identity_attributes: vec![
+            IdentityAttribute {
+                name: "name".into(),
+                ty: Type::String,
+                required_for_import: true,
+                optional_for_import: false,
+                description: "the name".into(),
+            },
+            IdentityAttribute {
+                name: "zones".into(),
+                ty: Type::list(Type::String),
+                required_for_import: false,
+                optional_for_import: true,
+                description: String::new(),
+            },
+        ],
+    };
+    let proto = identity_schema_to_proto(&schema);
+    let bytes = prost::Message::encode_to_vec(&proto);
+    let back: pb::ResourceIdentitySchema = prost::Message::decode(bytes.as_slice()).unwrap();
+    assert_eq!(identity_schema_from_proto(&back).unwrap(), schema);
+
+    let ty = schema.implied_type().unwrap();
+    let id = Value::object([
+        ("name", Value::string("a")),
+        ("zones", Value::null(Type::list(Type::String))),
+    ]);
+    let data = identity_to_proto(&id, &ty).unwrap();
+    assert_eq!(identity_from_proto(Some(&data), &ty).unwrap(), Some(id));
+    assert_eq!(identity_from_proto(None, &ty).unwrap(), None);
+}
+
+#[test]
+fn a_malformed_identity_attribute_type_is_an_error_at_the_attribute() {
+    let proto = pb::ResourceIdentitySchema {
+        version: 0,
+        identity_attributes: vec![pb::resource_identity_schema::IdentityAttribute {
+            name: "name".into(),
+            r#type: b"\"strin\"".to_vec(),
+            ..Default::default()
+        }],
+    };
+    let err = identity_schema_from_proto(&proto).unwrap_err();
+    assert_eq!(err.path().to_string(), ".name");
 }

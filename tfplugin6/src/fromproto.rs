@@ -49,6 +49,29 @@ impl Values<'_> {
         Ok(value)
     }
 
+    /// A request's identity (protocol 6.9) at the identity schema's type
+    /// `ty`: `None` when none was sent; one sent for a resource type
+    /// without an identity schema is an error.
+    fn identity(
+        &self,
+        rpc: &str,
+        field: &str,
+        d: Option<pb::ResourceIdentityData>,
+        ty: Option<&Type>,
+    ) -> Result<Option<Value>, Diagnostic> {
+        let Some(dv) = d.and_then(|d| d.identity_data) else {
+            return Ok(None);
+        };
+        let Some(ty) = ty else {
+            return Err(
+                Diagnostic::error(format!("Unexpected {field} in {rpc}")).with_detail(
+                    "Terraform sent an identity for a resource type that has no identity schema",
+                ),
+            );
+        };
+        self.decode(rpc, field, Some(dv), ty).map(Some)
+    }
+
     /// The `provider_meta` value, when the provider has a schema for it.
     fn meta(&self, rpc: &str, dv: Option<pb::DynamicValue>) -> Result<Option<Value>, Diagnostic> {
         match self.meta {
@@ -134,10 +157,12 @@ pub(crate) fn configure_provider(
 pub(crate) fn read_resource(
     v: &Values<'_>,
     e: &Entry,
+    id: Option<&Type>,
     r: pb::read_resource::Request,
 ) -> Result<ReadResourceRequest, Diagnostic> {
     const RPC: &str = "ReadResource";
     Ok(ReadResourceRequest {
+        current_identity: v.identity(RPC, "current_identity", r.current_identity, id)?,
         current_state: v.decode(RPC, "current_state", r.current_state, &e.ty)?,
         provider_meta: v.meta(RPC, r.provider_meta)?,
         type_name: r.type_name,
@@ -149,10 +174,12 @@ pub(crate) fn read_resource(
 pub(crate) fn plan_resource_change(
     v: &Values<'_>,
     e: &Entry,
+    id: Option<&Type>,
     r: pb::plan_resource_change::Request,
 ) -> Result<PlanResourceChangeRequest, Diagnostic> {
     const RPC: &str = "PlanResourceChange";
     Ok(PlanResourceChangeRequest {
+        prior_identity: v.identity(RPC, "prior_identity", r.prior_identity, id)?,
         prior_state: v.decode(RPC, "prior_state", r.prior_state, &e.ty)?,
         proposed_new_state: v.decode(RPC, "proposed_new_state", r.proposed_new_state, &e.ty)?,
         config: v.decode(RPC, "config", r.config, &e.ty)?,
@@ -166,10 +193,12 @@ pub(crate) fn plan_resource_change(
 pub(crate) fn apply_resource_change(
     v: &Values<'_>,
     e: &Entry,
+    id: Option<&Type>,
     r: pb::apply_resource_change::Request,
 ) -> Result<ApplyResourceChangeRequest, Diagnostic> {
     const RPC: &str = "ApplyResourceChange";
     Ok(ApplyResourceChangeRequest {
+        planned_identity: v.identity(RPC, "planned_identity", r.planned_identity, id)?,
         prior_state: v.decode(RPC, "prior_state", r.prior_state, &e.ty)?,
         planned_state: v.decode(RPC, "planned_state", r.planned_state, &e.ty)?,
         config: v.decode(RPC, "config", r.config, &e.ty)?,
@@ -180,13 +209,16 @@ pub(crate) fn apply_resource_change(
 }
 
 pub(crate) fn import_resource_state(
+    v: &Values<'_>,
+    id: Option<&Type>,
     r: pb::import_resource_state::Request,
-) -> ImportResourceStateRequest {
-    ImportResourceStateRequest {
+) -> Result<ImportResourceStateRequest, Diagnostic> {
+    Ok(ImportResourceStateRequest {
+        identity: v.identity("ImportResourceState", "identity", r.identity, id)?,
         type_name: r.type_name,
         id: r.id,
         client_capabilities: capabilities(r.client_capabilities),
-    }
+    })
 }
 
 pub(crate) fn move_resource_state(r: pb::move_resource_state::Request) -> MoveResourceStateRequest {
@@ -197,7 +229,100 @@ pub(crate) fn move_resource_state(r: pb::move_resource_state::Request) -> MoveRe
         source_state: raw_state_from_proto(r.source_state),
         target_type_name: r.target_type_name,
         source_private: r.source_private,
+        source_identity: r.source_identity.map(|r| raw_state_from_proto(Some(r))),
+        source_identity_schema_version: r.source_identity_schema_version,
     }
+}
+
+pub(crate) fn upgrade_resource_identity(
+    ty: &Type,
+    r: pb::upgrade_resource_identity::Request,
+) -> UpgradeResourceIdentityRequest {
+    UpgradeResourceIdentityRequest {
+        type_name: r.type_name,
+        version: r.version,
+        raw_identity: raw_state_from_proto(r.raw_identity),
+        current_type: ty.clone(),
+    }
+}
+
+pub(crate) fn generate_resource_config(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::generate_resource_config::Request,
+) -> Result<GenerateResourceConfigRequest, Diagnostic> {
+    Ok(GenerateResourceConfigRequest {
+        state: v.decode("GenerateResourceConfig", "state", r.state, &e.ty)?,
+        type_name: r.type_name,
+        schema: e.schema.clone(),
+    })
+}
+
+pub(crate) fn validate_list_resource_config(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::validate_list_resource_config::Request,
+) -> Result<ValidateListResourceConfigRequest, Diagnostic> {
+    const RPC: &str = "ValidateListResourceConfig";
+    Ok(ValidateListResourceConfigRequest {
+        config: v.decode(RPC, "config", r.config, &e.ty)?,
+        include_resource_object: v.decode(
+            RPC,
+            "include_resource_object",
+            r.include_resource_object,
+            &Type::Bool,
+        )?,
+        limit: v.decode(RPC, "limit", r.limit, &Type::Number)?,
+        type_name: r.type_name,
+    })
+}
+
+pub(crate) fn list_resource(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::list_resource::Request,
+) -> Result<ListResourceRequest, Diagnostic> {
+    Ok(ListResourceRequest {
+        config: v.decode("ListResource", "config", r.config, &e.ty)?,
+        type_name: r.type_name,
+        include_resource_object: r.include_resource_object,
+        limit: r.limit,
+    })
+}
+
+pub(crate) fn validate_action_config(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::validate_action_config::Request,
+) -> Result<ValidateActionConfigRequest, Diagnostic> {
+    Ok(ValidateActionConfigRequest {
+        config: v.decode("ValidateActionConfig", "config", r.config, &e.ty)?,
+        type_name: r.type_name,
+    })
+}
+
+pub(crate) fn plan_action(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::plan_action::Request,
+) -> Result<PlanActionRequest, Diagnostic> {
+    Ok(PlanActionRequest {
+        config: v.decode("PlanAction", "config", r.config, &e.ty)?,
+        action_type: r.action_type,
+        client_capabilities: capabilities(r.client_capabilities),
+    })
+}
+
+pub(crate) fn invoke_action(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::invoke_action::Request,
+) -> Result<InvokeActionRequest, Diagnostic> {
+    Ok(InvokeActionRequest {
+        config: v.decode("InvokeAction", "config", r.config, &e.ty)?,
+        action_type: r.action_type,
+        client_capabilities: capabilities(r.client_capabilities),
+    })
 }
 
 pub(crate) fn read_data_source(

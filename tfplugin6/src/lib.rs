@@ -75,22 +75,28 @@ mod convert;
 mod convert_tests;
 mod diagnostics;
 mod fromproto;
+mod genconfig;
 mod provider;
 mod serve;
 mod server;
 mod stop;
+mod stream;
 mod tls;
 mod toproto;
 
 pub use async_trait::async_trait;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
+pub use genconfig::generated_config;
 pub use provider::*;
 pub use serve::{
     serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
-pub use server::{ProviderService, ReceivedValue, ValueObserver};
+pub use server::{
+    InvokeActionStream, ListResourceStream, ProviderService, ReceivedValue, ValueObserver,
+};
 pub use stop::StopSignal;
+pub use stream::{ActionProgress, ListResults, StreamClosed, STREAM_BUFFER};
 
 /// Terraform's side of the conversions: what a client of a
 /// [`ProviderService`] (an in-process Terraform core, such as
@@ -101,19 +107,21 @@ pub use stop::StopSignal;
 pub mod client {
     pub use crate::convert::{
         decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, function_from_proto,
-        path_from_proto, path_to_proto, schema_from_proto,
+        identity_from_proto, identity_schema_from_proto, identity_to_proto, path_from_proto,
+        path_to_proto, schema_from_proto,
     };
 }
 
 /// The raw protocol: the protobuf messages and tonic services generated
-/// from `proto/` (protocol 6.8, what Terraform 1.11 speaks, and go-plugin's
+/// from `proto/` (protocol 6.10, what Terraform 1.15 speaks, without the
+/// experimental state-store RPCs; and go-plugin's
 /// controller, stdio, broker and the gRPC health service).
 ///
 /// A provider works with [`Provider`] and its ctywire types instead; this
 /// is for driving a [`ProviderService`] at the gRPC level (tests, an
 /// in-process harness) and for go-plugin's side services.
 pub mod pb {
-    /// `tfplugin6`: the provider protocol, version 6.8.
+    /// `tfplugin6`: the provider protocol, version 6.10.
     #[allow(missing_docs, clippy::all, clippy::pedantic)]
     pub mod tfplugin6 {
         tonic::include_proto!("tfplugin6");

@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::time::SystemTime;
 
-use ctywire::schema::{Schema, StringKind};
+use ctywire::schema::{IdentitySchema, Schema, StringKind};
 use ctywire::{Error, Path, Type, Value};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::stream::{ActionProgress, ListResults};
 
 /// Everything a provider serves, by name: what `GetProviderSchema` and
 /// `GetMetadata` answer, and the types the server decodes each request
@@ -27,6 +28,15 @@ pub struct Schemas {
     pub ephemeral_resources: BTreeMap<String, Schema>,
     /// Provider functions.
     pub functions: BTreeMap<String, Function>,
+    /// Identity schemas of managed resource types (protocol 6.9), by the
+    /// resource type's name; a type without one has no identity.
+    pub identities: BTreeMap<String, IdentitySchema>,
+    /// List resource types (protocol 6.10): the schema of each list
+    /// block's `config` block, by the name of the managed resource type
+    /// it lists (which must have an identity schema).
+    pub list_resources: BTreeMap<String, Schema>,
+    /// Action types (protocol 6.10): each action's configuration schema.
+    pub actions: BTreeMap<String, Schema>,
     /// What the provider supports beyond the basics.
     pub server_capabilities: ServerCapabilities,
 }
@@ -63,6 +73,25 @@ impl Schemas {
         self.functions.insert(name.into(), function);
         self
     }
+
+    /// Gives the managed resource type `name` an identity schema.
+    pub fn identity(mut self, name: impl Into<String>, schema: IdentitySchema) -> Self {
+        self.identities.insert(name.into(), schema);
+        self
+    }
+
+    /// Adds a list resource type: `name` is the managed resource type it
+    /// lists, `config` the schema of a list block's `config` block.
+    pub fn list_resource(mut self, name: impl Into<String>, config: Schema) -> Self {
+        self.list_resources.insert(name.into(), config);
+        self
+    }
+
+    /// Adds an action type with this configuration schema.
+    pub fn action(mut self, name: impl Into<String>, schema: Schema) -> Self {
+        self.actions.insert(name.into(), schema);
+        self
+    }
 }
 
 /// `ServerCapabilities`.
@@ -75,6 +104,9 @@ pub struct ServerCapabilities {
     pub get_provider_schema_optional: bool,
     /// The provider implements `MoveResourceState`.
     pub move_resource_state: bool,
+    /// The provider answers `GenerateResourceConfig` (protocol 6.10);
+    /// otherwise Terraform generates configuration for imports itself.
+    pub generate_resource_config: bool,
 }
 
 /// `ClientCapabilities`: what this Terraform accepts in answers.
@@ -253,6 +285,9 @@ pub struct ReadResourceRequest {
     pub provider_meta: Option<Value>,
     /// What Terraform accepts.
     pub client_capabilities: ClientCapabilities,
+    /// The identity stored with the state (protocol 6.9), at the identity
+    /// schema's type; `None` from older Terraform, or before it had one.
+    pub current_identity: Option<Value>,
 }
 
 /// The answer to `ReadResource`.
@@ -266,6 +301,9 @@ pub struct ReadResourceResponse {
     pub diagnostics: Diagnostics,
     /// Set to defer the read (only when deferral is allowed).
     pub deferred: Option<Deferred>,
+    /// The object's identity (protocol 6.9; only for a type with an
+    /// identity schema), wholly known.
+    pub new_identity: Option<Value>,
 }
 
 impl ReadResourceResponse {
@@ -276,6 +314,7 @@ impl ReadResourceResponse {
             private: Vec::new(),
             diagnostics: Diagnostics::new(),
             deferred: None,
+            new_identity: None,
         }
     }
 }
@@ -298,6 +337,9 @@ pub struct PlanResourceChangeRequest {
     pub provider_meta: Option<Value>,
     /// What Terraform accepts.
     pub client_capabilities: ClientCapabilities,
+    /// The prior state's identity (protocol 6.9); `None` when creating or
+    /// from older Terraform.
+    pub prior_identity: Option<Value>,
 }
 
 /// The answer to `PlanResourceChange`.
@@ -313,6 +355,9 @@ pub struct PlanResourceChangeResponse {
     pub diagnostics: Diagnostics,
     /// Set to defer the change (only when deferral is allowed).
     pub deferred: Option<Deferred>,
+    /// The identity after the change (protocol 6.9): it may hold unknowns
+    /// only when the object is created or replaced.
+    pub planned_identity: Option<Value>,
 }
 
 impl PlanResourceChangeResponse {
@@ -324,6 +369,7 @@ impl PlanResourceChangeResponse {
             planned_private: Vec::new(),
             diagnostics: Diagnostics::new(),
             deferred: None,
+            planned_identity: None,
         }
     }
 }
@@ -343,6 +389,8 @@ pub struct ApplyResourceChangeRequest {
     pub planned_private: Vec<u8>,
     /// The module's `provider_meta` block, if the provider has a schema for it.
     pub provider_meta: Option<Value>,
+    /// The identity the plan returned (protocol 6.9).
+    pub planned_identity: Option<Value>,
 }
 
 /// The answer to `ApplyResourceChange`.
@@ -354,6 +402,8 @@ pub struct ApplyResourceChangeResponse {
     pub private: Vec<u8>,
     /// Warnings.
     pub diagnostics: Diagnostics,
+    /// The object's identity (protocol 6.9), wholly known.
+    pub new_identity: Option<Value>,
 }
 
 impl ApplyResourceChangeResponse {
@@ -363,6 +413,7 @@ impl ApplyResourceChangeResponse {
             new_state,
             private: Vec::new(),
             diagnostics: Diagnostics::new(),
+            new_identity: None,
         }
     }
 }
@@ -372,10 +423,14 @@ impl ApplyResourceChangeResponse {
 pub struct ImportResourceStateRequest {
     /// The resource type.
     pub type_name: String,
-    /// The id given to `terraform import` or an `import` block.
+    /// The id given to `terraform import` or an `import` block (empty
+    /// for an import by identity).
     pub id: String,
     /// What Terraform accepts.
     pub client_capabilities: ClientCapabilities,
+    /// An import block's `identity` (protocol 6.9), at the identity
+    /// schema's type: attributes not `required_for_import` may be null.
+    pub identity: Option<Value>,
 }
 
 /// One object an import found.
@@ -398,6 +453,11 @@ pub struct ImportResourceStateResponse {
     pub diagnostics: Diagnostics,
     /// Set to defer the import (only when deferral is allowed).
     pub deferred: Option<Deferred>,
+    /// The identity of each of `imported_resources`, by its index there
+    /// (protocol 6.9): empty, or as long, `None` where one has none. (A
+    /// list beside the objects rather than a field of [`ImportedResource`],
+    /// so providers that build those with all their fields keep compiling.)
+    pub identities: Vec<Option<Value>>,
 }
 
 /// `MoveResourceState`.
@@ -415,6 +475,11 @@ pub struct MoveResourceStateRequest {
     pub target_type_name: String,
     /// The private data stored with it.
     pub source_private: Vec<u8>,
+    /// The identity stored with it (protocol 6.9), as JSON at the source
+    /// type's identity schema; `None` when there is none.
+    pub source_identity: Option<RawState>,
+    /// The version of the identity schema it was stored with.
+    pub source_identity_schema_version: i64,
 }
 
 /// The answer to `MoveResourceState`.
@@ -426,6 +491,20 @@ pub struct MoveResourceStateResponse {
     pub target_private: Vec<u8>,
     /// Warnings.
     pub diagnostics: Diagnostics,
+    /// The identity at the target type's identity schema (protocol 6.9).
+    pub target_identity: Option<Value>,
+}
+
+impl MoveResourceStateResponse {
+    /// The moved state, with nothing else.
+    pub fn new(target_state: Value) -> Self {
+        MoveResourceStateResponse {
+            target_state,
+            target_private: Vec::new(),
+            diagnostics: Diagnostics::new(),
+            target_identity: None,
+        }
+    }
 }
 
 /// `ReadDataSource`.
@@ -652,6 +731,7 @@ pub trait Provider: Send + Sync + 'static {
     ) -> Result<ReadResourceResponse, Diagnostics> {
         Ok(ReadResourceResponse {
             private: req.private,
+            new_identity: req.current_identity,
             ..ReadResourceResponse::new(req.current_state)
         })
     }
@@ -728,6 +808,76 @@ pub trait Provider: Send + Sync + 'static {
         )))
     }
 
+    /// `UpgradeResourceIdentity` (protocol 6.9). Default: the stored JSON
+    /// decoded at the current identity schema's type, as it is.
+    async fn upgrade_resource_identity(
+        &self,
+        req: UpgradeResourceIdentityRequest,
+    ) -> Result<UpgradeResourceIdentityResponse, Diagnostics> {
+        let upgraded_identity = req.raw_identity.decode(&req.current_type)?;
+        Ok(UpgradeResourceIdentityResponse {
+            upgraded_identity,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    /// `GenerateResourceConfig` (protocol 6.10). Default:
+    /// [`generated_config`](crate::generated_config), the state without
+    /// what a configuration cannot set, read from the schema.
+    async fn generate_resource_config(
+        &self,
+        req: GenerateResourceConfigRequest,
+    ) -> Result<GenerateResourceConfigResponse, Diagnostics> {
+        Ok(GenerateResourceConfigResponse {
+            config: crate::generated_config(&req.schema.block, req.state)?,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    /// `ValidateListResourceConfig` (protocol 6.10). Default: valid.
+    async fn validate_list_resource_config(
+        &self,
+        req: ValidateListResourceConfigRequest,
+    ) -> Diagnostics {
+        let _ = req;
+        Diagnostics::new()
+    }
+
+    /// `ListResource` (protocol 6.10): sends each object found through
+    /// `results` (which waits while Terraform has not read the last ones,
+    /// so nothing piles up) and stops when `send` fails (Terraform has
+    /// what it asked for, or went away). The diagnostics returned end the
+    /// stream (an error among them fails the list). Default: not supported.
+    async fn list_resource(&self, req: ListResourceRequest, results: &ListResults) -> Diagnostics {
+        let _ = results;
+        not_supported("list resources", &req.type_name)
+    }
+
+    /// `ValidateActionConfig` (protocol 6.10). Default: valid.
+    async fn validate_action_config(&self, req: ValidateActionConfigRequest) -> Diagnostics {
+        let _ = req;
+        Diagnostics::new()
+    }
+
+    /// `PlanAction` (protocol 6.10). Default: nothing to say.
+    async fn plan_action(&self, req: PlanActionRequest) -> Result<PlanActionResponse, Diagnostics> {
+        let _ = req;
+        Ok(PlanActionResponse::default())
+    }
+
+    /// `InvokeAction` (protocol 6.10): runs the action, telling Terraform
+    /// how it goes through `progress` (in order; `send` waits while
+    /// Terraform has not read the last messages). The diagnostics returned
+    /// are the stream's final `Completed` event. Default: not supported.
+    async fn invoke_action(
+        &self,
+        req: InvokeActionRequest,
+        progress: &ActionProgress,
+    ) -> Diagnostics {
+        let _ = progress;
+        not_supported("actions", &req.action_type)
+    }
+
     /// `StopProvider`: Terraform asks the provider to stop what it is doing
     /// (the user pressed Ctrl-C). The server has already cancelled every
     /// call in flight when it calls this (see the trait's documentation):
@@ -737,4 +887,131 @@ pub trait Provider: Send + Sync + 'static {
     async fn stop_provider(&self) -> Result<(), String> {
         Ok(())
     }
+}
+
+/// `UpgradeResourceIdentity` (protocol 6.9).
+#[derive(Clone, Debug)]
+pub struct UpgradeResourceIdentityRequest {
+    /// The resource type.
+    pub type_name: String,
+    /// The identity schema version the identity was stored with.
+    pub version: i64,
+    /// The stored identity (JSON).
+    pub raw_identity: RawState,
+    /// The implied type of the current identity schema: what the answer
+    /// must be.
+    pub current_type: Type,
+}
+
+/// The answer to `UpgradeResourceIdentity`.
+#[derive(Clone, Debug)]
+pub struct UpgradeResourceIdentityResponse {
+    /// The identity at the current identity schema's type.
+    pub upgraded_identity: Value,
+    /// Warnings.
+    pub diagnostics: Diagnostics,
+}
+
+/// `GenerateResourceConfig` (protocol 6.10): configuration for an object
+/// Terraform imported, from its state.
+#[derive(Clone, Debug)]
+pub struct GenerateResourceConfigRequest {
+    /// The resource type.
+    pub type_name: String,
+    /// The imported state.
+    pub state: Value,
+    /// The resource type's schema (what the default reads).
+    pub schema: Schema,
+}
+
+/// The answer to `GenerateResourceConfig`.
+#[derive(Clone, Debug)]
+pub struct GenerateResourceConfigResponse {
+    /// The configuration, at the resource schema's type.
+    pub config: Value,
+    /// Warnings.
+    pub diagnostics: Diagnostics,
+}
+
+/// `ValidateListResourceConfig` (protocol 6.10).
+#[derive(Clone, Debug)]
+pub struct ValidateListResourceConfigRequest {
+    /// The list resource type.
+    pub type_name: String,
+    /// The `config` block (may hold unknowns).
+    pub config: Value,
+    /// The list block's `include_resource` (a bool, maybe unknown; null
+    /// when not sent).
+    pub include_resource_object: Value,
+    /// The list block's `limit` (a number, maybe unknown; null when not
+    /// sent).
+    pub limit: Value,
+}
+
+/// `ListResource` (protocol 6.10): the objects a `list` block finds.
+#[derive(Clone, Debug)]
+pub struct ListResourceRequest {
+    /// The list resource type: the managed resource type listed.
+    pub type_name: String,
+    /// The `config` block.
+    pub config: Value,
+    /// Whether each result should carry the object's state.
+    pub include_resource_object: bool,
+    /// How many results Terraform reads (0 or less: no limit was sent);
+    /// [`ListResults::send`] says when it is reached.
+    pub limit: i64,
+}
+
+/// One object a list found.
+#[derive(Clone, Debug)]
+pub struct ListResourceResult {
+    /// Its identity, at the resource type's identity schema, wholly known.
+    pub identity: Value,
+    /// A name for people.
+    pub display_name: String,
+    /// Its state, at the resource type's schema; sent only when the
+    /// request asked for it.
+    pub resource_object: Option<Value>,
+    /// Warnings about it.
+    pub diagnostics: Diagnostics,
+}
+
+/// `ValidateActionConfig` (protocol 6.10).
+#[derive(Clone, Debug)]
+pub struct ValidateActionConfigRequest {
+    /// The action type.
+    pub type_name: String,
+    /// The configuration (may hold unknowns).
+    pub config: Value,
+}
+
+/// `PlanAction` (protocol 6.10).
+#[derive(Clone, Debug)]
+pub struct PlanActionRequest {
+    /// The action type.
+    pub action_type: String,
+    /// The configuration (may hold unknowns).
+    pub config: Value,
+    /// What Terraform accepts.
+    pub client_capabilities: ClientCapabilities,
+}
+
+/// The answer to `PlanAction`.
+#[derive(Clone, Debug, Default)]
+pub struct PlanActionResponse {
+    /// Warnings.
+    pub diagnostics: Diagnostics,
+    /// Set to defer the action (only when deferral is allowed).
+    pub deferred: Option<Deferred>,
+}
+
+/// `InvokeAction` (protocol 6.10).
+#[derive(Clone, Debug)]
+pub struct InvokeActionRequest {
+    /// The action type.
+    pub action_type: String,
+    /// The configuration, wholly known.
+    pub config: Value,
+    /// What Terraform accepts.
+    pub client_capabilities: ClientCapabilities,
 }

@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
 
-use ctywire::schema::Schema;
+use ctywire::schema::{IdentitySchema, Schema};
 use ctywire::{Type, Value};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -15,6 +17,7 @@ use crate::fromproto::{self, Values};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
 use crate::stop::{StopSignal, Stopper};
+use crate::stream::{self, ActionProgress, ListResults, STREAM_BUFFER};
 use crate::toproto::{self, Failed};
 
 /// A schema with its implied type, computed once.
@@ -68,6 +71,73 @@ impl Table {
     fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.entries.values().filter_map(|e| e.as_ref().err())
     }
+}
+
+/// The identity schemas' types (protocol 6.9), by resource type name.
+#[derive(Debug, Default)]
+pub(crate) struct Identities {
+    entries: BTreeMap<String, Result<Type, Diagnostic>>,
+}
+
+impl Identities {
+    fn new(schemas: &Schemas) -> Identities {
+        let entries = (schemas.identities.iter())
+            .map(|(name, s)| (name.clone(), identity_type(schemas, name, s)))
+            .collect();
+        Identities { entries }
+    }
+
+    /// The identity type of the resource type `name`: `None` when it has
+    /// no identity schema.
+    pub(crate) fn get(&self, name: &str) -> Result<Option<&Type>, Diagnostic> {
+        match self.entries.get(name) {
+            None => Ok(None),
+            Some(Ok(ty)) => Ok(Some(ty)),
+            Some(Err(d)) => Err(d.clone()),
+        }
+    }
+
+    /// The identity type of `name`, which must have one.
+    fn required(&self, rpc: &str, name: &str) -> Result<&Type, Diagnostic> {
+        self.get(name)?.ok_or_else(|| {
+            Diagnostic::error(format!("{rpc}: the resource type has no identity"))
+                .with_detail(format!("{name:?} has no identity schema"))
+        })
+    }
+
+    fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.entries.values().filter_map(|e| e.as_ref().err())
+    }
+}
+
+fn identity_type(schemas: &Schemas, name: &str, s: &IdentitySchema) -> Result<Type, Diagnostic> {
+    let invalid = |detail: String| {
+        Diagnostic::error(format!(
+            "the identity schema of resource {name:?} is invalid"
+        ))
+        .with_detail(detail)
+    };
+    if !schemas.resources.contains_key(name) {
+        return Err(invalid(
+            "there is no managed resource type of that name".into(),
+        ));
+    }
+    s.implied_type().map_err(|e| invalid(e.to_string()))
+}
+
+/// Every list resource type must be a managed resource type with an
+/// identity schema: Terraform reads each result at both.
+fn list_errors(schemas: &Schemas) -> Vec<Diagnostic> {
+    (schemas.list_resources.keys())
+        .filter(|name| !schemas.identities.contains_key(*name))
+        .map(|name| {
+            Diagnostic::error(format!("the list resource {name:?} lists nothing Terraform can read"))
+                .with_detail(
+                    "a list resource type is named after a managed resource type with an identity schema, \
+                     whose objects it lists",
+                )
+        })
+        .collect()
 }
 
 fn entry(kind: &str, name: &str, schema: &Schema) -> Result<Entry, Diagnostic> {
@@ -148,6 +218,10 @@ struct Inner<P> {
     resources: Table,
     data_sources: Table,
     ephemeral: Table,
+    identities: Identities,
+    lists: Table,
+    list_errors: Vec<Diagnostic>,
+    actions: Table,
     stopper: Stopper,
 }
 
@@ -166,6 +240,10 @@ impl<P: Provider> ProviderService<P> {
             resources: Table::new("resource", &schemas.resources),
             data_sources: Table::new("data source", &schemas.data_sources),
             ephemeral: Table::new("ephemeral resource", &schemas.ephemeral_resources),
+            identities: Identities::new(&schemas),
+            lists: Table::new("list resource", &schemas.list_resources),
+            list_errors: list_errors(&schemas),
+            actions: Table::new("action", &schemas.actions),
             schemas,
             provider,
             stopper: Stopper::new(),
@@ -222,6 +300,64 @@ impl<P: Provider> ProviderService<P> {
     }
 }
 
+// The two server streams: each runs in a task of its own, feeding a
+// bounded channel the response reads; the provider's call is dropped
+// (cancelled) when Terraform stops reading or `StopProvider` comes.
+impl<P: Provider> ProviderService<P> {
+    async fn list(
+        &self,
+        r: pb::list_resource::Request,
+        tx: stream::Sender<pb::list_resource::Event>,
+    ) {
+        const RPC: &str = "ListResource";
+        let run = async {
+            let i = &self.inner;
+            let e = i.lists.get(&r.type_name)?;
+            let resource = i.resources.get(&r.type_name)?;
+            let id = i.identities.required(RPC, &r.type_name)?.clone();
+            let req = fromproto::list_resource(&self.values(), e, r)?;
+            let results = ListResults::new(
+                tx.clone(),
+                id,
+                resource.schema.block.clone(),
+                resource.ty.clone(),
+                req.include_resource_object,
+                req.limit,
+            );
+            let p = self.provider().list_resource(req, &results);
+            tokio::select! {
+                d = self.call(RPC, p) => d,
+                // Terraform stopped reading: nothing more to say.
+                () = tx.closed() => Ok(Diagnostics::new()),
+            }
+        };
+        let d: Diagnostics = run.await.unwrap_or_else(|d: Diagnostic| d.into());
+        if !d.is_empty() {
+            let _ = tx.send(Ok(stream::list_diagnostics(d))).await;
+        }
+    }
+
+    async fn invoke(
+        &self,
+        r: pb::invoke_action::Request,
+        tx: stream::Sender<pb::invoke_action::Event>,
+    ) {
+        const RPC: &str = "InvokeAction";
+        let run = async {
+            let e = self.inner.actions.get(&r.action_type)?;
+            let req = fromproto::invoke_action(&self.values(), e, r)?;
+            let progress = ActionProgress::new(tx.clone());
+            let p = self.provider().invoke_action(req, &progress);
+            tokio::select! {
+                d = self.call(RPC, p) => d,
+                () = tx.closed() => Ok(Diagnostics::new()),
+            }
+        };
+        let d: Diagnostics = run.await.unwrap_or_else(|d: Diagnostic| d.into());
+        let _ = tx.send(Ok(stream::completed(&d))).await;
+    }
+}
+
 /// The answer to a call `StopProvider` cancelled.
 fn stopped(rpc: &str) -> Diagnostic {
     Diagnostic::error("The provider was stopped").with_detail(format!(
@@ -231,6 +367,13 @@ fn stopped(rpc: &str) -> Diagnostic {
 }
 
 type Reply<T> = Result<Response<T>, Status>;
+
+/// The response stream of `ListResource` (what [`ProviderService`]
+/// answers it with; `into_inner()` gives the channel's receiver).
+pub type ListResourceStream = ReceiverStream<Result<pb::list_resource::Event, Status>>;
+
+/// The response stream of `InvokeAction`.
+pub type InvokeActionStream = ReceiverStream<Result<pb::invoke_action::Event, Status>>;
 
 fn ok<T>(t: T) -> Reply<T> {
     Ok(Response::new(t))
@@ -262,7 +405,10 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             .chain(i.meta_entry.as_ref().and_then(|e| e.as_ref().err()))
             .chain(i.resources.errors())
             .chain(i.data_sources.errors())
-            .chain(i.ephemeral.errors());
+            .chain(i.ephemeral.errors())
+            .chain(i.lists.errors())
+            .chain(&i.list_errors)
+            .chain(i.actions.errors());
         ok(toproto::get_provider_schema(&i.schemas, errors))
     }
 
@@ -378,10 +524,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         answer(
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
-                let req = fromproto::read_resource(&self.values(), e, r)?;
+                let id = self.inner.identities.get(&r.type_name)?;
+                let req = fromproto::read_resource(&self.values(), e, id, r)?;
                 let caps = req.client_capabilities;
                 let p = self.provider().read_resource(req);
-                toproto::read_resource(e, caps, self.call("ReadResource", p).await??)
+                toproto::read_resource(e, id, caps, self.call("ReadResource", p).await??)
             }
             .await,
         )
@@ -395,10 +542,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         answer(
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
-                let req = fromproto::plan_resource_change(&self.values(), e, r)?;
+                let id = self.inner.identities.get(&r.type_name)?;
+                let req = fromproto::plan_resource_change(&self.values(), e, id, r)?;
                 let caps = req.client_capabilities;
                 let p = self.provider().plan_resource_change(req);
-                toproto::plan_resource_change(e, caps, self.call("PlanResourceChange", p).await??)
+                let answer = self.call("PlanResourceChange", p).await??;
+                toproto::plan_resource_change(e, id, caps, answer)
             }
             .await,
         )
@@ -412,9 +561,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         answer(
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
-                let req = fromproto::apply_resource_change(&self.values(), e, r)?;
+                let id = self.inner.identities.get(&r.type_name)?;
+                let req = fromproto::apply_resource_change(&self.values(), e, id, r)?;
                 let p = self.provider().apply_resource_change(req);
-                toproto::apply_resource_change(e, self.call("ApplyResourceChange", p).await??)
+                let answer = self.call("ApplyResourceChange", p).await??;
+                toproto::apply_resource_change(e, id, answer)
             }
             .await,
         )
@@ -427,16 +578,14 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let r = req.into_inner();
         answer(
             async {
-                let resources = &self.inner.resources;
+                let (resources, ids) = (&self.inner.resources, &self.inner.identities);
                 resources.get(&r.type_name)?;
-                let req = fromproto::import_resource_state(r);
+                let id = ids.get(&r.type_name)?;
+                let req = fromproto::import_resource_state(&self.values(), id, r)?;
                 let caps = req.client_capabilities;
                 let p = self.provider().import_resource_state(req);
-                toproto::import_resource_state(
-                    resources,
-                    caps,
-                    self.call("ImportResourceState", p).await??,
-                )
+                let answer = self.call("ImportResourceState", p).await??;
+                toproto::import_resource_state(resources, ids, caps, answer)
             }
             .await,
         )
@@ -450,9 +599,10 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         answer(
             async {
                 let e = self.inner.resources.get(&r.target_type_name)?;
+                let id = self.inner.identities.get(&r.target_type_name)?;
                 let req = fromproto::move_resource_state(r);
                 let p = self.provider().move_resource_state(req);
-                toproto::move_resource_state(e, self.call("MoveResourceState", p).await??)
+                toproto::move_resource_state(e, id, self.call("MoveResourceState", p).await??)
             }
             .await,
         )
@@ -554,6 +704,128 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             Ok(toproto::call_function(f, result))
         };
         ok(result.await.unwrap_or_else(|e| toproto::function_error(&e)))
+    }
+
+    async fn get_resource_identity_schemas(
+        &self,
+        _: Request<pb::get_resource_identity_schemas::Request>,
+    ) -> Reply<pb::get_resource_identity_schemas::Response> {
+        let i = &self.inner;
+        ok(toproto::get_resource_identity_schemas(
+            &i.schemas,
+            i.identities.errors(),
+        ))
+    }
+
+    async fn upgrade_resource_identity(
+        &self,
+        req: Request<pb::upgrade_resource_identity::Request>,
+    ) -> Reply<pb::upgrade_resource_identity::Response> {
+        const RPC: &str = "UpgradeResourceIdentity";
+        let r = req.into_inner();
+        answer(
+            async {
+                self.inner.resources.get(&r.type_name)?;
+                let ty = self.inner.identities.required(RPC, &r.type_name)?;
+                let req = fromproto::upgrade_resource_identity(ty, r);
+                let p = self.provider().upgrade_resource_identity(req);
+                toproto::upgrade_resource_identity(ty, self.call(RPC, p).await??)
+            }
+            .await,
+        )
+    }
+
+    async fn generate_resource_config(
+        &self,
+        req: Request<pb::generate_resource_config::Request>,
+    ) -> Reply<pb::generate_resource_config::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.resources.get(&r.type_name)?;
+                let req = fromproto::generate_resource_config(&self.values(), e, r)?;
+                let p = self.provider().generate_resource_config(req);
+                toproto::generate_resource_config(e, self.call("GenerateResourceConfig", p).await??)
+            }
+            .await,
+        )
+    }
+
+    async fn validate_list_resource_config(
+        &self,
+        req: Request<pb::validate_list_resource_config::Request>,
+    ) -> Reply<pb::validate_list_resource_config::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.lists.get(&r.type_name)?;
+                let req = fromproto::validate_list_resource_config(&self.values(), e, r)?;
+                let p = self.provider().validate_list_resource_config(req);
+                Ok(toproto::validate_list_resource_config(
+                    self.call("ValidateListResourceConfig", p).await?,
+                ))
+            }
+            .await,
+        )
+    }
+
+    type ListResourceStream = ListResourceStream;
+
+    async fn list_resource(
+        &self,
+        req: Request<pb::list_resource::Request>,
+    ) -> Reply<Self::ListResourceStream> {
+        let (tx, rx) = mpsc::channel(STREAM_BUFFER);
+        let this = self.clone();
+        tokio::spawn(async move { this.list(req.into_inner(), tx).await });
+        ok(ReceiverStream::new(rx))
+    }
+
+    async fn validate_action_config(
+        &self,
+        req: Request<pb::validate_action_config::Request>,
+    ) -> Reply<pb::validate_action_config::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.actions.get(&r.type_name)?;
+                let req = fromproto::validate_action_config(&self.values(), e, r)?;
+                let p = self.provider().validate_action_config(req);
+                Ok(toproto::validate_action_config(
+                    self.call("ValidateActionConfig", p).await?,
+                ))
+            }
+            .await,
+        )
+    }
+
+    async fn plan_action(
+        &self,
+        req: Request<pb::plan_action::Request>,
+    ) -> Reply<pb::plan_action::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.actions.get(&r.action_type)?;
+                let req = fromproto::plan_action(&self.values(), e, r)?;
+                let caps = req.client_capabilities;
+                let p = self.provider().plan_action(req);
+                toproto::plan_action(caps, self.call("PlanAction", p).await??)
+            }
+            .await,
+        )
+    }
+
+    type InvokeActionStream = InvokeActionStream;
+
+    async fn invoke_action(
+        &self,
+        req: Request<pb::invoke_action::Request>,
+    ) -> Reply<Self::InvokeActionStream> {
+        let (tx, rx) = mpsc::channel(STREAM_BUFFER);
+        let this = self.clone();
+        tokio::spawn(async move { this.invoke(req.into_inner(), tx).await });
+        ok(ReceiverStream::new(rx))
     }
 
     async fn stop_provider(

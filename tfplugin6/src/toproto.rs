@@ -7,17 +7,17 @@
 use std::collections::BTreeMap;
 
 use ctywire::schema::Schema;
-use ctywire::{Error, Value};
+use ctywire::{Error, Type, Value};
 
 use crate::convert::{
     deferred_to_proto, diagnostics_to_proto, encode_dynamic_value, function_error_to_proto,
-    function_to_proto, path_to_proto, schema_to_proto, server_capabilities_to_proto,
-    timestamp_to_proto,
+    function_to_proto, identity_schema_to_proto, identity_to_proto, path_to_proto, schema_to_proto,
+    server_capabilities_to_proto, timestamp_to_proto,
 };
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
-use crate::server::{Entry, Table};
+use crate::server::{Entry, Identities, Table};
 
 /// Diagnostics as protobuf.
 pub(crate) fn diagnostics(d: impl Into<Diagnostics>) -> Vec<pb::Diagnostic> {
@@ -61,6 +61,11 @@ failed!(
     open_ephemeral_resource,
     renew_ephemeral_resource,
     close_ephemeral_resource,
+    upgrade_resource_identity,
+    generate_resource_config,
+    validate_list_resource_config,
+    validate_action_config,
+    plan_action,
 );
 
 /// An answer value, encoded at `entry`'s type; resource states get their
@@ -85,6 +90,36 @@ fn encode(
         v
     };
     encode_dynamic_value(&v, &entry.ty).map_err(bad)
+}
+
+/// An answer's identity (protocol 6.9) at the identity schema's type `ty`.
+/// One given for a resource type without an identity schema, or (when
+/// `known`: every answer but a plan's) one with unknowns, is an error:
+/// Terraform refuses both.
+fn identity(
+    rpc: &str,
+    field: &str,
+    v: Option<Value>,
+    ty: Option<&Type>,
+    known: bool,
+) -> Result<Option<pb::ResourceIdentityData>, Diagnostic> {
+    let Some(v) = v else { return Ok(None) };
+    let problem = |detail: String| {
+        Diagnostic::error(format!("The provider's {field} in {rpc} is invalid")).with_detail(detail)
+    };
+    let Some(ty) = ty else {
+        return Err(problem(
+            "the resource type has no identity schema, so it has no identity".into(),
+        ));
+    };
+    if known && !v.is_wholly_known() {
+        return Err(problem(
+            "an identity must be wholly known (only a plan to create or replace may leave parts unknown)".into(),
+        ));
+    }
+    identity_to_proto(&v, ty).map(Some).map_err(|e| {
+        problem(format!("it does not fit the identity schema: {e}")).at(e.path().clone())
+    })
 }
 
 /// A deferral as protobuf, when Terraform said it accepts one; otherwise
@@ -136,6 +171,16 @@ pub(crate) fn get_metadata(s: &Schemas) -> pb::get_metadata::Response {
                 type_name: k.clone(),
             })
             .collect(),
+        list_resources: (s.list_resources.keys())
+            .map(|k| m::ListResourceMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
+        actions: (s.actions.keys())
+            .map(|k| m::ActionMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -162,9 +207,30 @@ pub(crate) fn get_provider_schema<'a>(
         data_source_schemas: map(&s.data_sources),
         functions: functions(s),
         ephemeral_resource_schemas: map(&s.ephemeral_resources),
+        list_resource_schemas: map(&s.list_resources),
+        action_schemas: (s.actions.iter())
+            .map(|(k, v)| {
+                let schema = Some(schema_to_proto(v));
+                (k.clone(), pb::ActionSchema { schema })
+            })
+            .collect(),
         diagnostics: diagnostics_to_proto(errors),
         provider_meta: s.provider_meta.as_ref().map(schema_to_proto),
         server_capabilities: Some(server_capabilities_to_proto(&s.server_capabilities)),
+    }
+}
+
+/// The identity schemas, with `errors` (those whose types cannot be
+/// computed).
+pub(crate) fn get_resource_identity_schemas<'a>(
+    s: &Schemas,
+    errors: impl IntoIterator<Item = &'a Diagnostic>,
+) -> pb::get_resource_identity_schemas::Response {
+    pb::get_resource_identity_schemas::Response {
+        identity_schemas: (s.identities.iter())
+            .map(|(k, v)| (k.clone(), identity_schema_to_proto(v)))
+            .collect(),
+        diagnostics: diagnostics_to_proto(errors),
     }
 }
 
@@ -227,12 +293,14 @@ pub(crate) fn configure_provider(d: Diagnostics) -> pb::configure_provider::Resp
 
 pub(crate) fn read_resource(
     e: &Entry,
+    id: Option<&Type>,
     caps: ClientCapabilities,
     mut r: ReadResourceResponse,
 ) -> Result<pb::read_resource::Response, Diagnostics> {
     const RPC: &str = "ReadResource";
     let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
     Ok(pb::read_resource::Response {
+        new_identity: identity(RPC, "new_identity", r.new_identity, id, true)?,
         new_state: Some(encode(RPC, "new_state", r.new_state, e, true)?),
         diagnostics: diagnostics(r.diagnostics),
         private: r.private,
@@ -242,12 +310,14 @@ pub(crate) fn read_resource(
 
 pub(crate) fn plan_resource_change(
     e: &Entry,
+    id: Option<&Type>,
     caps: ClientCapabilities,
     mut r: PlanResourceChangeResponse,
 ) -> Result<pb::plan_resource_change::Response, Diagnostics> {
     const RPC: &str = "PlanResourceChange";
     let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
     Ok(pb::plan_resource_change::Response {
+        planned_identity: identity(RPC, "planned_identity", r.planned_identity, id, false)?,
         planned_state: Some(encode(RPC, "planned_state", r.planned_state, e, true)?),
         requires_replace: r.requires_replace.iter().map(path_to_proto).collect(),
         planned_private: r.planned_private,
@@ -259,9 +329,17 @@ pub(crate) fn plan_resource_change(
 
 pub(crate) fn apply_resource_change(
     e: &Entry,
+    id: Option<&Type>,
     r: ApplyResourceChangeResponse,
 ) -> Result<pb::apply_resource_change::Response, Diagnostics> {
     Ok(pb::apply_resource_change::Response {
+        new_identity: identity(
+            "ApplyResourceChange",
+            "new_identity",
+            r.new_identity,
+            id,
+            true,
+        )?,
         new_state: Some(encode(
             "ApplyResourceChange",
             "new_state",
@@ -279,15 +357,28 @@ pub(crate) fn apply_resource_change(
 /// one asked for).
 pub(crate) fn import_resource_state(
     resources: &Table,
+    identities: &Identities,
     caps: ClientCapabilities,
     mut r: ImportResourceStateResponse,
 ) -> Result<pb::import_resource_state::Response, Diagnostics> {
     const RPC: &str = "ImportResourceState";
     let deferred = deferred(RPC, r.deferred, caps, &mut r.diagnostics)?;
+    if !r.identities.is_empty() && r.identities.len() != r.imported_resources.len() {
+        return Err(Diagnostic::error("The provider's identities in ImportResourceState are invalid")
+            .with_detail(format!(
+                "it gave {} identities for {} imported objects: give one (or None) for each, or none at all",
+                r.identities.len(),
+                r.imported_resources.len()
+            ))
+            .into());
+    }
+    let mut ids = r.identities.into_iter();
     let mut imported = Vec::with_capacity(r.imported_resources.len());
     for i in r.imported_resources {
         let e = resources.get(&i.type_name)?;
+        let id_ty = identities.get(&i.type_name)?;
         imported.push(pb::import_resource_state::ImportedResource {
+            identity: identity(RPC, "identity", ids.next().flatten(), id_ty, true)?,
             state: Some(encode(RPC, "state", i.state, e, true)?),
             type_name: i.type_name,
             private: i.private,
@@ -302,9 +393,17 @@ pub(crate) fn import_resource_state(
 
 pub(crate) fn move_resource_state(
     e: &Entry,
+    id: Option<&Type>,
     r: MoveResourceStateResponse,
 ) -> Result<pb::move_resource_state::Response, Diagnostics> {
     Ok(pb::move_resource_state::Response {
+        target_identity: identity(
+            "MoveResourceState",
+            "target_identity",
+            r.target_identity,
+            id,
+            true,
+        )?,
         target_state: Some(encode(
             "MoveResourceState",
             "target_state",
@@ -393,4 +492,61 @@ pub(crate) fn stop_provider(r: Result<(), String>) -> pb::stop_provider::Respons
     pb::stop_provider::Response {
         error: r.err().unwrap_or_default(),
     }
+}
+
+pub(crate) fn upgrade_resource_identity(
+    ty: &Type,
+    r: UpgradeResourceIdentityResponse,
+) -> Result<pb::upgrade_resource_identity::Response, Diagnostics> {
+    Ok(pb::upgrade_resource_identity::Response {
+        upgraded_identity: identity(
+            "UpgradeResourceIdentity",
+            "upgraded_identity",
+            Some(r.upgraded_identity),
+            Some(ty),
+            true,
+        )?,
+        diagnostics: diagnostics(r.diagnostics),
+    })
+}
+
+pub(crate) fn generate_resource_config(
+    e: &Entry,
+    r: GenerateResourceConfigResponse,
+) -> Result<pb::generate_resource_config::Response, Diagnostics> {
+    Ok(pb::generate_resource_config::Response {
+        config: Some(encode(
+            "GenerateResourceConfig",
+            "config",
+            r.config,
+            e,
+            true,
+        )?),
+        diagnostics: diagnostics(r.diagnostics),
+    })
+}
+
+pub(crate) fn validate_list_resource_config(
+    d: Diagnostics,
+) -> pb::validate_list_resource_config::Response {
+    pb::validate_list_resource_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn validate_action_config(d: Diagnostics) -> pb::validate_action_config::Response {
+    pb::validate_action_config::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn plan_action(
+    caps: ClientCapabilities,
+    mut r: PlanActionResponse,
+) -> Result<pb::plan_action::Response, Diagnostics> {
+    let deferred = deferred("PlanAction", r.deferred, caps, &mut r.diagnostics)?;
+    Ok(pb::plan_action::Response {
+        diagnostics: diagnostics(r.diagnostics),
+        deferred,
+    })
 }

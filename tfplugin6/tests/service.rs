@@ -168,6 +168,7 @@ fn plan(name: &str) -> pb::plan_resource_change::Request {
         prior_private: vec![],
         provider_meta: None,
         client_capabilities: None,
+        prior_identity: None,
     }
 }
 

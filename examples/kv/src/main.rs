@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use ctywire_provider::log::info;
 use ctywire_provider::{
-    async_trait, Builder, Context, DataSource, Diagnostics, Function, FunctionError, Model,
-    Provider, Resource, Result,
+    async_trait, Builder, Context, DataSource, Diagnostics, FunctionError, ListResource, Listing,
+    Model, Provider, Resource, Result,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -21,26 +21,19 @@ struct Config {
     root: String,
 }
 
-struct Kv;
 type Ctx = Context<PathBuf>;
 
-#[async_trait]
-impl Provider for Kv {
-    type Config = Config;
-    type Data = PathBuf;
-
-    async fn configure(&self, config: Config) -> Result<PathBuf> {
-        std::fs::create_dir_all(&config.root)
-            .map_err(|e| failed(&format!("cannot create the directory {}", config.root), e))?;
-        Ok(config.root.into())
-    }
+fn configure(config: Config) -> Result<PathBuf> {
+    let root = &config.root;
+    std::fs::create_dir_all(root).map_err(|e| failed(&format!("cannot create {root}"), e))?;
+    Ok(config.root.into())
 }
 
 /// An entry, kept as the file `<root>/<key>.json`.
 #[derive(Serialize, Deserialize, Model)]
 struct Entry {
     /// The entry's key: a file name without `/`, not starting with `.`.
-    #[model(requires_replace, validate = valid_key)]
+    #[model(identity, requires_replace, validate = valid_key)]
     key: String,
     /// The entry's value.
     #[model(sensitive)]
@@ -95,6 +88,17 @@ fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
     }
 }
 
+/// The keys starting with `prefix`, sorted.
+fn keys(root: &Path, prefix: Option<&str>) -> Result<Vec<String>> {
+    let dir = std::fs::read_dir(root).map_err(|e| failed("cannot list the entries", e))?;
+    let keys: BTreeSet<String> = dir
+        .filter_map(|f| f.ok()?.file_name().into_string().ok())
+        .filter_map(|name| Some(name.strip_suffix(".json")?.to_owned()))
+        .filter(|key| key.starts_with(prefix.unwrap_or("")))
+        .collect();
+    Ok(keys.into_iter().collect())
+}
+
 fn save(root: &Path, entry: Entry) -> Result<Entry> {
     let json = serde_json::to_vec(&entry).map_err(|e| failed("cannot encode the entry", e))?;
     std::fs::write(file(root, &entry.key), json)
@@ -109,14 +113,9 @@ struct Entries;
 impl Resource<PathBuf> for Entries {
     type Model = Entry;
 
-    async fn create(&self, ctx: &Ctx, plan: Entry) -> Result<Entry> {
-        save(
-            ctx.data(),
-            Entry {
-                revision: Some(1),
-                ..plan
-            },
-        )
+    async fn create(&self, ctx: &Ctx, mut plan: Entry) -> Result<Entry> {
+        plan.revision = Some(1);
+        save(ctx.data(), plan)
     }
 
     async fn read(&self, ctx: &Ctx, state: Entry) -> Result<Option<Entry>> {
@@ -140,7 +139,21 @@ impl Resource<PathBuf> for Entries {
     }
 }
 
-/// The keys of the store's entries.
+#[async_trait]
+impl ListResource<PathBuf> for Entries {
+    type Config = Keys;
+
+    async fn list(&self, ctx: &Ctx, query: Keys, out: &Listing<Entry>) -> Result<()> {
+        for key in keys(ctx.data(), query.prefix.as_deref())? {
+            if let Some(entry) = load(ctx.data(), &key)? {
+                out.push(key, entry).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The keys of the store's entries; also the `config` of `list "kv_entry"` blocks.
 #[derive(Serialize, Deserialize, Model)]
 struct Keys {
     /// Only keys starting with this.
@@ -150,23 +163,12 @@ struct Keys {
     keys: Option<Vec<String>>,
 }
 
-struct ListKeys;
-
 #[async_trait]
-impl DataSource<PathBuf> for ListKeys {
+impl DataSource<PathBuf> for Entries {
     type Model = Keys;
 
     async fn read(&self, ctx: &Ctx, query: Keys) -> Result<Keys> {
-        let dir =
-            std::fs::read_dir(ctx.data()).map_err(|e| failed("cannot list the entries", e))?;
-        let prefix = query.prefix.as_deref().unwrap_or("");
-        let mut keys: Vec<String> = dir
-            .filter_map(|f| f.ok()?.file_name().into_string().ok())
-            .filter_map(|name| Some(name.strip_suffix(".json")?.to_owned()))
-            .filter(|key| key.starts_with(prefix))
-            .collect();
-        keys.sort();
-        let keys = Some(keys);
+        let keys = Some(keys(ctx.data(), query.prefix.as_deref())?);
         Ok(Keys { keys, ..query })
     }
 }
@@ -178,26 +180,19 @@ struct HashArgs {
     input: String,
 }
 
-struct Hash;
-
-#[async_trait]
-impl Function for Hash {
-    type Args = HashArgs;
-    type Output = String;
-
-    async fn call(&self, args: HashArgs) -> Result<String, FunctionError> {
-        let digest = Sha256::digest(args.input.as_bytes());
-        Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
-    }
+fn hash(args: HashArgs) -> Result<String, FunctionError> {
+    let digest = Sha256::digest(args.input.as_bytes());
+    Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The provider: what `main` serves, and what a test drives in-process
 /// (ctywire-provider's harness_matches_terraform includes this file).
 pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
-    Builder::new(Kv)
+    Builder::from_fn(configure)
         .resource("kv_entry", Entries)
-        .data_source("kv_entries", ListKeys)
-        .function("hash", Hash)
+        .list_resource("kv_entry", Entries)
+        .data_source("kv_entries", Entries)
+        .pure_function("hash", hash)
 }
 
 fn main() {

@@ -236,6 +236,12 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (s.default.as_ref().map(|d| d.span()), "default"),
             (s.same_as.as_ref().map(|l| l.span()), "same_as"),
         ];
+        if let Some((span, _)) = s.identity {
+            errors.at(
+                span,
+                "a nested block cannot be part of the identity: mark attributes of the resource itself `identity`",
+            );
+        }
         for (span, key) in not_on_blocks {
             if let Some(span) = span {
                 errors.at(span, format!("a nested block takes no `{key}`: declare it on the attributes inside it (min_items = 1 makes the block required)"));
@@ -437,6 +443,14 @@ fn build_field(f: &Field) -> TokenStream {
             }
             if s.keep_state.is_some() {
                 sets.extend(quote!(__a.plan.keep_state = true;));
+            }
+            if let Some((_, optional)) = s.identity {
+                let role = if optional {
+                    quote!(OptionalForImport)
+                } else {
+                    quote!(RequiredForImport)
+                };
+                sets.extend(quote!(__a.identity = ::core::option::Option::Some(#p::schema::IdentityRole::#role);));
             }
             if let Some(lit) = &s.same_as {
                 sets.extend(quote!(__a.plan.same_as = ::core::option::Option::Some(::std::string::String::from(#lit));));

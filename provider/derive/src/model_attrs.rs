@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, Lit, LitBool, LitInt, LitStr, Token};
 
 /// Every key a field's `#[model(..)]` takes, for the error on any other.
-const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, block, nested, range, length, pattern, one_of, each, validate";
+const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate";
 
 /// What a field is in the schema, when it is not an attribute.
 pub enum Kind {
@@ -65,6 +65,9 @@ pub struct FieldSpec {
     pub default: Option<Expr>,
     pub same_as: Option<LitStr>,
     pub as_type: Option<syn::Type>,
+    /// `identity` (required for import) or `identity(optional)`: the span,
+    /// and whether `optional` was given.
+    pub identity: Option<(Span, bool)>,
     pub rules: Vec<(Span, Rule)>,
 }
 
@@ -206,6 +209,22 @@ fn item(input: ParseStream, spec: &mut FieldSpec) -> syn::Result<()> {
                 max_items,
             };
             set_kind(spec, kind, &key)
+        }
+        "identity" => {
+            let mut optional = false;
+            if input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in input);
+                let k: Ident = content.parse()?;
+                if k != "optional" {
+                    return Err(syn::Error::new(
+                        k.span(),
+                        format!("unknown identity option `{k}`: expected optional"),
+                    ));
+                }
+                optional = true;
+            }
+            set_once(&mut spec.identity, (span, optional), &key)
         }
         "nested" => {
             let mut set = None;

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use ctywire::schema::Schema;
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::client::{
-    decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, path_from_proto,
-    schema_from_proto,
+    decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, identity_schema_from_proto,
+    identity_to_proto, path_from_proto, schema_from_proto,
 };
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
@@ -29,16 +29,41 @@ pub(crate) struct ResourceSchema {
     pub ty: Type,
 }
 
-/// What `GetProviderSchema` answered.
+/// A resource type's identity schema (protocol 6.9): its version and
+/// implied type.
+#[derive(Clone, Debug)]
+pub(crate) struct IdentityType {
+    pub version: i64,
+    pub ty: Type,
+}
+
+/// What `GetProviderSchema` and `GetResourceIdentitySchemas` answered.
 #[derive(Clone, Debug)]
 pub(crate) struct Schemas {
     pub provider: ResourceSchema,
     pub resources: BTreeMap<String, ResourceSchema>,
+    pub identities: BTreeMap<String, IdentityType>,
+    /// List resource types' `config` schemas.
+    pub lists: BTreeMap<String, ResourceSchema>,
+}
+
+/// The generated service trait, with tfplugin6's stream types.
+pub(crate) type DynService = dyn Service<
+    ListResourceStream = ctywire_tfplugin6::ListResourceStream,
+    InvokeActionStream = ctywire_tfplugin6::InvokeActionStream,
+>;
+
+/// One result of `ListResource`, decoded.
+#[derive(Clone, Debug)]
+pub(crate) struct Listed {
+    pub identity: Value,
+    pub display_name: String,
+    pub object: Option<Value>,
 }
 
 /// The service, held as core holds a provider client.
 pub(crate) struct Client {
-    service: Arc<dyn Service>,
+    service: Arc<DynService>,
     /// Always `Some` until dropped.
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -88,6 +113,38 @@ fn decoded(dv: Option<&pb::DynamicValue>, ty: &Type, what: &str) -> Result<Value
     })
 }
 
+/// An identity for a request (protocol 6.9): sent when the type has an
+/// identity schema and the object has an identity, as core sends it.
+fn identity_dv(
+    v: Option<&Value>,
+    ty: Option<&Type>,
+) -> Result<Option<pb::ResourceIdentityData>, Diagnostics> {
+    match (v, ty) {
+        (Some(v), Some(ty)) if !v.is_null() => identity_to_proto(v, ty).map(Some).map_err(|e| {
+            Diagnostics::error(format!(
+                "Failed to encode an identity for the provider: {e} (this is a bug in the test or the harness)"
+            ))
+        }),
+        _ => Ok(None),
+    }
+}
+
+/// An answer's identity, decoded at the identity type; one for a type
+/// without an identity schema fails the call, as in core.
+fn identity_answer(
+    d: Option<pb::ResourceIdentityData>,
+    ty: Option<&Type>,
+    type_name: &str,
+) -> Result<Option<Value>, Diagnostics> {
+    match (d.and_then(|d| d.identity_data), ty) {
+        (None, _) => Ok(None),
+        (Some(_), None) => Err(Diagnostics::error(format!(
+            "identity type not found for resource type {type_name}"
+        ))),
+        (Some(dv), Some(ty)) => decoded(Some(&dv), ty, "identity").map(Some),
+    }
+}
+
 fn status(call: &str, s: tonic::Status) -> Diagnostics {
     Diagnostics::from(Diagnostic::error("Plugin error").with_detail(format!(
         "The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}"
@@ -97,20 +154,30 @@ fn status(call: &str, s: tonic::Status) -> Diagnostics {
 /// What `PlanResourceChange` answered.
 pub(crate) struct Planned {
     pub planned: Value,
+    pub identity: Option<Value>,
     pub requires_replace: Vec<Path>,
     pub private: Vec<u8>,
     pub diagnostics: Diagnostics,
 }
 
+/// One object `ImportResourceState` answered.
+pub(crate) struct Imported {
+    pub type_name: String,
+    pub value: Value,
+    pub private: Vec<u8>,
+    pub identity: Option<Value>,
+}
+
 /// What `ApplyResourceChange` and `ReadResource` answered.
 pub(crate) struct NewState {
     pub value: Value,
+    pub identity: Option<Value>,
     pub private: Vec<u8>,
     pub diagnostics: Diagnostics,
 }
 
 impl Client {
-    pub(crate) fn new(service: Arc<dyn Service>) -> Result<Client, Diagnostics> {
+    pub(crate) fn new(service: Arc<DynService>) -> Result<Client, Diagnostics> {
         if tokio::runtime::Handle::try_current().is_ok() {
             return Err(Diagnostics::error(IN_RUNTIME));
         }
@@ -160,10 +227,118 @@ impl Client {
         for (name, s) in &resp.resource_schemas {
             resources.insert(name.clone(), convert(name, Some(s))?);
         }
+        let mut lists = BTreeMap::new();
+        for (name, s) in &resp.list_resource_schemas {
+            lists.insert(name.clone(), convert(name, Some(s))?);
+        }
         Ok(Schemas {
             provider: convert("the provider", resp.provider.as_ref())?,
             resources,
+            identities: self.identity_schemas()?,
+            lists,
         })
+    }
+
+    /// `GetResourceIdentitySchemas` (protocol 6.9), as Terraform 1.12 asks
+    /// right after the schema; "unimplemented" is no identities.
+    fn identity_schemas(&self) -> Result<BTreeMap<String, IdentityType>, Diagnostics> {
+        let req = Request::new(pb::get_resource_identity_schemas::Request {});
+        let resp = match self.block_on(self.service.get_resource_identity_schemas(req))? {
+            Ok(r) => r.into_inner(),
+            Err(s) if s.code() == tonic::Code::Unimplemented => return Ok(BTreeMap::new()),
+            Err(s) => return Err(status("GetResourceIdentitySchemas", s)),
+        };
+        let d = diags(&resp.diagnostics);
+        if d.has_errors() {
+            return Err(d);
+        }
+        let mut out = BTreeMap::new();
+        for (name, s) in &resp.identity_schemas {
+            let schema =
+                identity_schema_from_proto(s).and_then(|s| Ok((s.version, s.implied_type()?)));
+            let (version, ty) = schema.map_err(|e| {
+                Diagnostics::error(format!("the identity schema of {name} is invalid: {e}"))
+            })?;
+            out.insert(name.clone(), IdentityType { version, ty });
+        }
+        Ok(out)
+    }
+
+    /// `UpgradeResourceIdentity` with the identity's JSON as core stores it.
+    pub(crate) fn upgrade_identity(
+        &self,
+        type_name: &str,
+        version: i64,
+        json: &[u8],
+        ty: &Type,
+    ) -> Result<Value, Diagnostics> {
+        let req = pb::upgrade_resource_identity::Request {
+            type_name: type_name.into(),
+            version,
+            raw_identity: Some(pb::RawState {
+                json: json.to_vec(),
+                flatmap: Default::default(),
+            }),
+        };
+        let resp = self
+            .block_on(self.service.upgrade_resource_identity(Request::new(req)))?
+            .map_err(|s| status("UpgradeResourceIdentity", s))?
+            .into_inner();
+        let d = diags(&resp.diagnostics);
+        if d.has_errors() {
+            return Err(d);
+        }
+        let data = resp.upgraded_identity.and_then(|i| i.identity_data);
+        decoded(data.as_ref(), ty, "upgraded identity")
+    }
+
+    /// `ListResource`: every result until the stream ends (or `limit`
+    /// results), as core reads it; an error diagnostic stops the list.
+    pub(crate) fn list(
+        &self,
+        type_name: &str,
+        config: &Value,
+        include_resource: bool,
+        limit: i64,
+        types: (&Type, &Type, &Type),
+    ) -> Result<(Vec<Listed>, Diagnostics), Diagnostics> {
+        let (config_ty, resource_ty, identity_ty) = types;
+        let req = pb::list_resource::Request {
+            type_name: type_name.into(),
+            config: dv(config, config_ty)?,
+            include_resource_object: include_resource,
+            limit,
+        };
+        let mut rx = self
+            .block_on(self.service.list_resource(Request::new(req)))?
+            .map_err(|s| status("ListResource", s))?
+            .into_inner()
+            .into_inner();
+        let mut results = Vec::new();
+        let mut all = Diagnostics::new();
+        while (results.len() as i64) < limit {
+            let Some(event) = self.block_on(rx.recv())? else {
+                break;
+            };
+            let event = event.map_err(|s| status("ListResource", s))?;
+            all.extend(diags(&event.diagnostic));
+            if all.has_errors() {
+                break;
+            }
+            let Some(data) = event.identity.and_then(|i| i.identity_data) else {
+                continue;
+            };
+            let object = match (event.resource_object, include_resource) {
+                (Some(o), true) => Some(decoded(Some(&o), resource_ty, "listed object")?),
+                _ => None,
+            };
+            results.push(Listed {
+                identity: decoded(Some(&data), identity_ty, "listed identity")?,
+                display_name: event.display_name,
+                object,
+            });
+        }
+        Ok((results, all))
     }
 
     pub(crate) fn validate_provider_config(
@@ -209,6 +384,29 @@ impl Client {
         Ok(diags(&resp.into_inner().diagnostics))
     }
 
+    /// `ValidateListResourceConfig` with the `config` block alone, as core
+    /// sends it.
+    pub(crate) fn validate_list(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_list_resource_config::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+            include_resource_object: None,
+            limit: None,
+        };
+        let resp = self
+            .block_on(
+                self.service
+                    .validate_list_resource_config(Request::new(req)),
+            )?
+            .map_err(|s| status("ValidateListResourceConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
     /// `UpgradeResourceState` with the state's JSON as core stores it.
     pub(crate) fn upgrade(
         &self,
@@ -245,8 +443,10 @@ impl Client {
         state: &Value,
         private: &[u8],
         ty: &Type,
+        identity: (Option<&Value>, Option<&Type>),
     ) -> Result<NewState, Diagnostics> {
         let req = pb::read_resource::Request {
+            current_identity: identity_dv(identity.0, identity.1)?,
             type_name: type_name.into(),
             current_state: dv(state, ty)?,
             private: private.to_vec(),
@@ -261,11 +461,13 @@ impl Client {
         if diagnostics.has_errors() {
             return Ok(NewState {
                 value: state.clone(),
+                identity: identity.0.cloned(),
                 private: private.to_vec(),
                 diagnostics,
             });
         }
         Ok(NewState {
+            identity: identity_answer(resp.new_identity, identity.1, type_name)?,
             value: decoded(resp.new_state.as_ref(), ty, "refreshed state")?,
             private: resp.private,
             diagnostics,
@@ -281,8 +483,10 @@ impl Client {
         config: &Value,
         prior_private: &[u8],
         ty: &Type,
+        identity: (Option<&Value>, Option<&Type>),
     ) -> Result<Planned, Diagnostics> {
         let req = pb::plan_resource_change::Request {
+            prior_identity: identity_dv(identity.0, identity.1)?,
             type_name: type_name.into(),
             prior_state: dv(prior, ty)?,
             proposed_new_state: dv(proposed, ty)?,
@@ -305,6 +509,7 @@ impl Client {
         if diagnostics.has_errors() {
             return Ok(Planned {
                 planned: Value::null(ty.clone()),
+                identity: None,
                 requires_replace: Vec::new(),
                 private: Vec::new(),
                 diagnostics,
@@ -319,6 +524,7 @@ impl Client {
             })?);
         }
         Ok(Planned {
+            identity: identity_answer(resp.planned_identity, identity.1, type_name)?,
             planned: decoded(resp.planned_state.as_ref(), ty, "planned state")?,
             requires_replace,
             private: resp.planned_private,
@@ -326,6 +532,7 @@ impl Client {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn apply(
         &self,
         type_name: &str,
@@ -334,8 +541,10 @@ impl Client {
         config: &Value,
         planned_private: &[u8],
         ty: &Type,
+        identity: (Option<&Value>, Option<&Type>),
     ) -> Result<NewState, Diagnostics> {
         let req = pb::apply_resource_change::Request {
+            planned_identity: identity_dv(identity.0, identity.1)?,
             type_name: type_name.into(),
             prior_state: dv(prior, ty)?,
             planned_state: dv(planned, ty)?,
@@ -360,25 +569,29 @@ impl Client {
         };
         Ok(NewState {
             value,
+            identity: identity_answer(resp.new_identity, identity.1, type_name)?,
             private: resp.private,
             diagnostics,
         })
     }
 
-    /// `ImportResourceState`: each imported object's type name, value and
-    /// private data.
-    #[allow(clippy::type_complexity)]
+    /// `ImportResourceState` by id or (protocol 6.9) by identity: each
+    /// imported object.
     pub(crate) fn import(
         &self,
         type_name: &str,
         id: &str,
-        types: &BTreeMap<String, ResourceSchema>,
-    ) -> Result<(Vec<(String, Value, Vec<u8>)>, Diagnostics), Diagnostics> {
+        identity: Option<&Value>,
+        schemas: &Schemas,
+    ) -> Result<(Vec<Imported>, Diagnostics), Diagnostics> {
+        let id_ty = schemas.identities.get(type_name).map(|i| &i.ty);
         let req = pb::import_resource_state::Request {
             type_name: type_name.into(),
             id: id.into(),
             client_capabilities: capabilities(),
+            identity: identity_dv(identity, id_ty)?,
         };
+        let types = &schemas.resources;
         let resp = self
             .block_on(self.service.import_resource_state(Request::new(req)))?
             .map_err(|s| status("ImportResourceState", s))?
@@ -396,7 +609,13 @@ impl Client {
                 )));
             };
             let v = decoded(r.state.as_ref(), &rs.ty, "imported state")?;
-            out.push((r.type_name, v, r.private));
+            let id_ty = schemas.identities.get(&r.type_name).map(|i| &i.ty);
+            out.push(Imported {
+                identity: identity_answer(r.identity, id_ty, &r.type_name)?,
+                type_name: r.type_name,
+                value: v,
+                private: r.private,
+            });
         }
         Ok((out, d))
     }

@@ -7,7 +7,7 @@ use ctywire::schema::{Attribute, Block, NestingMode, Object as NestedObject};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use super::client::{Client, ResourceSchema, Schemas};
+use super::client::{Client, IdentityType, ResourceSchema, Schemas};
 use super::config::Decoded;
 use super::show::{child, hoist_set_marks, same_path};
 use crate::objchange::{assert_object_compatible, assert_plan_valid, proposed_new};
@@ -76,6 +76,9 @@ pub(crate) struct Stored {
     pub sensitive: Vec<Path>,
     pub tainted: bool,
     pub dependencies: Vec<String>,
+    /// The identity as JSON and its identity schema version (protocol
+    /// 6.9; `states.ResourceInstanceObjectSrc.IdentityJSON`).
+    pub identity: Option<(Vec<u8>, i64)>,
 }
 
 /// A decoded object (`states.ResourceInstanceObject`), its marks as
@@ -87,6 +90,8 @@ pub(crate) struct Object {
     pub marks: Vec<Path>,
     pub tainted: bool,
     pub dependencies: Vec<String>,
+    /// Its identity (protocol 6.9), when the type has one.
+    pub identity: Option<Value>,
 }
 
 /// A planned change (`plans.ResourceInstanceChange`).
@@ -102,6 +107,8 @@ pub(crate) struct Change {
     pub private: Vec<u8>,
     pub required_replace: Vec<Path>,
     pub action_reason: Option<&'static str>,
+    /// The planned identity (protocol 6.9), sent again at apply.
+    pub identity: Option<Value>,
 }
 
 /// The harness's core: the provider client, its schemas and its address.
@@ -136,6 +143,28 @@ impl<'a> Core<'a> {
         })
     }
 
+    /// The identity schema of `type_name`, when it has one.
+    fn identity_type(&self, type_name: &str) -> Option<&'a IdentityType> {
+        self.schemas.identities.get(type_name)
+    }
+
+    /// `validateIdentityKnown` and `validateIdentity`: an identity from
+    /// the provider is wholly known (unless `unknown_ok`: a plan to create
+    /// or replace).
+    fn check_identity(&self, address: &str, id: &Option<Value>, unknown_ok: bool) -> Diagnostics {
+        match id {
+            Some(v) if !unknown_ok && !v.is_wholly_known() => error(
+                "Provider produced invalid identity",
+                format!(
+                    "Provider {:?} returned an identity with unknown values for {address}. \n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+                    self.provider
+                ),
+            )
+            .into(),
+            _ => Diagnostics::new(),
+        }
+    }
+
     /// `n.ResolvedProvider` as core prints it with `%q`:
     /// `"provider[\"registry.terraform.io/…\"]"`.
     fn resolved_provider(&self) -> String {
@@ -152,7 +181,20 @@ impl<'a> Core<'a> {
                 format!("the object cannot be written to state: {e}"),
             ))
         })?;
+        let identity = match (&obj.identity, self.identity_type(type_name)) {
+            (Some(v), Some(it)) if !v.is_null() => {
+                let json = ctywire::json::encode(v, &it.ty).map_err(|e| {
+                    Diagnostics::from(error(
+                        "Failed to encode the new state",
+                        format!("the object's identity cannot be written to state: {e}"),
+                    ))
+                })?;
+                Some((json, it.version))
+            }
+            _ => None,
+        };
         Ok(Stored {
+            identity,
             type_name: type_name.to_owned(),
             attrs_json,
             schema_version: rs.schema.version,
@@ -213,7 +255,25 @@ impl<'a> Core<'a> {
         if diags.has_errors() {
             return Err(diags);
         }
+        // The stored identity, upgraded when its schema version is not
+        // the current one (`upgradeResourceIdentity`).
+        let identity = match (&stored.identity, self.identity_type(&stored.type_name)) {
+            (Some((json, version)), Some(it)) if *version != it.version => Some(
+                self.client
+                    .upgrade_identity(&stored.type_name, *version, json, &it.ty)?,
+            ),
+            (Some((json, _)), Some(it)) => {
+                Some(ctywire::json::decode(json, &it.ty).map_err(|e| {
+                    Diagnostics::from(error(
+                        "Invalid resource identity in state",
+                        format!("the stored identity of {address} cannot be read: {e}"),
+                    ))
+                })?)
+            }
+            _ => None,
+        };
         Ok(Object {
+            identity,
             marks: normalize_marks(&value, &stored.sensitive),
             value,
             private: stored.private.clone(),
@@ -233,10 +293,16 @@ impl<'a> Core<'a> {
         warnings: &mut Diagnostics,
     ) -> Result<Option<Object>, Diagnostics> {
         let rs = self.schema(type_name)?;
-        let resp = self
-            .client
-            .read(type_name, &obj.value, &obj.private, &rs.ty)?;
+        let id_ty = self.identity_type(type_name).map(|i| &i.ty);
+        let resp = self.client.read(
+            type_name,
+            &obj.value,
+            &obj.private,
+            &rs.ty,
+            (obj.identity.as_ref(), id_ty),
+        )?;
         let mut diags = resp.diagnostics;
+        diags.extend(self.check_identity(address, &resp.identity, false));
         if diags.has_errors() {
             return Err(diags);
         }
@@ -269,6 +335,7 @@ impl<'a> Core<'a> {
         let mut marks = obj.marks.clone();
         marks.extend(sensitive_paths(&rs.schema.block, &value));
         Ok(Some(Object {
+            identity: resp.identity,
             marks: normalize_marks(&value, &marks),
             value,
             private: resp.private,
@@ -311,6 +378,10 @@ impl<'a> Core<'a> {
             Some(o) => (null.clone(), Vec::new(), Vec::new(), Some(o)),
             None => (null.clone(), Vec::new(), Vec::new(), None),
         };
+        let id_ty = self.identity_type(type_name).map(|i| &i.ty);
+        let prior_identity = current
+            .filter(|o| !o.tainted)
+            .and_then(|o| o.identity.as_ref());
 
         // The config is validated again with its final values.
         let d = self
@@ -329,6 +400,7 @@ impl<'a> Core<'a> {
             &config.value,
             &prior_private,
             &rs.ty,
+            (prior_identity, id_ty),
         )?;
         if resp.diagnostics.has_errors() {
             return Err(in_config(resp.diagnostics, address));
@@ -336,6 +408,7 @@ impl<'a> Core<'a> {
         warnings.extend(resp.diagnostics);
         let mut after = resp.planned;
         let mut private = resp.private;
+        let mut identity = resp.identity;
 
         // The answer decoded at the schema's type, so it conforms
         // (core's TestConformance); write-only values and AssertPlanValid.
@@ -371,15 +444,22 @@ impl<'a> Core<'a> {
             // The new object is planned again from a null prior, so the
             // change shows the computed values the new object will get.
             let proposed = proposed_new(block, &null, &config.value);
-            let resp =
-                self.client
-                    .plan(type_name, &null, &proposed, &config.value, &private, &rs.ty)?;
+            let resp = self.client.plan(
+                type_name,
+                &null,
+                &proposed,
+                &config.value,
+                &private,
+                &rs.ty,
+                (None, id_ty),
+            )?;
             // Warnings were reported by the first plan already.
             if resp.diagnostics.has_errors() {
                 return Err(in_config(resp.diagnostics, address));
             }
             after = resp.planned;
             private = resp.private;
+            identity = resp.identity;
             after_marks = normalize_marks(&after, &config.marks);
             self.check_planned_write_only(address, block, &after)?;
         }
@@ -411,6 +491,15 @@ impl<'a> Core<'a> {
                 before_marks = p.before_marks.clone();
             }
         }
+        // An update's identity is known; a create's or replace's may not be.
+        let id_diags = self.check_identity(
+            address,
+            &identity,
+            action.is_replace() || action == Action::Create,
+        );
+        if id_diags.has_errors() {
+            return Err(id_diags);
+        }
         Ok(Change {
             address: address.to_owned(),
             type_name: type_name.to_owned(),
@@ -422,6 +511,7 @@ impl<'a> Core<'a> {
             private,
             required_replace,
             action_reason: reason,
+            identity,
         })
     }
 
@@ -518,13 +608,21 @@ impl<'a> Core<'a> {
                 private: Vec::new(),
                 required_replace: Vec::new(),
                 action_reason: None,
+                identity: None,
             });
         };
         let rs = self.schema(type_name)?;
         let null = Value::null(rs.ty.clone());
-        let resp = self
-            .client
-            .plan(type_name, &obj.value, &null, &null, &obj.private, &rs.ty)?;
+        let id_ty = self.identity_type(type_name).map(|i| &i.ty);
+        let resp = self.client.plan(
+            type_name,
+            &obj.value,
+            &null,
+            &null,
+            &obj.private,
+            &rs.ty,
+            (obj.identity.as_ref(), id_ty),
+        )?;
         if resp.diagnostics.has_errors() {
             return Err(in_config(resp.diagnostics, address));
         }
@@ -550,6 +648,7 @@ impl<'a> Core<'a> {
             private: resp.private,
             required_replace: Vec::new(),
             action_reason: None,
+            identity: resp.identity,
         })
     }
 
@@ -652,6 +751,7 @@ impl<'a> Core<'a> {
             });
             return (s, diags);
         }
+        let id_ty = self.identity_type(&change.type_name).map(|i| &i.ty);
         let resp = match self.client.apply(
             &change.type_name,
             &change.before,
@@ -659,11 +759,13 @@ impl<'a> Core<'a> {
             &config_value,
             &change.private,
             &rs.ty,
+            (change.identity.as_ref(), id_ty),
         ) {
             Ok(r) => r,
             Err(d) => return (state.cloned(), d),
         };
         diags.extend(resp.diagnostics);
+        diags.extend(self.check_identity(address, &resp.identity, false));
         let mut new = resp.value;
 
         let wo: Diagnostics = write_only_violations(block, &new)
@@ -739,6 +841,7 @@ impl<'a> Core<'a> {
             (true, true) => state.cloned(),
             (_, true) => None,
             (errors, false) => Some(Object {
+                identity: resp.identity,
                 value: new,
                 private: resp.private,
                 marks,
@@ -756,18 +859,20 @@ impl<'a> Core<'a> {
         &self,
         address: &str,
         id: &str,
+        identity: Option<&Value>,
         warnings: &mut Diagnostics,
     ) -> Result<Object, Diagnostics> {
         let type_name = type_of(address);
         let rs = self.schema(type_name)?;
-        let (imported, d) = self.client.import(type_name, id, &self.schemas.resources)?;
+        let (imported, d) = self.client.import(type_name, id, identity, self.schemas)?;
         if d.has_errors() {
             return Err(d);
         }
         warnings.extend(d);
         let mut diags = Diagnostics::new();
-        for (_, v, _) in &imported {
-            for p in write_only_violations(&rs.schema.block, v) {
+        for i in &imported {
+            diags.extend(self.check_identity(address, &i.identity, false));
+            for p in write_only_violations(&rs.schema.block, &i.value) {
                 diags.push(error(
                     "Import returned a non-null value for a write-only attribute",
                     format!(
@@ -783,7 +888,7 @@ impl<'a> Core<'a> {
         // The CLI import of one address takes one object: core names any
         // further ones `NAME-1`, ..., which a test has no config for.
         let mut objects = imported.into_iter();
-        let Some((imported_type, value, private)) = objects.next() else {
+        let Some(first) = objects.next() else {
             return Err(error(
                 "Import returned no resources",
                 format!("While attempting to import with ID {id}, the provider returned no instance states."),
@@ -797,16 +902,17 @@ impl<'a> Core<'a> {
             )
             .into());
         }
-        if imported_type != type_name {
+        if first.type_name != type_name {
             return Err(error(
                 "Import returned a different resource type",
-                format!("While attempting to import {address}, the provider returned an object of type {imported_type:?}; the harness imports into the address's own type."),
+                format!("While attempting to import {address}, the provider returned an object of type {:?}; the harness imports into the address's own type.", first.type_name),
             )
             .into());
         }
         let obj = Object {
-            value,
-            private,
+            identity: first.identity,
+            value: first.value,
+            private: first.private,
             marks: Vec::new(),
             tainted: false,
             dependencies: Vec::new(),

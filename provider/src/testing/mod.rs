@@ -28,6 +28,17 @@
 //!   plan while that value is unknown, its applied value at apply), and
 //!   `"${after_apply.NAME}"` is a value unknown until apply
 //!   ([`known_after_apply`](Harness::known_after_apply)).
+//! * **Protocol 6.9–6.10, as Terraform 1.12–1.15 add them:** identity
+//!   schemas are asked for with the schema (`GetResourceIdentitySchemas`);
+//!   each object's identity is kept in state with its version (upgraded
+//!   with `UpgradeResourceIdentity` when that changes), sent with read,
+//!   plan and apply and taken from their answers, and shown in [`State`]
+//!   ([`State::identity`], and `identity` in the JSON, as Terraform 1.12's
+//!   `terraform show -json` prints it);
+//!   [`import_identity`](Harness::import_identity) imports as an `import`
+//!   block with `identity` does; [`list`](Harness::list) runs a `list`
+//!   block (`ValidateListResourceConfig`, then `ListResource`'s stream),
+//!   its results readable into typed models ([`Listed`]).
 //! * **Answers as users read them:** a [`Plan`] in the shape `terraform
 //!   show -json PLANFILE` prints (`resource_changes[]` with `change.actions`,
 //!   `before`, `after`, `after_unknown`, `before_sensitive`,
@@ -123,7 +134,10 @@ use std::sync::Arc;
 
 use ctywire::{Path, Value};
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
-use ctywire_tfplugin6::{Diagnostic, Diagnostics, ProviderService};
+use ctywire_tfplugin6::{
+    Diagnostic, Diagnostics, InvokeActionStream, ListResourceStream, ProviderService,
+};
+use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value as Json};
 
 use self::client::{Client, Schemas};
@@ -201,7 +215,12 @@ impl Harness {
 
     /// A harness for any implementation of the protocol's generated
     /// service trait (a provider served some other way).
-    pub fn from_service(service: impl Service) -> Result<Harness, Diagnostics> {
+    pub fn from_service(
+        service: impl Service<
+            ListResourceStream = ListResourceStream,
+            InvokeActionStream = InvokeActionStream,
+        >,
+    ) -> Result<Harness, Diagnostics> {
         let client = Client::new(Arc::new(service))?;
         let schemas = client.schemas()?;
         let provider_type = schemas
@@ -416,6 +435,15 @@ impl Harness {
     /// refresh of the object, saved at `address` (which must be
     /// configured and not yet in state).
     pub fn import(&mut self, address: &str, id: &str) -> Result<State, Diagnostics> {
+        self.import_with(address, id, None)
+    }
+
+    fn import_with(
+        &mut self,
+        address: &str,
+        id: &str,
+        identity: Option<Value>,
+    ) -> Result<State, Diagnostics> {
         self.check_address(address)?;
         if !self.resources.contains_key(address) {
             return Err(Diagnostic::error("Import to non-existent resource address")
@@ -429,13 +457,87 @@ impl Harness {
         }
         self.prepare()?;
         let mut warnings = Diagnostics::new();
-        let result = self.core().import(address, id, &mut warnings);
+        let result = self
+            .core()
+            .import(address, id, identity.as_ref(), &mut warnings);
         self.warnings.extend(warnings);
         let obj = result?;
         let stored = self.core().store(type_of(address), &obj)?;
         self.state.insert(address.to_owned(), stored);
         self.serial += 1;
         Ok(self.state())
+    }
+
+    /// An `import` block with `identity` (protocol 6.9, Terraform 1.12):
+    /// `ImportResourceState` with the identity (an object of the resource
+    /// type's identity attributes, in Terraform's JSON syntax) and no id,
+    /// then a refresh, saved at `address` as [`import`](Self::import) does.
+    pub fn import_identity(&mut self, address: &str, identity: Json) -> Result<State, Diagnostics> {
+        let Some(it) = self.schemas.identities.get(type_of(address)) else {
+            return Err(Diagnostic::error("Invalid import identity")
+                .with_detail(format!(
+                    "The resource type of {address} has no identity schema."
+                ))
+                .into());
+        };
+        let bytes = serde_json::to_vec(&identity)
+            .map_err(|e| Diagnostics::error(format!("the identity is no JSON: {e}")))?;
+        let value =
+            ctywire::json::decode(&bytes, &it.ty).map_err(|e| {
+                Diagnostics::from(Diagnostic::error("Invalid import identity").with_detail(
+                    format!("The identity does not fit the identity schema: {e}"),
+                ))
+            })?;
+        self.import_with(address, "", Some(value))
+    }
+
+    /// A `list` block (protocol 6.10, `terraform query`): `config` is its
+    /// `config` block in Terraform's JSON syntax, validated
+    /// (`ValidateListResourceConfig`) and sent with `ListResource`; the
+    /// results are read until the stream ends or `limit` of them came.
+    pub fn list(
+        &mut self,
+        type_name: &str,
+        config: Json,
+        include_resource: bool,
+        limit: i64,
+    ) -> Result<Vec<Listed>, Diagnostics> {
+        self.prepare()?;
+        let (Some(ls), Some(rs), Some(it)) = (
+            self.schemas.lists.get(type_name).cloned(),
+            self.schemas.resources.get(type_name).cloned(),
+            self.schemas.identities.get(type_name).cloned(),
+        ) else {
+            return Err(Diagnostic::error("Invalid list resource type")
+                .with_detail(format!(
+                    "The provider has no list resource {type_name:?} (with a resource type and identity of that name)."
+                ))
+                .into());
+        };
+        let at = format!("list.{type_name}.config");
+        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &at, &[])?;
+        let d = self
+            .client
+            .validate_list(type_name, &decoded.value, &ls.ty)?;
+        self.take(d)?;
+        let (listed, d) = self.client.list(
+            type_name,
+            &decoded.value,
+            include_resource,
+            limit,
+            (&ls.ty, &rs.ty, &it.ty),
+        )?;
+        self.take(d)?;
+        Ok(listed
+            .into_iter()
+            .map(|l| Listed {
+                identity_json: show::to_json(&l.identity),
+                object_json: l.object.as_ref().map(show::to_json),
+                display_name: l.display_name,
+                identity: l.identity,
+                object: l.object,
+            })
+            .collect())
     }
 
     /// The state as `terraform show -json` prints it.
@@ -475,6 +577,15 @@ impl Harness {
             }
             if stored.tainted {
                 r.insert("tainted".into(), json!(true));
+            }
+            // Terraform 1.12's jsonstate: the identity and its version.
+            let identity =
+                (stored.identity.as_ref()).zip(self.schemas.identities.get(&stored.type_name));
+            if let Some(((json, version), it)) = identity {
+                if let Ok(v) = ctywire::json::decode(json, &it.ty) {
+                    r.insert("identity_schema_version".into(), json!(version));
+                    r.insert("identity".into(), show::to_json(&v));
+                }
             }
             resources.push(Json::Object(r));
         }
@@ -981,6 +1092,7 @@ fn destroy_part(change: &Change) -> Change {
         after_marks: Vec::new(),
         required_replace: Vec::new(),
         action_reason: None,
+        identity: None,
         ..change.clone()
     }
 }
@@ -1192,7 +1304,44 @@ impl Plan {
     }
 }
 
+/// One object a [`Harness::list`] found.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// Its display name.
+    pub display_name: String,
+    /// Its identity, as JSON.
+    pub identity_json: Json,
+    /// Its state as JSON, when the list was asked to include it.
+    pub object_json: Option<Json>,
+    identity: Value,
+    object: Option<Value>,
+}
+
+impl Listed {
+    /// Its identity read into `T` (a typed identity model).
+    pub fn identity<T: DeserializeOwned>(&self) -> Result<T, Diagnostics> {
+        ctywire::from_value(&self.identity).map_err(|e| Diagnostics::error(e.to_string()))
+    }
+
+    /// Its state read into `M` (the resource's model); `None` when the
+    /// list did not include it.
+    pub fn object<M: DeserializeOwned>(&self) -> Result<Option<M>, Diagnostics> {
+        match &self.object {
+            Some(v) => ctywire::from_value(v)
+                .map(Some)
+                .map_err(|e| Diagnostics::error(e.to_string())),
+            None => Ok(None),
+        }
+    }
+}
+
 impl State {
+    /// The identity of `address`'s object (protocol 6.9), as Terraform
+    /// 1.12's `terraform show -json` prints it (`Json::Null` if none).
+    pub fn identity(&self, address: &str) -> &Json {
+        &self.resource(address)["identity"]
+    }
+
     /// The state as `terraform show -json` prints it (its `values`).
     pub fn to_json(&self) -> &Json {
         &self.json
