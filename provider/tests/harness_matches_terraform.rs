@@ -286,7 +286,7 @@ fn thing_full() -> Json {
     json!({
         "name": "first",
         "size": 0.1,
-        "big": 123456789012345678901234567890u128,
+        "big": 1.2345678901234568e29,
         "enabled": true,
         "tags": { "env": "test", "team": "codec" },
         "ports": [443, 80, 443],
