@@ -422,6 +422,21 @@ impl<P: Provider> Framework<P> {
         (k.identity.is_some() && !state.is_null()).then(|| k.block.identity_of(state))
     }
 
+    /// The validation of the type `name` of `map`: its model's
+    /// validators, then its own checks (`own`).
+    fn validate_kind<T: ?Sized>(
+        map: &BTreeMap<String, Kind<T>>,
+        what: &str,
+        name: &str,
+        config: &Value,
+        own: impl Fn(&T, &Value) -> Diagnostics,
+    ) -> Diagnostics {
+        match find(map, what, name) {
+            Ok(k) => Self::validate_with(&k.block, config, own(&k.imp, config)),
+            Err(d) => d,
+        }
+    }
+
     /// Model validators, then the type's own checks.
     fn validate_with(block: &Block, config: &Value, own: Diagnostics) -> Diagnostics {
         let mut diags = validate(block, config);
@@ -493,30 +508,34 @@ impl<P: Provider> tf::Provider for Framework<P> {
         &self,
         req: tf::ValidateResourceConfigRequest,
     ) -> Diagnostics {
-        match find(&self.resources, "resource", &req.type_name) {
-            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
-            Err(d) => d,
-        }
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(&self.resources, "resource", name, config, |k, c| {
+            k.validate(c)
+        })
     }
 
     async fn validate_data_resource_config(
         &self,
         req: tf::ValidateDataResourceConfigRequest,
     ) -> Diagnostics {
-        match find(&self.data_sources, "data source", &req.type_name) {
-            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
-            Err(d) => d,
-        }
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(&self.data_sources, "data source", name, config, |k, c| {
+            k.validate(c)
+        })
     }
 
     async fn validate_ephemeral_resource_config(
         &self,
         req: tf::ValidateEphemeralResourceConfigRequest,
     ) -> Diagnostics {
-        match find(&self.ephemerals, "ephemeral resource", &req.type_name) {
-            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
-            Err(d) => d,
-        }
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(
+            &self.ephemerals,
+            "ephemeral resource",
+            name,
+            config,
+            |k, c| k.validate(c),
+        )
     }
 
     async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
@@ -790,10 +809,10 @@ impl<P: Provider> tf::Provider for Framework<P> {
         &self,
         req: tf::ValidateListResourceConfigRequest,
     ) -> Diagnostics {
-        match find(&self.lists, "list resource", &req.type_name) {
-            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
-            Err(d) => d,
-        }
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(&self.lists, "list resource", name, config, |k, c| {
+            k.validate(c)
+        })
     }
 
     async fn list_resource(
@@ -817,10 +836,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
     }
 
     async fn validate_action_config(&self, req: tf::ValidateActionConfigRequest) -> Diagnostics {
-        match find(&self.actions, "action", &req.type_name) {
-            Ok(k) => Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config)),
-            Err(d) => d,
-        }
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(&self.actions, "action", name, config, |k, c| k.validate(c))
     }
 
     /// Planning an action checks its configuration again (it may hold
