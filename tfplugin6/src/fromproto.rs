@@ -9,7 +9,7 @@ use crate::convert::{client_capabilities_from_proto, decode_dynamic_value, raw_s
 use crate::diagnostics::Diagnostic;
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
-use crate::server::{Entry, ReceivedValue, ValueObserver};
+use crate::tables::{Entry, ReceivedValue, ValueObserver};
 
 /// How request values are decoded: where `provider_meta` is, and who
 /// watches.

@@ -81,6 +81,7 @@ mod serve;
 mod server;
 mod stop;
 mod stream;
+mod tables;
 mod tls;
 mod toproto;
 
@@ -96,7 +97,7 @@ pub use server::{
     InvokeActionStream, ListResourceStream, ProviderService, ReceivedValue, ValueObserver,
 };
 pub use stop::StopSignal;
-pub use stream::{ActionProgress, ListResults, StreamClosed, STREAM_BUFFER};
+pub use stream::{ActionProgress, ListResourceResult, ListResults, StreamClosed, STREAM_BUFFER};
 
 /// Terraform's side of the conversions: what a client of a
 /// [`ProviderService`] (an in-process Terraform core, such as

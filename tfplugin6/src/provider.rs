@@ -962,20 +962,6 @@ pub struct ListResourceRequest {
     pub limit: i64,
 }
 
-/// One object a list found.
-#[derive(Clone, Debug)]
-pub struct ListResourceResult {
-    /// Its identity, at the resource type's identity schema, wholly known.
-    pub identity: Value,
-    /// A name for people.
-    pub display_name: String,
-    /// Its state, at the resource type's schema; sent only when the
-    /// request asked for it.
-    pub resource_object: Option<Value>,
-    /// Warnings about it.
-    pub diagnostics: Diagnostics,
-}
-
 /// `ValidateActionConfig` (protocol 6.10).
 #[derive(Clone, Debug)]
 pub struct ValidateActionConfigRequest {

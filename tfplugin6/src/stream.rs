@@ -11,15 +11,12 @@
 use std::fmt;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use ctywire::schema::Block;
-use ctywire::Type;
+use ctywire::Value;
 use tokio::sync::mpsc;
 use tonic::Status;
 
-use crate::convert::{diagnostics_to_proto, encode_dynamic_value, identity_to_proto};
-use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::diagnostics::Diagnostics;
 use crate::pb::tfplugin6 as pb;
-use crate::provider::ListResourceResult;
 
 /// How many events may wait unread in a stream before `send` waits.
 pub const STREAM_BUFFER: usize = 64;
@@ -41,33 +38,58 @@ impl std::error::Error for StreamClosed {}
 
 pub(crate) type Sender<T> = mpsc::Sender<Result<T, Status>>;
 
+/// One object a list found.
+#[derive(Clone, Debug)]
+pub struct ListResourceResult {
+    /// Its identity, at the resource type's identity schema, wholly known.
+    pub identity: Value,
+    /// A name for people.
+    pub display_name: String,
+    /// Its state, at the resource type's schema; sent only when the
+    /// request asked for it.
+    pub resource_object: Option<Value>,
+    /// Warnings about it.
+    pub diagnostics: Diagnostics,
+}
+
+/// How the service writes a result as an event (the conversions live in
+/// `toproto`, above this module).
+pub(crate) type EncodeResult =
+    Box<dyn Fn(ListResourceResult) -> Result<pb::list_resource::Event, Diagnostics> + Send + Sync>;
+
 /// Where a [`Provider::list_resource`](crate::Provider::list_resource)
 /// sends what it finds.
-#[derive(Debug)]
 pub struct ListResults {
     tx: Sender<pb::list_resource::Event>,
-    identity_ty: Type,
-    resource: Block,
-    resource_ty: Type,
+    encode: EncodeResult,
+    /// What a failure to encode is sent as.
+    failed: fn(Diagnostics) -> pb::list_resource::Event,
     include_resource_object: bool,
     /// Results Terraform still reads (`None`: no limit).
     remaining: Option<AtomicI64>,
 }
 
+impl fmt::Debug for ListResults {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ListResults")
+            .field("include_resource_object", &self.include_resource_object)
+            .field("remaining", &self.remaining)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ListResults {
     pub(crate) fn new(
         tx: Sender<pb::list_resource::Event>,
-        identity_ty: Type,
-        resource: Block,
-        resource_ty: Type,
+        encode: EncodeResult,
+        failed: fn(Diagnostics) -> pb::list_resource::Event,
         include_resource_object: bool,
         limit: i64,
     ) -> Self {
         ListResults {
             tx,
-            identity_ty,
-            resource,
-            resource_ty,
+            encode,
+            failed,
             include_resource_object,
             remaining: (limit > 0).then(|| AtomicI64::new(limit)),
         }
@@ -91,65 +113,13 @@ impl ListResults {
                 return Err(StreamClosed);
             }
         }
-        match self.encode(result) {
+        match (self.encode)(result) {
             Ok(event) => self.tx.send(Ok(event)).await.map_err(|_| StreamClosed),
             Err(d) => {
-                let _ = self.tx.send(Ok(list_diagnostics(d))).await;
+                let _ = self.tx.send(Ok((self.failed)(d))).await;
                 Err(StreamClosed)
             }
         }
-    }
-
-    fn encode(&self, r: ListResourceResult) -> Result<pb::list_resource::Event, Diagnostics> {
-        let bad = |field: &str, e: ctywire::Error| -> Diagnostics {
-            let mut d = r.diagnostics.clone();
-            d.push(
-                Diagnostic::error(format!(
-                    "The provider's {field} in ListResource does not fit its schema"
-                ))
-                .with_detail(format!("for the result {:?}: {e}", r.display_name))
-                .at(e.path().clone()),
-            );
-            d
-        };
-        if !r.identity.is_wholly_known() || r.identity.is_null() {
-            return Err(bad(
-                "identity",
-                ctywire::Error::custom(
-                    "a listed object's identity must be wholly known and not null",
-                ),
-            ));
-        }
-        let identity =
-            identity_to_proto(&r.identity, &self.identity_ty).map_err(|e| bad("identity", e))?;
-        let resource_object = match r.resource_object {
-            Some(v) if self.include_resource_object => {
-                let v = self
-                    .resource
-                    .null_write_only(v)
-                    .map_err(|e| bad("resource_object", e))?;
-                Some(
-                    encode_dynamic_value(&v, &self.resource_ty)
-                        .map_err(|e| bad("resource_object", e))?,
-                )
-            }
-            _ => None,
-        };
-        Ok(pb::list_resource::Event {
-            identity: Some(identity),
-            display_name: r.display_name,
-            resource_object,
-            diagnostic: diagnostics_to_proto(&r.diagnostics),
-        })
-    }
-}
-
-/// An event with diagnostics only: how a list reports its failure (or its
-/// warnings) outside any result.
-pub(crate) fn list_diagnostics(d: Diagnostics) -> pb::list_resource::Event {
-    pb::list_resource::Event {
-        diagnostic: diagnostics_to_proto(&d),
-        ..Default::default()
     }
 }
 
@@ -176,15 +146,5 @@ impl ActionProgress {
             })),
         };
         self.tx.send(Ok(event)).await.map_err(|_| StreamClosed)
-    }
-}
-
-/// The final event of an invocation.
-pub(crate) fn completed(d: &Diagnostics) -> pb::invoke_action::Event {
-    use pb::invoke_action::event::{Completed, Type as Ev};
-    pb::invoke_action::Event {
-        r#type: Some(Ev::Completed(Completed {
-            diagnostics: diagnostics_to_proto(d),
-        })),
     }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use ctywire::schema::Schema;
+use ctywire::schema::{Block, Schema};
 use ctywire::{Error, Type, Value};
 
 use crate::convert::{
@@ -17,7 +17,8 @@ use crate::convert::{
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
-use crate::server::{Entry, Identities, Table};
+use crate::stream::ListResourceResult;
+use crate::tables::{Entry, Identities, Table};
 
 /// Diagnostics as protobuf.
 pub(crate) fn diagnostics(d: impl Into<Diagnostics>) -> Vec<pb::Diagnostic> {
@@ -549,4 +550,69 @@ pub(crate) fn plan_action(
         diagnostics: diagnostics(r.diagnostics),
         deferred,
     })
+}
+
+/// One result of `ListResource` as its event: the identity at the identity
+/// schema's type, the object (only when asked for) at the resource's, with
+/// write-only attributes nulled; what does not fit is an error diagnostic
+/// naming the attribute.
+pub(crate) fn list_result(
+    r: ListResourceResult,
+    identity_ty: &Type,
+    resource: &Block,
+    resource_ty: &Type,
+    include_resource_object: bool,
+) -> Result<pb::list_resource::Event, Diagnostics> {
+    let bad = |field: &str, e: ctywire::Error| -> Diagnostics {
+        let mut d = r.diagnostics.clone();
+        d.push(
+            Diagnostic::error(format!(
+                "The provider's {field} in ListResource does not fit its schema"
+            ))
+            .with_detail(format!("for the result {:?}: {e}", r.display_name))
+            .at(e.path().clone()),
+        );
+        d
+    };
+    if !r.identity.is_wholly_known() || r.identity.is_null() {
+        return Err(bad(
+            "identity",
+            ctywire::Error::custom("a listed object's identity must be wholly known and not null"),
+        ));
+    }
+    let identity = identity_to_proto(&r.identity, identity_ty).map_err(|e| bad("identity", e))?;
+    let resource_object = match r.resource_object {
+        Some(v) if include_resource_object => {
+            let v = resource
+                .null_write_only(v)
+                .map_err(|e| bad("resource_object", e))?;
+            Some(encode_dynamic_value(&v, resource_ty).map_err(|e| bad("resource_object", e))?)
+        }
+        _ => None,
+    };
+    Ok(pb::list_resource::Event {
+        identity: Some(identity),
+        display_name: r.display_name,
+        resource_object,
+        diagnostic: diagnostics_to_proto(&r.diagnostics),
+    })
+}
+
+/// An event with diagnostics only: how a list reports its failure (or its
+/// warnings) outside any result.
+pub(crate) fn list_diagnostics(d: Diagnostics) -> pb::list_resource::Event {
+    pb::list_resource::Event {
+        diagnostic: diagnostics_to_proto(&d),
+        ..Default::default()
+    }
+}
+
+/// The final event of an invocation.
+pub(crate) fn action_completed(d: &Diagnostics) -> pb::invoke_action::Event {
+    use pb::invoke_action::event::{Completed, Type as Ev};
+    pb::invoke_action::Event {
+        r#type: Some(Ev::Completed(Completed {
+            diagnostics: diagnostics_to_proto(d),
+        })),
+    }
 }
