@@ -64,12 +64,6 @@ pub(crate) fn applied(
     planned: &Value,
     new: &Value,
 ) -> Result<(), Diagnostics> {
-    // A wholly known plan that came out exactly is compatible by
-    // definition (every rule compares planned known values with the new
-    // ones); one comparison instead of correlating every set element.
-    if planned.is_wholly_known() && planned == new {
-        return Ok(());
-    }
     report(
         assert_object_compatible(schema, planned, new),
         "Provider produced inconsistent result after apply",
@@ -99,45 +93,4 @@ pub(crate) fn wholly_known(type_name: &str, what: &str, state: &Value) -> Result
         );
     }
     Err(diags)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ctywire::schema::{Attribute, NestedBlock, NestingMode};
-    use ctywire::Type;
-
-    /// The shortcut in `applied` (a known plan that came out exactly)
-    /// agrees with the plain path: core's rules find nothing either.
-    #[test]
-    fn an_exact_known_result_is_what_cores_rules_accept() {
-        let item = Block::new()
-            .attribute(Attribute::new("key", Type::String).required())
-            .attribute(Attribute::new("id", Type::String).computed());
-        let schema = Block::new()
-            .attribute(Attribute::new("name", Type::String).required())
-            .attribute(Attribute::new("tags", Type::map(Type::String)).optional())
-            .block(NestedBlock::new("item", NestingMode::Set, item));
-        let item_ty = Type::object([("key", Type::String), ("id", Type::String)]);
-        for n in [0, 1, 50] {
-            let items = (0..n)
-                .map(|i| {
-                    Value::object([
-                        ("key", Value::string(format!("k{i}"))),
-                        ("id", Value::string(format!("id{i}"))),
-                    ])
-                })
-                .collect();
-            let v = Value::object([
-                ("name", Value::string("a")),
-                (
-                    "tags",
-                    Value::map(Type::String, [("env", Value::string("x"))]).unwrap(),
-                ),
-                ("item", Value::set(item_ty.clone(), items).unwrap()),
-            ]);
-            assert!(assert_object_compatible(&schema, &v, &v).is_empty());
-            assert!(applied("t", "create", &schema, &v, &v).is_ok());
-        }
-    }
 }

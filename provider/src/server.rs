@@ -383,6 +383,13 @@ pub struct Framework<P: Provider> {
     data: RwLock<Option<Arc<P::Data>>>,
 }
 
+/// Each registered type's protocol schema, by name.
+fn schemas_of<T: ?Sized>(map: &BTreeMap<String, Kind<T>>) -> BTreeMap<String, Schema> {
+    map.iter()
+        .map(|(n, k)| (n.clone(), k.schema.clone()))
+        .collect()
+}
+
 /// The registered type `name`, or the error Terraform shows when it asks
 /// for one the provider does not have.
 fn find<'a, T: ?Sized>(
@@ -450,38 +457,17 @@ impl<P: Provider> Framework<P> {
 #[async_trait::async_trait]
 impl<P: Provider> tf::Provider for Framework<P> {
     fn schemas(&self) -> tf::Schemas {
-        let schemas = |m: &BTreeMap<String, Kind<_>>| -> BTreeMap<String, Schema> {
-            m.iter()
-                .map(|(n, k)| (n.clone(), k.schema.clone()))
-                .collect()
-        };
         tf::Schemas {
             identities: (self.resources.iter())
                 .filter_map(|(n, k)| Some((n.clone(), k.identity.as_ref()?.0.clone())))
                 .collect(),
-            list_resources: schemas(&self.lists),
-            actions: self
-                .actions
-                .iter()
-                .map(|(n, k)| (n.clone(), k.schema.clone()))
-                .collect(),
+            list_resources: schemas_of(&self.lists),
+            actions: schemas_of(&self.actions),
             provider: self.config_schema.clone(),
             provider_meta: None,
-            resources: self
-                .resources
-                .iter()
-                .map(|(n, k)| (n.clone(), k.schema.clone()))
-                .collect(),
-            data_sources: self
-                .data_sources
-                .iter()
-                .map(|(n, k)| (n.clone(), k.schema.clone()))
-                .collect(),
-            ephemeral_resources: self
-                .ephemerals
-                .iter()
-                .map(|(n, k)| (n.clone(), k.schema.clone()))
-                .collect(),
+            resources: schemas_of(&self.resources),
+            data_sources: schemas_of(&self.data_sources),
+            ephemeral_resources: schemas_of(&self.ephemerals),
             functions: self
                 .functions
                 .iter()
