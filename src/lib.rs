@@ -1,7 +1,6 @@
 // The crate documentation is its README, the page crates.io shows: one text,
 // and its examples run as doctests.
 #![doc = include_str!("README.md")]
-
 // One audited block (ASCII text in strings.rs) and nothing else.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

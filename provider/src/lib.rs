@@ -1,7 +1,6 @@
 // The crate documentation is its README, the page crates.io shows: one text,
 // and its examples run as doctests.
 #![doc = include_str!("../README.md")]
-
 #![warn(missing_docs)]
 
 // The repository's front README: its examples (a provider among them) need

@@ -1,7 +1,6 @@
 // The crate documentation is its README, the page crates.io shows: one text,
 // and its examples run as doctests.
 #![doc = include_str!("../README.md")]
-
 #![warn(missing_docs)]
 
 // Both directions of each message: the server uses the one Terraform
