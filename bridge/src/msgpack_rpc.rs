@@ -212,7 +212,13 @@ impl StreamDecoder {
 /// is not all there yet, an error for a byte no msgpack value starts with.
 /// Counts the values still owed instead of recursing, so nesting costs
 /// nothing, and trusts no length header beyond the bytes present.
-fn value_len(b: &[u8]) -> Result<Option<usize>> {
+///
+/// ```
+/// use ctywire_bridge::msgpack_rpc::value_len;
+/// assert_eq!(value_len(&[0x92, 0x01, 0xa1, b'x', 0xff]).unwrap(), Some(4));
+/// assert_eq!(value_len(&[0xdd, 0xff, 0xff, 0xff, 0xff]).unwrap(), None);
+/// ```
+pub fn value_len(b: &[u8]) -> Result<Option<usize>> {
     let mut pos = 0usize;
     let mut owed: u64 = 1;
     while owed > 0 {
