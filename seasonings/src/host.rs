@@ -115,19 +115,34 @@ pub enum ErrorKind {
 
 /// A failed call: the plugin, the method, and why.
 #[derive(Clone, Debug)]
-pub struct PluginError {
-    /// The plugin's name (its command until `init` said its name).
-    pub plugin: String,
-    /// The method called.
-    pub method: String,
-    /// Why it failed.
-    pub kind: ErrorKind,
+pub struct PluginError(Box<Failure>);
+
+#[derive(Clone, Debug)]
+struct Failure {
+    plugin: String,
+    method: String,
+    kind: ErrorKind,
 }
 
 impl PluginError {
+    /// The plugin's name (its command until `init` said its name).
+    pub fn plugin(&self) -> &str {
+        &self.0.plugin
+    }
+
+    /// The method called.
+    pub fn method(&self) -> &str {
+        &self.0.method
+    }
+
+    /// Why it failed.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
     /// For a function call: the argument at fault, if one was.
     pub fn function_argument(&self) -> Option<u64> {
-        match &self.kind {
+        match self.kind() {
             ErrorKind::Remote(e) => e.function_argument,
             ErrorKind::Refused {
                 function_argument, ..
@@ -138,7 +153,7 @@ impl PluginError {
 
     /// The plugin's error object, when it answered with one.
     pub fn remote(&self) -> Option<&ErrorObject> {
-        match &self.kind {
+        match self.kind() {
             ErrorKind::Remote(e) | ErrorKind::Incompatible(e) => Some(e),
             _ => None,
         }
@@ -147,8 +162,8 @@ impl PluginError {
 
 impl fmt::Display for PluginError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "plugin {:?}, {}: ", self.plugin, self.method)?;
-        match &self.kind {
+        write!(f, "plugin {:?}, {}: ", self.plugin(), self.method())?;
+        match self.kind() {
             ErrorKind::Start(why) => write!(f, "cannot start: {why}"),
             ErrorKind::Remote(e) => write!(f, "{e}"),
             ErrorKind::Incompatible(e) => write!(f, "{e}"),
@@ -212,10 +227,12 @@ impl Plugin {
                 forward_log(name, &params);
             })
         };
-        let child = MsgpackChild::spawn(child_opts, handlers).map_err(|e| PluginError {
-            plugin: command.clone(),
-            method: method::INIT.into(),
-            kind: ErrorKind::Start(e.to_string()),
+        let child = MsgpackChild::spawn(child_opts, handlers).map_err(|e| {
+            PluginError(Box::new(Failure {
+                plugin: command.clone(),
+                method: method::INIT.into(),
+                kind: ErrorKind::Start(e.to_string()),
+            }))
         })?;
         let mut plugin = Plugin {
             label,
@@ -265,11 +282,11 @@ impl Plugin {
     }
 
     fn error(&self, method: &str, kind: ErrorKind) -> PluginError {
-        PluginError {
+        PluginError(Box::new(Failure {
             plugin: self.name().to_string(),
             method: method.to_string(),
             kind,
-        }
+        }))
     }
 
     fn peer(&self, method: &str) -> Result<&MsgpackRpcPeer, PluginError> {

@@ -36,7 +36,7 @@ pub(crate) fn kind(b: &[u8]) -> &'static str {
 /// The string `b` holds (exactly one value), if it is one.
 pub(crate) fn as_str(b: &[u8]) -> Option<&str> {
     match rmp::decode::read_str_from_slice(b) {
-        Ok((s, rest)) if rest.is_empty() => Some(s),
+        Ok((s, [])) => Some(s),
         _ => None,
     }
 }
@@ -99,8 +99,11 @@ pub(crate) fn elements(b: &[u8]) -> Result<Option<Vec<&[u8]>>> {
     Ok(Some(out))
 }
 
-/// The entries of the map `b` holds, as (key bytes, value bytes).
-pub(crate) fn entries(b: &[u8]) -> Result<Option<Vec<(&[u8], &[u8])>>> {
+/// A map entry: (key bytes, value bytes).
+pub(crate) type Entry<'a> = (&'a [u8], &'a [u8]);
+
+/// The entries of the map `b` holds.
+pub(crate) fn entries(b: &[u8]) -> Result<Option<Vec<Entry<'_>>>> {
     let Some((n, at)) = header(b, true) else {
         return Ok(None);
     };

@@ -18,11 +18,14 @@
 //! params.insert_value("argument", &Value::unknown(Type::String), &Type::String)?;
 //! let bytes = params.encode();
 //!
-//! let read = Fields::from_params(&bytes)?;  // a bare map is read as `[map]` too
+//! let read = Fields::from_params(&bytes.0)?; // a bare map is read as `[map]` too
 //! assert_eq!(read.str("name")?, "slug");
 //! assert!(!read.value("argument", &Type::String)?.is_known());
-//! let err = read.value("argument", &Type::Number).map(|_| ()).unwrap_err();
-//! assert!(err.to_string().starts_with(".argument"));
+//! // A value that does not decode at the type asked for: the error names the field.
+//! params.insert_value("count", &Value::string("many"), &Type::String)?;
+//! let read = Fields::from_params(&params.encode().0)?;
+//! let err = read.value("count", &Type::Number).map(|_| ()).unwrap_err();
+//! assert!(err.to_string().starts_with(".count:"), "{err}");
 //! # Ok::<(), ctywire::Error>(())
 //! ```
 

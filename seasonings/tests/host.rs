@@ -166,7 +166,7 @@ async fn a_null_argument_where_not_nullable_is_refused_naming_the_argument() {
         .await
         .unwrap_err();
     assert_eq!(e.function_argument(), Some(1));
-    assert!(matches!(e.kind, ErrorKind::Refused { .. }), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::Refused { .. }), "{e}");
     assert!(e.to_string().contains("\"sep\" must not be null"), "{e}");
     p.shutdown().await;
 }
@@ -243,7 +243,7 @@ async fn a_plugin_of_another_major_version_refuses_init_naming_both() {
         return;
     };
     let e = r.err().expect("refused");
-    assert_eq!(e.method, "init");
+    assert_eq!(e.method(), "init");
     assert_eq!(e.remote().unwrap().code, code::UNSUPPORTED_VERSION);
     let text = e.to_string();
     assert!(
@@ -258,7 +258,7 @@ async fn the_host_refuses_a_plugin_that_answers_another_major_version() {
         return;
     };
     let e = r.err().expect("refused");
-    assert!(matches!(e.kind, ErrorKind::Incompatible(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::Incompatible(_)), "{e}");
     let text = e.to_string();
     assert!(
         text.contains("the host speaks Seasonings 1.0; this plugin speaks 2.0"),
@@ -277,7 +277,7 @@ async fn a_plugin_that_exits_mid_call_fails_the_call_with_its_stderr_tail() {
         .await
         .unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(matches!(e.kind, ErrorKind::Closed(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
     let text = e.to_string();
     assert!(
         text.starts_with("plugin \"misbehaving\", functions.call:"),
@@ -287,7 +287,7 @@ async fn a_plugin_that_exits_mid_call_fails_the_call_with_its_stderr_tail() {
     assert!(text.contains("exit status: 3"), "{text}");
     // Later calls fail the same way, at once.
     let e = p.ping().await.unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::Closed(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
 }
 
 #[tokio::test]
@@ -296,8 +296,8 @@ async fn garbage_on_stdout_is_fatal_and_says_where() {
         return;
     };
     let e = r.err().expect("garbage before init's answer");
-    assert_eq!(e.method, "init");
-    assert!(matches!(e.kind, ErrorKind::Closed(_)), "{e}");
+    assert_eq!(e.method(), "init");
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
     let text = e.to_string();
     assert!(
         text.contains("not msgpack-rpc (at byte 0 of the stream)"),
@@ -319,7 +319,7 @@ async fn a_call_that_is_never_answered_times_out() {
         .call_function("hang", vec![Value::string("x")])
         .await
         .unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::Timeout(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::Timeout(_)), "{e}");
     assert!(e.to_string().contains("no answer within 500ms"), "{e}");
     assert!(started.elapsed() < Duration::from_secs(5));
     let pid = p.id().await.unwrap();
@@ -370,7 +370,7 @@ async fn a_result_that_does_not_fit_the_return_type_names_the_path() {
         return;
     };
     let e = p.call_function("wrong_type", vec![]).await.unwrap_err();
-    assert!(matches!(e.kind, ErrorKind::BadAnswer(_)), "{e}");
+    assert!(matches!(e.kind(), ErrorKind::BadAnswer(_)), "{e}");
     assert!(e.to_string().contains(".result"), "{e}");
     p.shutdown().await;
 }
@@ -405,6 +405,28 @@ async fn log_notifications_reach_the_log_crate_under_the_plugins_name() {
         lines
             .iter()
             .any(|l| l == "INFO ctywire_seasonings::plugin slugs: made slug input=\"Log Me\""),
+        "{lines:#?}"
+    );
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_log_notification_whose_params_are_a_bare_map_is_taken_too() {
+    let _ = log::set_logger(&CAPTURE);
+    log::set_max_level(log::LevelFilter::Trace);
+    let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
+        return;
+    };
+    let v = p
+        .call_function("log_bare", vec![Value::string("bare map params")])
+        .await
+        .unwrap();
+    assert_eq!(v.as_str(), Some("logged"));
+    let lines = CAPTURE.0.lock().unwrap().clone();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "WARN ctywire_seasonings::plugin misbehaving: bare map params"),
         "{lines:#?}"
     );
     p.shutdown().await;

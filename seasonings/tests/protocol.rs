@@ -48,7 +48,7 @@ fn method_names_are_dotted_and_slashes_are_accepted() {
 #[test]
 fn params_are_one_map_in_an_array_and_a_bare_map_or_nothing_is_read_too() {
     let m = map(&[("name", str_("slug"))]);
-    for params in [array(&[m.clone()]), m.clone()] {
+    for params in [array(std::slice::from_ref(&m)), m.clone()] {
         assert_eq!(
             Fields::from_params(&params).unwrap().str("name").unwrap(),
             "slug"
@@ -178,7 +178,7 @@ fn diagnostics_read_with_their_paths_and_round_trip() {
         ("summary", str_("Deprecated")),
         ("path", array(&[str_("size")])),
     ]);
-    let result = Fields::read(&map(&[("diagnostics", array(&[d.clone()]))])).unwrap();
+    let result = Fields::read(&map(&[("diagnostics", array(std::slice::from_ref(&d)))])).unwrap();
     let ds = read_diagnostics(&result).unwrap();
     assert_eq!(ds[0].severity, Severity::Warning);
     assert_eq!(ds[0].path.as_ref().unwrap().to_string(), ".size");

@@ -50,6 +50,13 @@ def echo(x):
     return f"called with {x!r}"
 
 
+@plugin.function(parameters=[{"name": "message", "type": "string"}], return_type="string")
+def log_bare(message):
+    # The RFC's examples taken literally: params a bare map, not [map].
+    plugin._send([2, "log", {"level": "warn", "message": message}])
+    return "logged"
+
+
 @plugin.function(parameters=[], return_type="number")
 def wrong_type():
     return "not a number"
