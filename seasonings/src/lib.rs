@@ -17,3 +17,9 @@ pub mod protocol;
 
 #[cfg(feature = "host")]
 pub mod host;
+
+// The README's Rust example compiles (it runs a Python plugin, so it is
+// `no_run`; tests/host.rs runs the same calls).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -80,45 +80,44 @@ fn header(b: &[u8], pairs: bool) -> Option<(u64, usize)> {
     }
 }
 
-/// The elements of the array `b` holds (exactly one value), if it is one.
+/// The values of the array (or, with `pairs`, the keys and values of the
+/// map) `b` holds, exactly one value, in order; `None` for another kind.
 /// The vector grows with the bytes present, never with the header.
-pub(crate) fn elements(b: &[u8]) -> Result<Option<Vec<&[u8]>>> {
-    let Some((n, at)) = header(b, false) else {
+fn items(b: &[u8], pairs: bool) -> Result<Option<Vec<&[u8]>>> {
+    let Some((n, at)) = header(b, pairs) else {
         return Ok(None);
     };
     let mut rest = &b[at..];
     let mut out = Vec::new();
-    for _ in 0..n {
+    for _ in 0..n * (1 + u64::from(pairs)) {
         let (v, r) = split_first(rest)?;
         out.push(v);
         rest = r;
     }
     if !rest.is_empty() {
-        return Err(Error::syntax("bytes after an array"));
+        return Err(Error::syntax("bytes after the value"));
     }
     Ok(Some(out))
+}
+
+/// The elements of the array `b` holds, if it is one.
+pub(crate) fn elements(b: &[u8]) -> Result<Option<Vec<&[u8]>>> {
+    items(b, false)
 }
 
 /// A map entry: (key bytes, value bytes).
 pub(crate) type Entry<'a> = (&'a [u8], &'a [u8]);
 
-/// The entries of the map `b` holds.
+/// The entries of the map `b` holds, if it is one.
 pub(crate) fn entries(b: &[u8]) -> Result<Option<Vec<Entry<'_>>>> {
-    let Some((n, at)) = header(b, true) else {
-        return Ok(None);
-    };
-    let mut rest = &b[at..];
-    let mut out = Vec::new();
-    for _ in 0..n {
-        let (k, r) = split_first(rest)?;
-        let (v, r) = split_first(r)?;
-        out.push((k, v));
-        rest = r;
-    }
-    if !rest.is_empty() {
-        return Err(Error::syntax("bytes after a map"));
-    }
-    Ok(Some(out))
+    Ok(items(b, true)?.map(|kv| {
+        kv.chunks_exact(2)
+            .filter_map(|p| match *p {
+                [k, v] => Some((k, v)),
+                _ => None,
+            })
+            .collect()
+    }))
 }
 
 // Writing: to a Vec, which cannot fail.

@@ -64,19 +64,13 @@ pub fn canonical_method(name: &str) -> Cow<'_, str> {
     }
 }
 
-/// Error codes (§1.3): JSON-RPC 2.0's reserved range, since msgpack-rpc
-/// defines none.
+/// Error codes (§1.3): JSON-RPC 2.0's reserved range (the same constants
+/// as ctywire-bridge's JSON-RPC), since msgpack-rpc defines none, and two
+/// of ours.
 pub mod code {
-    /// An unreadable message.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid request (also: a request before `init`).
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// The plugin has no such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// A value that does not decode at its declared type.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// An exception in the plugin.
-    pub const INTERNAL_ERROR: i64 = -32603;
+    pub use ctywire_bridge::jsonrpc::code::{
+        INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    };
     /// `init` only: the other side's major version is not ours.
     pub const UNSUPPORTED_VERSION: i64 = -32001;
     /// The plugin refused the request itself (a failed function).
