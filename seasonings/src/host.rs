@@ -313,6 +313,12 @@ impl Plugin {
         self.child.stderr_tail()
     }
 
+    /// How many calls have been sent and wait for their answers (at most
+    /// [`PluginOptions::max_in_flight`]).
+    pub fn in_flight(&self) -> usize {
+        self.child.peer().map_or(0, MsgpackRpcPeer::in_flight)
+    }
+
     /// The plugin's process id, while it runs.
     pub async fn id(&self) -> Option<u32> {
         self.child.id().await

@@ -273,6 +273,24 @@ fn every_prefix_and_every_byte_flip_of_every_example_reads_without_panicking() {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+    /// Arbitrary bytes, and arbitrary bytes spliced into a real message.
+    #[test]
+    fn no_reader_panics_on_arbitrary_bytes(
+        noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..96),
+        which in 0usize..11,
+        at in 0usize..256,
+    ) {
+        read_everything(&noise);
+        let (_, mut bytes) = examples().swap_remove(which);
+        let at = at.min(bytes.len());
+        bytes.splice(at..at, noise);
+        read_everything(&bytes);
+    }
+}
+
 /// Every reader of the protocol module on `b`, results ignored: only a
 /// panic (or a hang) fails.
 fn read_everything(b: &[u8]) {

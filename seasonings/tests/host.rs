@@ -334,6 +334,17 @@ async fn a_call_that_is_never_answered_times_out() {
 async fn a_thousand_concurrent_calls_are_all_answered_within_the_in_flight_bound() {
     let Some(p) = slugs().await else { return };
     let p = Arc::new(p);
+    // Watches how many calls are in flight while they run.
+    let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let watch = {
+        let (p, most) = (p.clone(), most.clone());
+        tokio::spawn(async move {
+            loop {
+                most.fetch_max(p.in_flight(), std::sync::atomic::Ordering::Relaxed);
+                tokio::task::yield_now().await;
+            }
+        })
+    };
     let started = Instant::now();
     let calls = (0..1000).map(|i| {
         let p = p.clone();
@@ -350,6 +361,13 @@ async fn a_thousand_concurrent_calls_are_all_answered_within_the_in_flight_bound
         c.await.unwrap();
     }
     eprintln!("1000 calls in {:?}", started.elapsed());
+    watch.abort();
+    let _ = watch.await;
+    let most = most.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        most > 1 && most <= 64,
+        "at most {most} calls were in flight"
+    );
     let p = Arc::try_unwrap(p).ok().unwrap();
     p.shutdown().await;
 }
@@ -429,5 +447,58 @@ async fn a_log_notification_whose_params_are_a_bare_map_is_taken_too() {
             .any(|l| l == "WARN ctywire_seasonings::plugin misbehaving: bare map params"),
         "{lines:#?}"
     );
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn dropping_a_plugin_kills_its_process() {
+    let Some(p) = slugs().await else { return };
+    let pid = p.id().await.unwrap();
+    drop(p);
+    // Killed at once; the process is gone, or a zombie until it is reaped.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .next();
+        if matches!(state, None | Some('Z')) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "process {pid} still runs: {stat}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn arguments_that_do_not_fit_are_refused_before_anything_is_sent() {
+    let Some(p) = slugs().await else { return };
+    let e = p
+        .call_function(
+            "slug",
+            vec![
+                Value::string("a"),
+                Value::list(Type::String, vec![]).unwrap(),
+            ],
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Refused { .. }), "{e}");
+    assert_eq!(e.function_argument(), Some(1));
+    let e = p
+        .call_function("slug", vec![Value::string("a")])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("takes 2 arguments, 1 given"), "{e}");
+    let e = p.call_function("nope", vec![]).await.unwrap_err();
+    assert!(e.to_string().contains("no function \"nope\""), "{e}");
+    p.ping().await.unwrap();
     p.shutdown().await;
 }
