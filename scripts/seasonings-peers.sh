@@ -25,7 +25,7 @@ if [ ! -x "$dir/bin/python" ] || ! "$dir/bin/python" -c 'import msgpack' > /dev/
 fi
 
 if [ -x "$dir/bin/python" ] && "$dir/bin/python" -c 'import msgpack' > /dev/null 2>&1; then
-    echo "python: $("$dir/bin/python" --version 2>&1), msgpack $("$dir/bin/python" -c 'import msgpack; print(msgpack.version)')"
+    echo "python: $("$dir/bin/python" --version 2>&1), msgpack $("$dir/bin/python" -c 'import msgpack; print(".".join(map(str, msgpack.version)))')"
 else
     echo "MISSING: python with msgpack ($dir, from PyPI)"
     if $ci; then exit 1; fi

@@ -409,29 +409,35 @@ impl log::Log for Capture {
 
 static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
 
-#[tokio::test]
-async fn log_notifications_reach_the_log_crate_under_the_plugins_name() {
+/// Starts capturing (once per test binary; every test may call it).
+fn capture_logs() {
     let _ = log::set_logger(&CAPTURE);
     log::set_max_level(log::LevelFilter::Trace);
+}
+
+fn assert_logged(line: &str) {
+    let lines = CAPTURE.0.lock().unwrap().clone();
+    assert!(
+        lines.iter().any(|l| l == line),
+        "{line:?} not in {lines:#?}"
+    );
+}
+
+#[tokio::test]
+async fn log_notifications_reach_the_log_crate_under_the_plugins_name() {
+    capture_logs();
     let Some(p) = slugs().await else { return };
     p.call_function("slug", vec![Value::string("Log Me"), Value::string("-")])
         .await
         .unwrap();
     // The notification comes before the answer on the same stream.
-    let lines = CAPTURE.0.lock().unwrap().clone();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "INFO ctywire_seasonings::plugin slugs: made slug input=\"Log Me\""),
-        "{lines:#?}"
-    );
+    assert_logged("INFO ctywire_seasonings::plugin slugs: made slug input=\"Log Me\"");
     p.shutdown().await;
 }
 
 #[tokio::test]
 async fn a_log_notification_whose_params_are_a_bare_map_is_taken_too() {
-    let _ = log::set_logger(&CAPTURE);
-    log::set_max_level(log::LevelFilter::Trace);
+    capture_logs();
     let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
         return;
     };
@@ -440,13 +446,7 @@ async fn a_log_notification_whose_params_are_a_bare_map_is_taken_too() {
         .await
         .unwrap();
     assert_eq!(v.as_str(), Some("logged"));
-    let lines = CAPTURE.0.lock().unwrap().clone();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "WARN ctywire_seasonings::plugin misbehaving: bare map params"),
-        "{lines:#?}"
-    );
+    assert_logged("WARN ctywire_seasonings::plugin misbehaving: bare map params");
     p.shutdown().await;
 }
 
