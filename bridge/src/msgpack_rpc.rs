@@ -212,7 +212,13 @@ impl StreamDecoder {
 /// is not all there yet, an error for a byte no msgpack value starts with.
 /// Counts the values still owed instead of recursing, so nesting costs
 /// nothing, and trusts no length header beyond the bytes present.
-fn value_len(b: &[u8]) -> Result<Option<usize>> {
+///
+/// ```
+/// use ctywire_bridge::msgpack_rpc::value_len;
+/// assert_eq!(value_len(&[0x92, 0x01, 0xa1, b'x', 0xff]).unwrap(), Some(4));
+/// assert_eq!(value_len(&[0xdd, 0xff, 0xff, 0xff, 0xff]).unwrap(), None);
+/// ```
+pub fn value_len(b: &[u8]) -> Result<Option<usize>> {
     let mut pos = 0usize;
     let mut owed: u64 = 1;
     while owed > 0 {
@@ -287,6 +293,17 @@ fn split_array(b: &[u8]) -> Result<Vec<Raw>> {
     Ok(out)
 }
 
+/// A request's or notification's params: msgpack-rpc says an array, but
+/// some senders (OpenTofu's Seasonings RFC examples) put a bare value
+/// there; it is read as the one parameter, since refusing it would end the
+/// whole stream.
+fn params_of(params: &Raw) -> Result<Vec<Raw>> {
+    match params.0.first() {
+        Some(0x90..=0x9f | 0xdc | 0xdd) => split_array(&params.0),
+        _ => Ok(vec![params.clone()]),
+    }
+}
+
 fn parse(msg: &[u8]) -> Result<Message> {
     let parts = split_array(msg).map_err(|_| Error::data("a msgpack-rpc message is an array"))?;
     let bad = |why: &str| Error::data(format!("not a msgpack-rpc message: {why}"));
@@ -312,7 +329,7 @@ fn parse(msg: &[u8]) -> Result<Message> {
         (Some(0), 4) => Ok(Message::Request {
             id: uint(&parts[1], "the id")?,
             method: text(&parts[2])?,
-            params: split_array(&parts[3].0)?,
+            params: params_of(&parts[3])?,
         }),
         (Some(1), 4) => Ok(Message::Response {
             id: uint(&parts[1], "the id")?,
@@ -321,7 +338,7 @@ fn parse(msg: &[u8]) -> Result<Message> {
         }),
         (Some(2), 3) => Ok(Message::Notification {
             method: text(&parts[1])?,
-            params: split_array(&parts[2].0)?,
+            params: params_of(&parts[2])?,
         }),
         (Some(t @ 0..=2), n) => Err(bad(&format!(
             "type {t} takes {} elements, not {n}",
@@ -393,6 +410,16 @@ mod tests {
             ctywire::Category::Limit
         );
         assert!(d.next().is_err(), "a failed stream stays failed");
+    }
+
+    #[test]
+    fn params_that_are_not_an_array_are_read_as_the_one_parameter() {
+        // [2, "log", {"a": 1}]
+        let bytes = [0x93, 0x02, 0xa3, b'l', b'o', b'g', 0x81, 0xa1, b'a', 0x01];
+        let Message::Notification { params, .. } = Message::decode(&bytes).unwrap() else {
+            panic!("a notification");
+        };
+        assert_eq!(params, [Raw(vec![0x81, 0xa1, b'a', 0x01])]);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! A child process that speaks JSON-RPC on its stdin and stdout.
+//! A child process that speaks JSON-RPC or msgpack-rpc on its stdin and
+//! stdout.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -7,12 +8,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::BufReader;
-use tokio::process::{ChildStderr, Command};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout, Command};
 use tokio::sync::Mutex as AsyncMutex;
 
-use super::handlers::Handlers;
+use super::handlers::{Handlers, MsgpackHandlers};
 use super::json_peer::{CloseReason, JsonRpcPeer};
 use super::lines::{read_line, Line};
+use super::msgpack_peer::MsgpackRpcPeer;
 use super::PeerOptions;
 
 /// How to start a child.
@@ -80,6 +82,61 @@ impl Child {
     /// Starts the child (within a tokio runtime) with `handlers` serving
     /// what it calls.
     pub fn spawn(opts: ChildOptions, handlers: Handlers) -> std::io::Result<Child> {
+        let (started, stdin, stdout, reason) = Process::start(&opts)?;
+        let peer = JsonRpcPeer::start(stdout, stdin, handlers, opts.peer, Some(reason));
+        Ok(Child {
+            peer,
+            process: started.process,
+            stderr: started.tail,
+            grace: opts.grace,
+        })
+    }
+
+    /// The peer on the child's stdio.
+    pub fn peer(&self) -> &JsonRpcPeer {
+        &self.peer
+    }
+
+    /// The last lines the child wrote to stderr, oldest first.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        lock(&self.stderr).iter().cloned().collect()
+    }
+
+    /// Waits up to the grace period for the child to exit (after asking it
+    /// to in its own protocol, if it has a way), and kills it if it has
+    /// not. The exit status, when there is one.
+    pub async fn stop(&self) -> Option<ExitStatus> {
+        Process {
+            process: self.process.clone(),
+            tail: self.stderr.clone(),
+        }
+        .stop(self.grace)
+        .await
+    }
+
+    /// Kills the child now.
+    pub async fn kill(&self) -> std::io::Result<()> {
+        self.process.lock().await.kill().await
+    }
+
+    /// The child's process id, while it runs.
+    pub async fn id(&self) -> Option<u32> {
+        self.process.lock().await.id()
+    }
+}
+
+/// A started process: what both kinds of child keep of it.
+struct Process {
+    process: Arc<AsyncMutex<tokio::process::Child>>,
+    tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Process {
+    /// Starts the program with piped stdio, forwards its stderr, and
+    /// makes the reason its stdout closed (exit status and stderr tail).
+    fn start(
+        opts: &ChildOptions,
+    ) -> std::io::Result<(Process, ChildStdin, ChildStdout, CloseReason)> {
         let name = opts.program.display().to_string();
         let mut cmd = Command::new(&opts.program);
         cmd.args(&opts.args)
@@ -112,7 +169,6 @@ impl Child {
         let reason: CloseReason = {
             let process = process.clone();
             let tail = tail.clone();
-            let name = name.clone();
             let stderr_done = Arc::new(AsyncMutex::new(Some(stderr_done)));
             Arc::new(move || {
                 let (process, tail, name, stderr_done) = (
@@ -143,31 +199,13 @@ impl Child {
                 })
             })
         };
-        let peer = JsonRpcPeer::start(stdout, stdin, handlers, opts.peer, Some(reason));
-        Ok(Child {
-            peer,
-            process,
-            stderr: tail,
-            grace: opts.grace,
-        })
+        Ok((Process { process, tail }, stdin, stdout, reason))
     }
 
-    /// The peer on the child's stdio.
-    pub fn peer(&self) -> &JsonRpcPeer {
-        &self.peer
-    }
-
-    /// The last lines the child wrote to stderr, oldest first.
-    pub fn stderr_tail(&self) -> Vec<String> {
-        lock(&self.stderr).iter().cloned().collect()
-    }
-
-    /// Waits up to the grace period for the child to exit (after asking it
-    /// to in its own protocol, if it has a way), and kills it if it has
-    /// not. The exit status, when there is one.
-    pub async fn stop(&self) -> Option<ExitStatus> {
+    /// Waits up to `grace` for the process to exit, then kills it.
+    async fn stop(&self, grace: Duration) -> Option<ExitStatus> {
         let mut p = self.process.lock().await;
-        match tokio::time::timeout(self.grace, p.wait()).await {
+        match tokio::time::timeout(grace, p.wait()).await {
             Ok(Ok(status)) => Some(status),
             _ => {
                 let _ = p.kill().await;
@@ -175,15 +213,64 @@ impl Child {
             }
         }
     }
+}
+
+/// A running child and the msgpack-rpc peer on its stdio (a Seasonings
+/// plugin, a Neovim): what [`Child`] is for JSON-RPC, with the same
+/// stderr handling and the same guarantee that dropping it kills the
+/// process. Bytes on its stdout that are not msgpack-rpc close the peer
+/// (msgpack cannot resynchronise); calls in flight then fail saying where
+/// in the stream, how the child ended, and its last stderr lines.
+pub struct MsgpackChild {
+    peer: Option<MsgpackRpcPeer>,
+    process: Process,
+    grace: Duration,
+}
+
+impl MsgpackChild {
+    /// Starts the child (within a tokio runtime) with `handlers` serving
+    /// what it sends.
+    pub fn spawn(opts: ChildOptions, handlers: MsgpackHandlers) -> std::io::Result<MsgpackChild> {
+        let (process, stdin, stdout, reason) = Process::start(&opts)?;
+        let peer = MsgpackRpcPeer::start(stdout, stdin, handlers, opts.peer, Some(reason));
+        Ok(MsgpackChild {
+            peer: Some(peer),
+            process,
+            grace: opts.grace,
+        })
+    }
+
+    /// The peer on the child's stdio; `None` once [`close_stdin`](Self::close_stdin)
+    /// let go of it.
+    pub fn peer(&self) -> Option<&MsgpackRpcPeer> {
+        self.peer.as_ref()
+    }
+
+    /// Drops this handle's peer, which closes the child's stdin (the peer's
+    /// writer owns it) once no clone of the peer is left: the way to tell
+    /// a stdio program that nothing more comes.
+    pub fn close_stdin(&mut self) {
+        self.peer = None;
+    }
+
+    /// The last lines the child wrote to stderr, oldest first.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        lock(&self.process.tail).iter().cloned().collect()
+    }
+
+    /// Waits up to the grace period for the child to exit, then kills it.
+    pub async fn stop(&self) -> Option<ExitStatus> {
+        self.process.stop(self.grace).await
+    }
 
     /// Kills the child now.
     pub async fn kill(&self) -> std::io::Result<()> {
-        self.process.lock().await.kill().await
+        self.process.process.lock().await.kill().await
     }
 
     /// The child's process id, while it runs.
     pub async fn id(&self) -> Option<u32> {
-        self.process.lock().await.id()
+        self.process.process.lock().await.id()
     }
 }
 

@@ -47,7 +47,7 @@ mod msgpack_peer;
 use std::fmt;
 use std::time::Duration;
 
-pub use child::{Child, ChildOptions};
+pub use child::{Child, ChildOptions, MsgpackChild};
 pub use handlers::{Handlers, MsgpackHandlers};
 pub use json_peer::JsonRpcPeer;
 pub use msgpack_peer::MsgpackRpcPeer;

@@ -7,6 +7,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
 
 use super::handlers::MsgpackHandlers;
+use super::json_peer::CloseReason;
 use super::link::{write_queued, Handle, Link};
 use super::{CallError, PeerOptions};
 use crate::msgpack_rpc::{Message, Raw, StreamDecoder};
@@ -39,9 +40,28 @@ impl MsgpackRpcPeer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        Self::start(reader, writer, handlers, opts, None)
+    }
+
+    pub(super) fn start<R, W>(
+        reader: R,
+        writer: W,
+        handlers: MsgpackHandlers,
+        opts: PeerOptions,
+        close_reason: Option<CloseReason>,
+    ) -> Self
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
         let (link, rx) = Link::new(opts, u64::from(u32::MAX), "msgpack-rpc");
         let writing = tokio::spawn(write_queued(writer, rx, link.clone()));
-        let reading = tokio::spawn(read_messages(reader, Arc::new(handlers), link.clone()));
+        let reading = tokio::spawn(read_messages(
+            reader,
+            Arc::new(handlers),
+            link.clone(),
+            close_reason,
+        ));
         MsgpackRpcPeer {
             handle: Handle::new(link, vec![writing.abort_handle(), reading.abort_handle()]),
         }
@@ -124,18 +144,22 @@ async fn read_messages<R: AsyncRead + Unpin>(
     mut reader: R,
     handlers: Arc<MsgpackHandlers>,
     shared: Arc<Shared>,
+    close_reason: Option<CloseReason>,
 ) {
     let mut decoder = StreamDecoder::new(shared.opts.max_message);
     let mut chunk = vec![0u8; 64 << 10];
-    let why = 'read: loop {
+    // Bytes read so far, to say where in the stream garbage began.
+    let mut fed: u64 = 0;
+    let (why, garbage) = 'read: loop {
         let n = match reader.read(&mut chunk).await {
-            Ok(0) => break "the other side closed its output".to_string(),
+            Ok(0) => break ("the other side closed its output".to_string(), false),
             Ok(n) => n,
-            Err(e) => break format!("reading from the other side failed: {e}"),
+            Err(e) => break (format!("reading from the other side failed: {e}"), false),
         };
+        fed += n as u64;
         if let Err(e) = decoder.feed(&chunk[..n]) {
             shared.fault(e.to_string());
-            break format!("the stream is not msgpack-rpc: {e}");
+            break (format!("the stream is not msgpack-rpc: {e}"), true);
         }
         loop {
             match decoder.next() {
@@ -143,10 +167,21 @@ async fn read_messages<R: AsyncRead + Unpin>(
                 Ok(None) => break,
                 Err(e) => {
                     shared.fault(e.to_string());
-                    break 'read format!("the stream is not msgpack-rpc: {e}");
+                    let at = fed - decoder.pending() as u64;
+                    break 'read (
+                        format!("the stream is not msgpack-rpc (at byte {at} of the stream): {e}"),
+                        true,
+                    );
                 }
             }
         }
+    };
+    // A child says how it ended; after garbage, what was wrong stays
+    // first, since the child may well still be running.
+    let why = match (close_reason, garbage) {
+        (Some(reason), true) => format!("{why}; {}", reason().await),
+        (Some(reason), false) => reason().await,
+        (None, _) => why,
     };
     shared.calls.close(why);
 }

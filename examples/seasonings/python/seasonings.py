@@ -1,0 +1,204 @@
+"""A Seasonings plugin in Python: what every plugin would otherwise write.
+
+The protocol (ctywire's docs/seasonings.md) is msgpack-rpc over stdin and
+stdout; stderr is free text. This module answers `init`, `ping`,
+`shutdown`, `functions.getSchema` and `functions.call`, sends `log`
+notifications, and turns exceptions into error answers. Only the
+`msgpack` package is needed.
+
+Values arrive as msgpack decodes them: strings, ints, lists, dicts,
+`UNKNOWN` (or another `msgpack.ExtType`) for an unknown, a string for a
+number that is not an exact int64 or float (30-digit integers, "0.1"), and
+`[type JSON as bytes, value]` where the type is "dynamic".
+"""
+
+import decimal
+import json
+import os
+import sys
+import traceback
+
+import msgpack
+
+PROTOCOL_VERSION = "1.0"
+
+# Decimal arithmetic rounds to 28 digits by default, which would round a
+# sum of 30-digit numbers: give it more than cty's own 512-bit numbers hold.
+decimal.getcontext().prec = 200
+
+# cty's unknown value: ext type 0 holding one zero byte. Ext type 12 is an
+# unknown with refinements; `is_unknown` takes both.
+UNKNOWN = msgpack.ExtType(0, b"\x00")
+
+# Error codes (docs/seasonings.md §1.3).
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+UNSUPPORTED_VERSION = -32001
+REQUEST_FAILED = 1
+
+
+class PluginError(Exception):
+    """A failure to report to the host: a function's error by default
+    (code 1), naming the argument at fault when one is."""
+
+    def __init__(self, message, detail=None, function_argument=None, code=REQUEST_FAILED, path=None):
+        super().__init__(message)
+        self.error = {"code": code, "message": message}
+        if detail is not None:
+            self.error["detail"] = detail
+        if function_argument is not None:
+            self.error["function_argument"] = function_argument
+        if path is not None:
+            self.error["path"] = path
+
+
+def is_unknown(value):
+    return isinstance(value, msgpack.ExtType) and value.code in (0, 12)
+
+
+def number(value):
+    """A cty number as an exact Python number: int, or Decimal."""
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            return decimal.Decimal(value)
+    if isinstance(value, float):
+        # A float on the wire is exact in binary; keep exactly that value.
+        return int(value) if value.is_integer() else decimal.Decimal(value)
+    return value
+
+
+def to_number(n):
+    """An exact number for msgpack: an int that fits 64 bits as itself,
+    anything else as its exact decimal string (never rounded)."""
+    if isinstance(n, decimal.Decimal):
+        if n == n.to_integral_value():
+            n = int(n)
+        else:
+            return format(n, "f")
+    if isinstance(n, int) and not isinstance(n, bool) and not (-(2**63) <= n < 2**64):
+        return str(n)
+    return n
+
+
+def dynamic(type_json, value):
+    """A value where the type is "dynamic": it carries its type."""
+    return [json.dumps(type_json, separators=(",", ":")).encode(), value]
+
+
+def read_dynamic(value):
+    """(type as JSON data, value) of a value whose type was "dynamic"."""
+    if is_unknown(value):
+        return "dynamic", value
+    type_bytes, inner = value
+    return json.loads(type_bytes), inner
+
+
+class Plugin:
+    """A plugin: name, version, functions; `run()` serves stdin/stdout."""
+
+    def __init__(self, name, version, protocol_version=PROTOCOL_VERSION):
+        self.name = name
+        self.version = version
+        self.protocol_version = protocol_version
+        self.functions = {}
+        self.methods = {
+            "ping": lambda params: {"status": "ok"},
+            "functions.getSchema": self._get_schema,
+            "functions.call": self._call_function,
+        }
+        self._out = sys.stdout.buffer
+        self._packer = msgpack.Packer()
+        self._initialized = False
+
+    def function(self, parameters, return_type, variadic=None, summary=None, name=None):
+        """Declares a function: `parameters` are dicts {name, type,
+        is_nullable?, allow_unknown_values?}, types are cty type JSON."""
+
+        def register(fn):
+            schema = {"parameters": parameters, "return_type": return_type}
+            if variadic is not None:
+                schema["variadic_parameter"] = variadic
+            if summary is not None:
+                schema["summary"] = summary
+            self.functions[name or fn.__name__] = (schema, fn)
+            return fn
+
+        return register
+
+    def log(self, level, message, **fields):
+        self._send([2, "log", [{"level": level, "message": message, "fields": fields}]])
+
+    def _send(self, message):
+        self._out.write(self._packer.pack(message))
+        self._out.flush()
+
+    def _get_schema(self, params):
+        return {"functions": {n: schema for n, (schema, _) in self.functions.items()}}
+
+    def _call_function(self, params):
+        name = params.get("name")
+        if name not in self.functions:
+            raise PluginError("Unknown function", f"this plugin has no function {name!r}", code=INVALID_PARAMS)
+        schema, fn = self.functions[name]
+        args = params.get("arguments") or []
+        return {"result": fn(*args)}
+
+    def _init(self, params):
+        theirs = str(params.get("protocol_version", ""))
+        if theirs.split(".")[0] != self.protocol_version.split(".")[0]:
+            raise PluginError(
+                "Unsupported protocol version",
+                f"the host speaks Seasonings {theirs}; this plugin speaks {self.protocol_version}",
+                code=UNSUPPORTED_VERSION,
+            )
+        self._initialized = True
+        return {
+            "protocol_version": self.protocol_version,
+            "name": self.name,
+            "version": self.version,
+            "capabilities": ["functions"],
+        }
+
+    def _answer(self, msgid, method, params):
+        method = method.replace("/", ".")
+        # Params are one map in an array; a bare map is read too.
+        if isinstance(params, list):
+            params = params[0] if params else {}
+        if not isinstance(params, dict):
+            params = {}
+        try:
+            if method == "init":
+                result = self._init(params)
+            elif method == "shutdown":
+                self._send([1, msgid, None, {}])
+                sys.exit(0)
+            elif not self._initialized:
+                raise PluginError("Invalid request", f"{method!r} before init", code=INVALID_REQUEST)
+            elif method in self.methods:
+                result = self.methods[method](params)
+            else:
+                raise PluginError("Method not found", f'this plugin has no method "{method}"', code=METHOD_NOT_FOUND)
+            self._send([1, msgid, None, result])
+        except PluginError as e:
+            self._send([1, msgid, e.error, None])
+        except Exception as e:  # an exception in the plugin: -32603, traceback to stderr
+            traceback.print_exc()
+            self._send([1, msgid, {"code": INTERNAL_ERROR, "message": str(e) or type(e).__name__}, None])
+
+    def run(self):
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=64 << 20)
+        stdin = sys.stdin.buffer.fileno()
+        while True:
+            chunk = os.read(stdin, 1 << 16)
+            if not chunk:
+                sys.exit(0)  # the host closed stdin: done
+            unpacker.feed(chunk)
+            for message in unpacker:
+                if isinstance(message, list) and len(message) == 4 and message[0] == 0:
+                    self._answer(message[1], message[2], message[3])
+                else:
+                    print(f"seasonings: ignoring a message that is not a request: {message!r}", file=sys.stderr)

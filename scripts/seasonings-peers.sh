@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what the Seasonings tests (seasonings/tests) run against: a
+# Python venv under target/peers/python with the `msgpack` package from
+# PyPI, which the example plugins in examples/seasonings/python use.
+# Safe to run again.
+#
+# Best effort on a user's machine (what cannot be installed is named, the
+# tests say SKIPPED, exit 0); under CI=true a missing peer is a `MISSING:`
+# line and exit 1, as scripts/test-peers.sh does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=target/peers/python
+mkdir -p target/peers
+ci=false
+case "${CI:-}" in true | TRUE | True | 1) ci=true ;; esac
+
+if [ ! -x "$dir/bin/python" ] || ! "$dir/bin/python" -c 'import msgpack' > /dev/null 2>&1; then
+    if command -v python3 > /dev/null; then
+        (python3 -m venv "$dir" && "$dir/bin/python" -m pip install --quiet 'msgpack>=1,<2') \
+            > target/peers/python.log 2>&1 \
+            || { tail -n 20 target/peers/python.log; echo "installing msgpack failed (log: target/peers/python.log)"; }
+    else
+        echo "python3 is not installed: the Seasonings Python plugin cannot run"
+    fi
+fi
+
+if [ -x "$dir/bin/python" ] && "$dir/bin/python" -c 'import msgpack' > /dev/null 2>&1; then
+    echo "python: $("$dir/bin/python" --version 2>&1), msgpack $("$dir/bin/python" -c 'import msgpack; print(".".join(map(str, msgpack.version)))')"
+else
+    echo "MISSING: python with msgpack ($dir, from PyPI)"
+    if $ci; then exit 1; fi
+fi

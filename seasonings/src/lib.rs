@@ -1,0 +1,25 @@
+//! OpenTofu's Seasonings plugin protocol, as pinned in ctywire's
+//! `docs/seasonings.md`: msgpack-rpc over a plugin's stdin and stdout,
+//! with cty values inline in msgpack so unknowns, exact numbers and
+//! dynamic values survive.
+//!
+//! * [`protocol`]: the messages, with no runtime: params and results,
+//!   errors, paths, diagnostics, capabilities, versions, `init`, function
+//!   signatures.
+//! * [`host`] (feature `host`, tokio): spawn a plugin, `init` it, and call
+//!   it: its functions by signature, or any method.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod msgpack;
+pub mod protocol;
+
+#[cfg(feature = "host")]
+pub mod host;
+
+// The README's Rust example compiles with the host (it runs a Python plugin, so it is
+// `no_run`; tests/host.rs runs the same calls).
+#[cfg(all(doctest, feature = "host"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,504 @@
+//! The host against real Python plugins: examples/seasonings/python/slugs.py
+//! and tests/plugins/misbehaving.py, on Python with the `msgpack` package
+//! (`bash scripts/seasonings-peers.sh` installs it under target/peers/python).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ctywire::{Number, Type, Value};
+use ctywire_seasonings::host::{ErrorKind, Plugin, PluginOptions};
+use ctywire_seasonings::protocol::{code, Capability, Fields};
+
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Python with msgpack: `$SEASONINGS_PYTHON`, else the peers script's venv,
+/// else `python3` on PATH; none → SKIPPED (a failure under CI).
+fn python() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("SEASONINGS_PYTHON").map(PathBuf::from),
+        Some(workspace().join("target/peers/python/bin/python")),
+        Some(PathBuf::from("python3")),
+    ];
+    for c in candidates.into_iter().flatten() {
+        let ok = std::process::Command::new(&c)
+            .args(["-c", "import msgpack"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(c);
+        }
+    }
+    skip::missing(
+        "python with msgpack",
+        "run `bash scripts/seasonings-peers.sh` (a venv with msgpack from PyPI)",
+    );
+    None
+}
+
+fn slugs_py() -> String {
+    workspace()
+        .join("examples/seasonings/python/slugs.py")
+        .display()
+        .to_string()
+}
+
+fn misbehaving_py() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/plugins/misbehaving.py")
+        .display()
+        .to_string()
+}
+
+async fn slugs() -> Option<Plugin> {
+    let py = python()?;
+    Some(
+        Plugin::spawn(py, [slugs_py()], PluginOptions::default())
+            .await
+            .expect("slugs.py starts"),
+    )
+}
+
+async fn misbehaving(
+    mode: &str,
+    options: PluginOptions,
+) -> Option<Result<Plugin, ctywire_seasonings::host::PluginError>> {
+    let py = python()?;
+    Some(Plugin::spawn(py, [misbehaving_py(), mode.to_string()], options).await)
+}
+
+fn big(s: &str) -> Value {
+    Value::number(Number::parse(s).unwrap())
+}
+
+#[tokio::test]
+async fn init_reports_the_plugins_name_version_and_capabilities_and_ping_answers() {
+    let Some(p) = slugs().await else { return };
+    assert_eq!(p.info().name, "slugs");
+    assert_eq!(p.info().version, "1.2.0");
+    assert_eq!(p.info().capabilities, [Capability::Functions]);
+    assert_eq!(p.protocol_version().to_string(), "1.0");
+    p.ping().await.unwrap();
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn get_schema_gives_typed_signatures() {
+    let Some(p) = slugs().await else { return };
+    let f = p.functions().await.unwrap();
+    assert_eq!(f.keys().collect::<Vec<_>>(), ["slug", "sum", "wrap"]);
+    let slug = &f["slug"];
+    assert_eq!(slug.return_type, Type::String);
+    assert_eq!(slug.parameters.len(), 2);
+    assert!(!slug.parameters[0].allow_unknown_values);
+    assert!(slug.parameters[1].allow_unknown_values);
+    assert_eq!(
+        slug.summary.as_deref(),
+        Some("Lower-case words joined by a separator")
+    );
+    let sum = &f["sum"];
+    assert!(sum.parameters.is_empty());
+    assert_eq!(sum.variadic_parameter.as_ref().unwrap().ty, Type::Number);
+    assert_eq!(f["wrap"].parameters[0].ty, Type::Dynamic);
+    assert!(f["wrap"].parameters[0].is_nullable);
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn known_arguments_give_the_functions_result() {
+    let Some(p) = slugs().await else { return };
+    let v = p
+        .call_function(
+            "slug",
+            vec![Value::string("Hello, World 42"), Value::string("_")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(v.as_str(), Some("hello_world_42"));
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unknown_argument_where_allowed_reaches_the_plugin_which_answers_unknown() {
+    let Some(p) = slugs().await else { return };
+    let v = p
+        .call_function(
+            "slug",
+            vec![Value::string("Hello World"), Value::unknown(Type::String)],
+        )
+        .await
+        .unwrap();
+    assert!(!v.is_known());
+    assert_eq!(v.ty(), &Type::String);
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unknown_argument_where_not_allowed_makes_the_result_unknown_without_calling() {
+    let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
+        return;
+    };
+    // echo turns anything it receives into a known string, so an unknown
+    // result proves the plugin was not called.
+    let v = p
+        .call_function("echo", vec![Value::unknown(Type::String)])
+        .await
+        .unwrap();
+    assert!(!v.is_known(), "{v:?}");
+    let v = p
+        .call_function("echo", vec![Value::string("x")])
+        .await
+        .unwrap();
+    assert_eq!(v.as_str(), Some("called with 'x'"));
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_null_argument_where_not_nullable_is_refused_naming_the_argument() {
+    let Some(p) = slugs().await else { return };
+    let e = p
+        .call_function("slug", vec![Value::string("a"), Value::null(Type::String)])
+        .await
+        .unwrap_err();
+    assert_eq!(e.function_argument(), Some(1));
+    assert!(matches!(e.kind(), ErrorKind::Refused { .. }), "{e}");
+    assert!(e.to_string().contains("\"sep\" must not be null"), "{e}");
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn thirty_digit_numbers_stay_exact_both_ways() {
+    let Some(p) = slugs().await else { return };
+    let v = p
+        .call_function(
+            "sum",
+            vec![big("123456789012345678901234567890"), big("1"), big("0.5")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(v, big("123456789012345678901234567891.5"));
+    let v = p.call_function("sum", vec![]).await.unwrap();
+    assert_eq!(v, big("0"));
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn dynamic_values_carry_their_types_both_ways() {
+    let Some(p) = slugs().await else { return };
+    let v = p
+        .call_function("wrap", vec![Value::string("hi")])
+        .await
+        .unwrap();
+    assert_eq!(v, Value::object([("value", Value::string("hi"))]));
+    let list = Value::list(Type::Number, vec![big("123456789012345678901234567890")]).unwrap();
+    let v = p.call_function("wrap", vec![list.clone()]).await.unwrap();
+    assert_eq!(v, Value::object([("value", list)]));
+    assert_eq!(v.ty(), &Type::object([("value", Type::list(Type::Number))]));
+    let v = p
+        .call_function("wrap", vec![Value::null(Type::Dynamic)])
+        .await
+        .unwrap();
+    assert!(v.is_null());
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_function_error_names_the_argument_at_fault() {
+    let Some(p) = slugs().await else { return };
+    let e = p
+        .call_function("slug", vec![Value::string("a b"), Value::string("--")])
+        .await
+        .unwrap_err();
+    let remote = e.remote().expect("the plugin's error");
+    assert_eq!(remote.code, code::REQUEST_FAILED);
+    assert_eq!(remote.message, "Invalid separator");
+    assert_eq!(e.function_argument(), Some(1));
+    let text = e.to_string();
+    assert!(
+        text.starts_with("plugin \"slugs\", functions.call: Invalid separator"),
+        "{text}"
+    );
+    // The plugin still serves after a failed function.
+    p.ping().await.unwrap();
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_method_the_plugin_does_not_have_is_method_not_found() {
+    let Some(p) = slugs().await else { return };
+    let e = p.call("storage.read", Fields::new()).await.unwrap_err();
+    assert_eq!(e.remote().unwrap().code, code::METHOD_NOT_FOUND);
+    assert!(e.to_string().contains("storage.read"), "{e}");
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_plugin_of_another_major_version_refuses_init_naming_both() {
+    let Some(r) = misbehaving("speaks2", PluginOptions::default()).await else {
+        return;
+    };
+    let e = r.err().expect("refused");
+    assert_eq!(e.method(), "init");
+    assert_eq!(e.remote().unwrap().code, code::UNSUPPORTED_VERSION);
+    let text = e.to_string();
+    assert!(
+        text.contains("Seasonings 1.0") && text.contains("speaks 2.0"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn the_host_refuses_a_plugin_that_answers_another_major_version() {
+    let Some(r) = misbehaving("answers2", PluginOptions::default()).await else {
+        return;
+    };
+    let e = r.err().expect("refused");
+    assert!(matches!(e.kind(), ErrorKind::Incompatible(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("the host speaks Seasonings 1.0; this plugin speaks 2.0"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_plugin_that_exits_mid_call_fails_the_call_with_its_stderr_tail() {
+    let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
+        return;
+    };
+    let started = Instant::now();
+    let e = p
+        .call_function("crash", vec![Value::string("on purpose")])
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.starts_with("plugin \"misbehaving\", functions.call:"),
+        "{text}"
+    );
+    assert!(text.contains("about to crash: on purpose"), "{text}");
+    assert!(text.contains("exit status: 3"), "{text}");
+    // Later calls fail the same way, at once.
+    let e = p.ping().await.unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
+}
+
+#[tokio::test]
+async fn garbage_on_stdout_is_fatal_and_says_where() {
+    let Some(r) = misbehaving("garbage", PluginOptions::default()).await else {
+        return;
+    };
+    let e = r.err().expect("garbage before init's answer");
+    assert_eq!(e.method(), "init");
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("not msgpack-rpc (at byte 0 of the stream)"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_call_that_is_never_answered_times_out() {
+    let opts = PluginOptions {
+        call_timeout: Duration::from_millis(500),
+        ..PluginOptions::default()
+    };
+    let Some(Ok(p)) = misbehaving("", opts).await else {
+        return;
+    };
+    let started = Instant::now();
+    let e = p
+        .call_function("hang", vec![Value::string("x")])
+        .await
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Timeout(_)), "{e}");
+    assert!(e.to_string().contains("no answer within 500ms"), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let pid = p.id().await.unwrap();
+    let started = Instant::now();
+    p.shutdown().await;
+    // The plugin is stuck in the function: shutdown waits its grace and kills.
+    assert!(started.elapsed() < Duration::from_secs(8));
+    assert!(!PathBuf::from(format!("/proc/{pid}")).exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_concurrent_calls_are_all_answered_within_the_in_flight_bound() {
+    let Some(p) = slugs().await else { return };
+    let p = Arc::new(p);
+    // Watches how many calls are in flight while they run.
+    let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let watch = {
+        let (p, most) = (p.clone(), most.clone());
+        tokio::spawn(async move {
+            loop {
+                most.fetch_max(p.in_flight(), std::sync::atomic::Ordering::Relaxed);
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+    let started = Instant::now();
+    let calls = (0..1000).map(|i| {
+        let p = p.clone();
+        tokio::spawn(async move {
+            let text = format!("Call Number {i}");
+            let v = p
+                .call_function("slug", vec![Value::string(text), Value::string("-")])
+                .await
+                .unwrap();
+            assert_eq!(v.as_str(), Some(format!("call-number-{i}").as_str()));
+        })
+    });
+    for c in calls.collect::<Vec<_>>() {
+        c.await.unwrap();
+    }
+    eprintln!("1000 calls in {:?}", started.elapsed());
+    watch.abort();
+    let _ = watch.await;
+    let most = most.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        most > 1 && most <= 64,
+        "at most {most} calls were in flight"
+    );
+    let p = Arc::try_unwrap(p).ok().unwrap();
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn shutdown_ends_the_process_cleanly() {
+    let Some(p) = slugs().await else { return };
+    let pid = p.id().await.unwrap();
+    assert!(PathBuf::from(format!("/proc/{pid}")).exists());
+    let status = p.shutdown().await.expect("an exit status");
+    assert!(status.success(), "{status}");
+    assert!(!PathBuf::from(format!("/proc/{pid}")).exists());
+}
+
+#[tokio::test]
+async fn a_result_that_does_not_fit_the_return_type_names_the_path() {
+    let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
+        return;
+    };
+    let e = p.call_function("wrong_type", vec![]).await.unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::BadAnswer(_)), "{e}");
+    assert!(e.to_string().contains(".result"), "{e}");
+    p.shutdown().await;
+}
+
+/// Collects what reaches the `log` crate.
+struct Capture(Mutex<Vec<String>>);
+
+impl log::Log for Capture {
+    fn enabled(&self, _: &log::Metadata) -> bool {
+        true
+    }
+    fn log(&self, r: &log::Record) {
+        let line = format!("{} {} {}", r.level(), r.target(), r.args());
+        self.0.lock().unwrap().push(line);
+    }
+    fn flush(&self) {}
+}
+
+static CAPTURE: Capture = Capture(Mutex::new(Vec::new()));
+
+/// Starts capturing (once per test binary; every test may call it).
+fn capture_logs() {
+    let _ = log::set_logger(&CAPTURE);
+    log::set_max_level(log::LevelFilter::Trace);
+}
+
+fn assert_logged(line: &str) {
+    let lines = CAPTURE.0.lock().unwrap().clone();
+    assert!(
+        lines.iter().any(|l| l == line),
+        "{line:?} not in {lines:#?}"
+    );
+}
+
+#[tokio::test]
+async fn log_notifications_reach_the_log_crate_under_the_plugins_name() {
+    capture_logs();
+    let Some(p) = slugs().await else { return };
+    p.call_function("slug", vec![Value::string("Log Me"), Value::string("-")])
+        .await
+        .unwrap();
+    // The notification comes before the answer on the same stream.
+    assert_logged("INFO ctywire_seasonings::plugin slugs: made slug input=\"Log Me\"");
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_log_notification_whose_params_are_a_bare_map_is_taken_too() {
+    capture_logs();
+    let Some(Ok(p)) = misbehaving("", PluginOptions::default()).await else {
+        return;
+    };
+    let v = p
+        .call_function("log_bare", vec![Value::string("bare map params")])
+        .await
+        .unwrap();
+    assert_eq!(v.as_str(), Some("logged"));
+    assert_logged("WARN ctywire_seasonings::plugin misbehaving: bare map params");
+    p.shutdown().await;
+}
+
+#[tokio::test]
+async fn dropping_a_plugin_kills_its_process() {
+    let Some(p) = slugs().await else { return };
+    let pid = p.id().await.unwrap();
+    drop(p);
+    // Killed at once; the process is gone, or a zombie until it is reaped.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .next();
+        if matches!(state, None | Some('Z')) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "process {pid} still runs: {stat}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn arguments_that_do_not_fit_are_refused_before_anything_is_sent() {
+    let Some(p) = slugs().await else { return };
+    let e = p
+        .call_function(
+            "slug",
+            vec![
+                Value::string("a"),
+                Value::list(Type::String, vec![]).unwrap(),
+            ],
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Refused { .. }), "{e}");
+    assert_eq!(e.function_argument(), Some(1));
+    let e = p
+        .call_function("slug", vec![Value::string("a")])
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("takes 2 arguments, 1 given"), "{e}");
+    let e = p.call_function("nope", vec![]).await.unwrap_err();
+    assert!(e.to_string().contains("no function \"nope\""), "{e}");
+    p.ping().await.unwrap();
+    p.shutdown().await;
+}
