@@ -29,7 +29,7 @@ use crate::plan_hook::PlanChange;
 use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
 use crate::schema::Block;
-use crate::validate::validate;
+use crate::validate::{presence, validate};
 use crate::values::read_model;
 
 /// One registered type: its framework schema, the protocol's schema, the
@@ -525,6 +525,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
     }
 
     async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
+        if let Err(d) = presence(&self.config_block, &req.config) {
+            return d;
+        }
         let config = match read_model::<P::Config>(req.config) {
             Ok(c) => c,
             Err(d) => return d,
@@ -586,6 +589,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // Destroy: nothing to plan.
             return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
         }
+        // Validation refuses these; a client may plan without validating.
+        presence(&k.block, &req.config)?;
         let planned = plan(
             &k.block,
             &req.prior_state,
@@ -719,6 +724,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadDataSourceRequest,
     ) -> Result<tf::ReadDataSourceResponse, Diagnostics> {
         let k = find(&self.data_sources, "data source", &req.type_name)?;
+        presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
         let state = k.imp.read(&ctx, req.config, &k.ty).await?;
         checks::wholly_known(&req.type_name, "read", &state)?;
@@ -730,6 +736,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::OpenEphemeralResourceRequest,
     ) -> Result<tf::OpenEphemeralResourceResponse, Diagnostics> {
         let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
+        presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
         let opened = k.imp.open(&ctx, req.config, &k.ty).await?;
         checks::wholly_known(&req.type_name, "open", &opened.result)?;
@@ -809,6 +816,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let listed = async {
             let k = find(&self.lists, "list resource", &req.type_name)?;
             let r = find(&self.resources, "resource", &req.type_name)?;
+            presence(&k.block, &req.config)?;
             let ctx = self.context(&req.type_name)?;
             k.imp.list(&ctx, req.config, results, &r.block, &r.ty).await
         };
@@ -850,6 +858,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Diagnostics {
         let invoked = async {
             let k = find(&self.actions, "action", &req.action_type)?;
+            presence(&k.block, &req.config)?;
             let ctx = self.context(&req.action_type)?;
             k.imp.invoke(&ctx, req.config, progress).await
         };
