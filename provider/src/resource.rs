@@ -1,7 +1,7 @@
 //! Managed resources.
 
 use ctywire::Value;
-use ctywire_tfplugin6::{Diagnostics, MoveResourceStateRequest, RawState};
+use ctywire_tfplugin6::{Diagnostic, Diagnostics, MoveResourceStateRequest, RawState};
 
 use crate::context::Context;
 use crate::identity::Identity;
@@ -111,11 +111,16 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         ctx: &Context<D>,
         identity: Identity,
     ) -> Result<Option<Self::Model>, Diagnostics> {
-        let id = identity.single_as_text().ok_or_else(|| {
-            Diagnostics::error(format!(
-                "{} cannot be imported by an identity of more than one attribute",
-                ctx.type_name()
-            ))
+        let id = identity.single_as_text().map_err(|why| {
+            Diagnostics::from(
+                Diagnostic::error(format!(
+                    "{} cannot be imported by identity",
+                    ctx.type_name()
+                ))
+                .with_detail(format!(
+                    "{why}; importing by identity takes an identity of one attribute, set"
+                )),
+            )
         })?;
         self.import(ctx, id).await
     }
