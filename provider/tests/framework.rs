@@ -737,3 +737,191 @@ fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
         "now a string"
     );
 }
+
+fn validate_request(config: Value) -> tf::ValidateResourceConfigRequest {
+    tf::ValidateResourceConfigRequest {
+        type_name: "test_thing".into(),
+        config,
+        client_capabilities: Default::default(),
+    }
+}
+
+#[tokio::test]
+async fn a_required_attribute_set_to_null_is_refused_at_validation_and_at_plan() {
+    let p = configured(Bug::None).await;
+    let mut cfg = config("a", None);
+    cfg.set_attr("name", Value::null(Type::String)).unwrap();
+    let d = described(
+        &p.validate_resource_config(validate_request(cfg.clone()))
+            .await,
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Missing Configuration for Required Attribute", ".name")
+    );
+    // A client that plans without validating gets the same answer, not a
+    // plan that fails at apply as a provider bug.
+    let err = p
+        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(
+        d[0].0, "Missing Configuration for Required Attribute",
+        "{d:?}"
+    );
+    assert_eq!(d[0].1, ".name");
+    // Unknown at validation: it may yet be set.
+    let mut later = config("a", None);
+    later
+        .set_attr("name", Value::unknown(Type::String))
+        .unwrap();
+    assert!(p
+        .validate_resource_config(validate_request(later))
+        .await
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_computed_only_attribute_set_in_configuration_is_refused_at_validation_and_at_plan() {
+    let p = configured(Bug::None).await;
+    let mut cfg = config("a", None);
+    cfg.set_attr("serial", Value::number(7)).unwrap();
+    let d = described(
+        &p.validate_resource_config(validate_request(cfg.clone()))
+            .await,
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Invalid Configuration for Read-Only Attribute", ".serial")
+    );
+    let err = p
+        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        described(&err)[0].0,
+        "Invalid Configuration for Read-Only Attribute"
+    );
+}
+
+#[tokio::test]
+async fn the_provider_block_is_held_to_the_same_presence_rule() {
+    #[derive(Serialize, Deserialize, Model)]
+    struct Strict {
+        endpoint: String,
+    }
+    fn configure(_: Strict) -> Result<()> {
+        Ok(())
+    }
+    let p = Builder::from_fn(configure).build().unwrap();
+    let config = Value::object([("endpoint", Value::null(Type::String))]);
+    let validated = p
+        .validate_provider_config(tf::ValidateProviderConfigRequest {
+            config: config.clone(),
+        })
+        .await;
+    let d = described(&validated);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Missing Configuration for Required Attribute", ".endpoint")
+    );
+    let configured = p
+        .configure_provider(tf::ConfigureProviderRequest {
+            terraform_version: "1.11.4".into(),
+            config,
+            client_capabilities: Default::default(),
+        })
+        .await;
+    assert_eq!(
+        described(&configured)[0].0,
+        "Missing Configuration for Required Attribute"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_in_a_current_or_prior_state_is_an_error_at_its_path_not_a_null() {
+    let p = configured(Bug::None).await;
+    let state = thing("a", None, Value::string("a"), Value::unknown(Type::Number));
+    let err = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_thing".into(),
+            current_state: state.clone(),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+            current_identity: None,
+        })
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Unknown value in state", ".serial")
+    );
+    assert!(d[0].2.contains("current state"), "{}", d[0].2);
+    // The prior state of an update, and of a delete.
+    let planned = thing(
+        "a",
+        Some(80),
+        Value::string("a"),
+        Value::unknown(Type::Number),
+    );
+    for planned in [planned, Value::null(ty())] {
+        let err = p
+            .apply_resource_change(apply_request(state.clone(), planned, config("a", Some(80))))
+            .await
+            .unwrap_err();
+        let d = described(&err);
+        assert_eq!(
+            (d[0].0.as_str(), d[0].1.as_str()),
+            ("Unknown value in state", ".serial")
+        );
+        assert!(d[0].2.contains("prior state"), "{}", d[0].2);
+    }
+}
+
+#[tokio::test]
+async fn a_null_identity_is_named_as_null_not_as_too_many_attributes() {
+    let p = configured(Bug::None).await;
+    let id_ty = Type::object([("name", Type::String)]);
+    let import = |identity: Value| tf::ImportResourceStateRequest {
+        type_name: "test_thing".into(),
+        id: String::new(),
+        client_capabilities: Default::default(),
+        identity: Some(identity),
+    };
+    let err = p
+        .import_resource_state(import(Value::null(id_ty.clone())))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert!(d[0].2.starts_with("the identity is null"), "{d:?}");
+    assert!(!d[0].2.contains("more than one"), "{d:?}");
+    let err = p
+        .import_resource_state(import(Value::object([("name", Value::null(Type::String))])))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert!(
+        d[0].2
+            .starts_with(r#"the identity's attribute "name" is null"#),
+        "{d:?}"
+    );
+    let two = Value::object([("a", Value::string("x")), ("b", Value::string("y"))]);
+    let d = described(&p.import_resource_state(import(two)).await.unwrap_err());
+    assert!(
+        d[0].2
+            .starts_with("the identity has more than one attribute"),
+        "{d:?}"
+    );
+    let found = p
+        .import_resource_state(import(Value::object([("name", Value::string("known"))])))
+        .await
+        .unwrap();
+    assert_eq!(found.imported_resources.len(), 1);
+}
