@@ -28,7 +28,7 @@ use crate::plan::plan;
 use crate::plan_hook::PlanChange;
 use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
-use crate::schema::Block;
+use crate::schema::{Block, RESERVED_IN_PROVIDER, RESERVED_IN_RESOURCES};
 use crate::validate::{presence, validate};
 use crate::values::read_model;
 
@@ -97,6 +97,10 @@ fn kind_of<M: Model, T: ?Sized>(
 ) -> Result<Kind<T>, String> {
     let block = M::block();
     block.check().map_err(|e| format!("{what}: {e}"))?;
+    let reserved = block.reserved_names(RESERVED_IN_RESOURCES);
+    if !reserved.is_empty() {
+        return Err(format!("{what}: {}", reserved.join("\n")));
+    }
     let identity = match identity_version {
         Some(v) => block.identity_schema(v).map(|s| (s, block.identity_type())),
         None if block.attributes.iter().any(|a| a.identity.is_some()) => {
@@ -319,6 +323,9 @@ impl<P: Provider> Builder<P> {
         let config = P::Config::block();
         if let Err(e) = config.check() {
             problems.push(format!("the provider block: {e}"));
+        }
+        for r in config.reserved_names(RESERVED_IN_PROVIDER) {
+            problems.push(format!("the provider block: {r}"));
         }
         let config_schema = Schema::new(config.to_schema_block());
         if let Err(e) = config_schema.implied_type() {

@@ -925,3 +925,158 @@ async fn a_null_identity_is_named_as_null_not_as_too_many_attributes() {
         .unwrap();
     assert_eq!(found.imported_resources.len(), 1);
 }
+
+/// A model whose root uses a name Terraform reserves in resource-like
+/// blocks, and one it reserves in the provider block.
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct Counted {
+    count: Option<i64>,
+}
+
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct Versioned {
+    version: Option<String>,
+}
+
+/// `count` nested one level down is no meta-argument.
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct NestedCount {
+    #[model(nested)]
+    inner: Option<Counted>,
+}
+
+struct Any<M>(std::marker::PhantomData<M>);
+
+fn any<M>() -> Any<M> {
+    Any(std::marker::PhantomData)
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::DataSource<String> for Any<M> {
+    type Model = M;
+    async fn read(&self, _: &Context<String>, config: M) -> Result<M> {
+        Ok(config)
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::EphemeralResource<String> for Any<M> {
+    type Model = M;
+    async fn open(&self, _: &Context<String>, config: M) -> Result<ctywire_provider::Opened<M>> {
+        Ok(ctywire_provider::Opened {
+            result: config,
+            private: None,
+            renew_at: None,
+        })
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::Action<String> for Any<M> {
+    type Config = M;
+    async fn invoke(
+        &self,
+        _: &Context<String>,
+        _: M,
+        _: &ctywire_provider::Progress,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> Resource<String> for Any<M> {
+    type Model = M;
+    async fn create(&self, _: &Context<String>, plan: M) -> Result<M> {
+        Ok(plan)
+    }
+    async fn read(&self, _: &Context<String>, state: M) -> Result<Option<M>> {
+        Ok(Some(state))
+    }
+    async fn update(&self, _: &Context<String>, _: M, plan: M) -> Result<M> {
+        Ok(plan)
+    }
+    async fn delete(&self, _: &Context<String>, _: M) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::ListResource<String> for Any<M> {
+    type Config = Counted;
+    async fn list(
+        &self,
+        _: &Context<String>,
+        _: Counted,
+        _: &ctywire_provider::Listing<M>,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn names_terraform_reserves_are_refused_at_the_root_of_each_kind() {
+    let reserved = |err: ctywire_provider::SchemaError, what: &str, name: &str| {
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "{what}: .{name}: Reserved Root Attribute/Block Name: \"{name}\""
+            )),
+            "{text}"
+        );
+    };
+    let refused = |b: Builder<Test>| b.build().err().expect("refused");
+    reserved(
+        refused(Builder::new(Test).resource("t_r", any::<Counted>())),
+        "t_r",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).data_source("t_d", any::<Counted>())),
+        "t_d",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).ephemeral_resource("t_e", any::<Counted>())),
+        "t_e",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).action("t_a", any::<Counted>())),
+        "t_a",
+        "count",
+    );
+    // A list resource's `config` block, as plugin-framework reserves it.
+    reserved(
+        refused(Builder::new(Test).list_resource("t_l", any::<Thing>())),
+        "t_l",
+        "count",
+    );
+    // The provider block reserves its own names: `version`, not `count`.
+    fn configure_versioned(_: Versioned) -> Result<String> {
+        Ok(String::new())
+    }
+    fn configure_counted(_: Counted) -> Result<String> {
+        Ok(String::new())
+    }
+    let err = Builder::from_fn(configure_versioned)
+        .build()
+        .err()
+        .expect("refused");
+    reserved(err, "the provider block", "version");
+    let err = Builder::from_fn(configure_counted)
+        .build()
+        .err()
+        .expect("refused");
+    reserved(err, "the provider block", "count");
+    // `version` is an ordinary name in a resource, `count` one level down.
+    assert!(Builder::from_fn(configure_counted)
+        .resource("t_v", any::<Versioned>())
+        .build()
+        .is_err());
+    assert!(Builder::new(Test)
+        .resource("t_v", any::<Versioned>())
+        .data_source("t_n", any::<NestedCount>())
+        .build()
+        .is_ok());
+}
