@@ -16,6 +16,14 @@ use crate::plan_hook::PlanChange;
 ///
 /// `D` is the provider's [`Data`](crate::Provider::Data).
 ///
+/// # Blocking work
+/// These methods run on the tokio runtime's worker threads, which also
+/// serve Terraform's other calls (and `StopProvider`). Do not block them:
+/// read and write files with `tokio::fs`, talk to services with an async
+/// client, and hand anything that must block (a synchronous library, a
+/// long computation) to `tokio::task::spawn_blocking` and `.await` it.
+/// The kv example's store does all its file I/O through `tokio::fs`.
+///
 /// # Identity
 /// Terraform 1.12 and later (protocol 6.9) store an *identity* with each
 /// object: a small flat object that names it for good (for `import`
