@@ -37,18 +37,24 @@ pub fn decode(state: &BTreeMap<String, String>, ty: &Type) -> Result<Value> {
 }
 
 /// [`decode`] with the limits of `opts`: a `#` or `%` count above
-/// `max_collection_len` is refused before anything is built, and only the
-/// element keys the state holds are allocated for, never a count.
+/// `max_collection_len` is refused before anything is built, and what is
+/// built is sized by the keys the state holds, never by a count: the
+/// list elements a count claims without keys (each a null) may number at
+/// most the state's keys.
 pub fn decode_with(
     state: &BTreeMap<String, String>,
     ty: &Type,
     opts: &DecodeOptions,
 ) -> Result<Value> {
+    let mut cx = Cx {
+        opts,
+        keyless: state.len(),
+    };
     match ty {
         Type::Object(o) => {
             let mut attrs = Vec::with_capacity(o.len());
             for (name, aty) in o.attributes() {
-                let v = at(state, name, aty, opts)
+                let v = at(state, name, aty, &mut cx)
                     .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
                 attrs.push((name, v));
             }
@@ -60,12 +66,32 @@ pub fn decode_with(
     }
 }
 
-fn at(
-    state: &BTreeMap<String, String>,
-    prefix: &str,
-    ty: &Type,
-    opts: &DecodeOptions,
-) -> Result<Value> {
+/// What a decode carries down: its limits, and how many more list
+/// elements without keys it may make.
+struct Cx<'o> {
+    opts: &'o DecodeOptions,
+    keyless: usize,
+}
+
+impl Cx<'_> {
+    /// `n` more elements without keys, within what is left.
+    fn keyless(&mut self, n: u64) -> Result<()> {
+        match usize::try_from(n)
+            .ok()
+            .and_then(|n| self.keyless.checked_sub(n))
+        {
+            Some(left) => {
+                self.keyless = left;
+                Ok(())
+            }
+            None => Err(Error::limit(
+                "the list counts claim more elements without keys than the state has keys",
+            )),
+        }
+    }
+}
+
+fn at(state: &BTreeMap<String, String>, prefix: &str, ty: &Type, cx: &mut Cx<'_>) -> Result<Value> {
     match ty {
         Type::String | Type::Number | Type::Bool => match state.get(prefix) {
             None => Ok(Value::null(ty.clone())),
@@ -84,7 +110,7 @@ fn at(
             }
             let mut attrs = Vec::with_capacity(o.len());
             for (name, aty) in o.attributes() {
-                let v = at(state, &format!("{prefix}.{name}"), aty, opts)
+                let v = at(state, &format!("{prefix}.{name}"), aty, cx)
                     .map_err(|e| e.under(PathStep::Attr(name.to_string())))?;
                 attrs.push((name, v));
             }
@@ -97,13 +123,13 @@ fn at(
             if count == UNKNOWN_SENTINEL {
                 return Ok(Value::unknown(ty.clone()));
             }
-            let n = count_of(count, opts)?;
+            let n = count_of(count, cx.opts)?;
             let mut items = Vec::new();
             if matches!(ty, Type::List(_)) {
                 // Elements are read at the indices the state has keys for;
-                // an index it skips (an element that was null) is null, so
-                // a count that claims more than is there costs one value
-                // per element, within the limit just checked.
+                // an index it skips (an element that was null) is null,
+                // within the budget of keyless elements: a count costs
+                // no more than the keys that are there.
                 let mut next = 0;
                 for (i, k) in list_indices(state, prefix)? {
                     if i >= n {
@@ -112,15 +138,17 @@ fn at(
                         ))
                         .under(PathStep::Index(i)));
                     }
+                    cx.keyless(i - next)?;
                     for _ in next..i {
                         items.push(Value::null((**e).clone()));
                     }
                     items.push(
-                        at(state, &format!("{prefix}.{k}"), e, opts)
+                        at(state, &format!("{prefix}.{k}"), e, cx)
                             .map_err(|err| err.under(PathStep::Index(i)))?,
                     );
                     next = i + 1;
                 }
+                cx.keyless(n - next)?;
                 for _ in next..n {
                     items.push(Value::null((**e).clone()));
                 }
@@ -128,7 +156,7 @@ fn at(
             }
             for (i, k) in set_keys(state, prefix).iter().enumerate() {
                 items.push(
-                    at(state, &format!("{prefix}.{k}"), e, opts)
+                    at(state, &format!("{prefix}.{k}"), e, cx)
                         .map_err(|err| err.under(PathStep::Index(i as u64)))?,
                 );
             }
@@ -146,7 +174,7 @@ fn at(
             if count == UNKNOWN_SENTINEL {
                 return Ok(Value::unknown(ty.clone()));
             }
-            count_of(count, opts)?;
+            count_of(count, cx.opts)?;
             if !e.is_primitive() {
                 return Err(Error::type_error(
                     "flatmap maps hold only strings, numbers and bools",
@@ -162,7 +190,7 @@ fn at(
                 if key == "%" {
                     continue;
                 }
-                opts.check_collection_len(entries.len() as u64 + 1)?;
+                cx.opts.check_collection_len(entries.len() as u64 + 1)?;
                 entries.push((
                     key.to_string(),
                     primitive(v, e).map_err(|err| err.under(PathStep::Key(key.to_string())))?,
@@ -317,13 +345,36 @@ mod tests {
             &state(&[("l.#", "12"), ("l.0", "a"), ("l.2", "c"), ("l.10", "k")]),
             &t,
         )
+        .unwrap_err();
+        assert!(v.to_string().contains("without keys"), "{v}");
+        let v = decode(
+            &state(&[("l.#", "5"), ("l.0", "a"), ("l.3", "d"), ("l.2", "c")]),
+            &t,
+        )
         .unwrap();
-        let l = v.attr("l").unwrap();
-        assert_eq!(l.len(), Some(12));
         assert_eq!(
-            l.to_string(),
-            r#"["a", null, "c", null, null, null, null, null, null, null, "k", null]"#
+            v.attr("l").unwrap().to_string(),
+            r#"["a", null, "c", "d", null]"#
         );
+    }
+
+    #[test]
+    fn a_count_within_the_limit_costs_no_more_than_the_keys_there_are() {
+        let t = ty(r#"["object",{"l":["list",["list","string"]]}]"#);
+        // 1,000,000 is within the default limit, but 13 bytes of state
+        // cannot stand for a million elements.
+        let err = decode(&state(&[("l.#", "1000000")]), &t).unwrap_err();
+        assert!(err.to_string().contains("without keys"), "{err}");
+        // Nor can each of many short keys.
+        let many: Vec<(String, String)> = (0..100)
+            .map(|i| (format!("l.{i}.#"), "100000".to_string()))
+            .chain([("l.#".to_string(), "100".to_string())])
+            .collect();
+        let many: BTreeMap<String, String> = many.into_iter().collect();
+        assert!(decode(&many, &t).is_err());
+        // One element that left no keys (all its parts null) is read.
+        let one = decode(&state(&[("l.#", "1")]), &t).unwrap();
+        assert_eq!(one.attr("l").unwrap().len(), Some(1));
     }
 
     #[test]
