@@ -746,65 +746,51 @@ fn validate_request(config: Value) -> tf::ValidateResourceConfigRequest {
     }
 }
 
+/// `cfg` is refused with `summary` at `at` by validation, and again by a
+/// plan a client asks for without validating first (instead of a plan
+/// that fails at apply as a provider bug).
+async fn refused_at_validation_and_plan(cfg: Value, summary: &str, at: &str) {
+    let p = configured(Bug::None).await;
+    let validated = p
+        .validate_resource_config(validate_request(cfg.clone()))
+        .await;
+    let d = described(&validated);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+    let planned = p
+        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
+        .await;
+    let d = described(&planned.unwrap_err());
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+}
+
 #[tokio::test]
 async fn a_required_attribute_set_to_null_is_refused_at_validation_and_at_plan() {
-    let p = configured(Bug::None).await;
     let mut cfg = config("a", None);
     cfg.set_attr("name", Value::null(Type::String)).unwrap();
-    let d = described(
-        &p.validate_resource_config(validate_request(cfg.clone()))
-            .await,
-    );
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(
-        (d[0].0.as_str(), d[0].1.as_str()),
-        ("Missing Configuration for Required Attribute", ".name")
-    );
-    // A client that plans without validating gets the same answer, not a
-    // plan that fails at apply as a provider bug.
-    let err = p
-        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
-        .await
-        .unwrap_err();
-    let d = described(&err);
-    assert_eq!(
-        d[0].0, "Missing Configuration for Required Attribute",
-        "{d:?}"
-    );
-    assert_eq!(d[0].1, ".name");
+    let summary = "Missing Configuration for Required Attribute";
+    refused_at_validation_and_plan(cfg, summary, ".name").await;
     // Unknown at validation: it may yet be set.
     let mut later = config("a", None);
     later
         .set_attr("name", Value::unknown(Type::String))
         .unwrap();
-    assert!(p
-        .validate_resource_config(validate_request(later))
-        .await
-        .is_empty());
+    let p = configured(Bug::None).await;
+    let validated = p.validate_resource_config(validate_request(later)).await;
+    assert!(validated.is_empty(), "{validated:?}");
 }
 
 #[tokio::test]
 async fn a_computed_only_attribute_set_in_configuration_is_refused_at_validation_and_at_plan() {
-    let p = configured(Bug::None).await;
+    let summary = "Invalid Configuration for Read-Only Attribute";
     let mut cfg = config("a", None);
     cfg.set_attr("serial", Value::number(7)).unwrap();
-    let d = described(
-        &p.validate_resource_config(validate_request(cfg.clone()))
-            .await,
-    );
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(
-        (d[0].0.as_str(), d[0].1.as_str()),
-        ("Invalid Configuration for Read-Only Attribute", ".serial")
-    );
-    let err = p
-        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        described(&err)[0].0,
-        "Invalid Configuration for Read-Only Attribute"
-    );
+    refused_at_validation_and_plan(cfg, summary, ".serial").await;
+    // Unknown is set too: only the provider may set it.
+    let mut cfg = config("a", None);
+    cfg.set_attr("serial", Value::unknown(Type::Number))
+        .unwrap();
+    refused_at_validation_and_plan(cfg, summary, ".serial").await;
 }
 
 #[tokio::test]
