@@ -171,7 +171,6 @@ fn value(u: &mut Unstructured, ty: &Type, depth: usize) -> Result<Value> {
             }
             Value::tuple(elems)
         }
-        _ => Value::null(ty.clone()),
     })
 }
 
