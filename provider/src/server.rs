@@ -642,12 +642,15 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        let (what, new_state) = if req.planned_state.is_null() {
+        if req.planned_state.is_null() {
             k.imp.delete(&ctx, req.prior_state).await?;
             return Ok(tf::ApplyResourceChangeResponse::new(Value::null(
                 k.ty.clone(),
             )));
-        } else if req.prior_state.is_null() {
+        }
+        // A client may apply without planning: the same rule as at plan.
+        presence(&k.block, &req.config)?;
+        let (what, new_state) = if req.prior_state.is_null() {
             let new = k.imp.create(&ctx, req.planned_state.clone(), &k.ty).await?;
             ("create", new)
         } else {

@@ -748,8 +748,8 @@ fn validate_request(config: Value) -> tf::ValidateResourceConfigRequest {
 
 /// `cfg` is refused with `summary` at `at` by validation, and again by a
 /// plan a client asks for without validating first (instead of a plan
-/// that fails at apply as a provider bug).
-async fn refused_at_validation_and_plan(cfg: Value, summary: &str, at: &str) {
+/// that fails at apply as a provider bug), and by an apply without a plan.
+async fn refused_at_validation_plan_and_apply(cfg: Value, summary: &str, at: &str) {
     let p = configured(Bug::None).await;
     let validated = p
         .validate_resource_config(validate_request(cfg.clone()))
@@ -758,18 +758,23 @@ async fn refused_at_validation_and_plan(cfg: Value, summary: &str, at: &str) {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
     let planned = p
-        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg))
+        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg.clone()))
         .await;
     let d = described(&planned.unwrap_err());
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+    let applied = p
+        .apply_resource_change(apply_request(Value::null(ty()), cfg.clone(), cfg))
+        .await;
+    let d = described(&applied.unwrap_err());
     assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
 }
 
 #[tokio::test]
-async fn a_required_attribute_set_to_null_is_refused_at_validation_and_at_plan() {
+async fn a_required_attribute_set_to_null_is_refused_at_validation_plan_and_apply() {
     let mut cfg = config("a", None);
     cfg.set_attr("name", Value::null(Type::String)).unwrap();
     let summary = "Missing Configuration for Required Attribute";
-    refused_at_validation_and_plan(cfg, summary, ".name").await;
+    refused_at_validation_plan_and_apply(cfg, summary, ".name").await;
     // Unknown at validation: it may yet be set.
     let mut later = config("a", None);
     later
@@ -781,16 +786,16 @@ async fn a_required_attribute_set_to_null_is_refused_at_validation_and_at_plan()
 }
 
 #[tokio::test]
-async fn a_computed_only_attribute_set_in_configuration_is_refused_at_validation_and_at_plan() {
+async fn a_computed_only_attribute_set_in_configuration_is_refused_at_validation_plan_and_apply() {
     let summary = "Invalid Configuration for Read-Only Attribute";
     let mut cfg = config("a", None);
     cfg.set_attr("serial", Value::number(7)).unwrap();
-    refused_at_validation_and_plan(cfg, summary, ".serial").await;
+    refused_at_validation_plan_and_apply(cfg, summary, ".serial").await;
     // Unknown is set too: only the provider may set it.
     let mut cfg = config("a", None);
     cfg.set_attr("serial", Value::unknown(Type::Number))
         .unwrap();
-    refused_at_validation_and_plan(cfg, summary, ".serial").await;
+    refused_at_validation_plan_and_apply(cfg, summary, ".serial").await;
 }
 
 #[tokio::test]
