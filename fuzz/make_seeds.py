@@ -61,3 +61,20 @@ for hex_seed in (
     "008ba56578616374cb4029000000000000a5657874726192c4225b226f626a656374222c7b2278223a5b226c697374222c226e756d626572225d7d5d81a178920102a66772616e74739383a56c6576656cffa673636f70657380a377686fc083a56c6576656c0aa673636f70657382a16ba176a17aa177a377686fa16183a56c6576656c09a673636f706573c0a377686fa161a26964a169a46e616d65a16ea47061697292a170c3a5706f7274739250cd01bba5726174696fcb3fe0000000000000a472756c659182a46e6f7465c0a4706f727401a473697a6501a47461677381a161a162",
 ):
     write("typed_decode", bytes.fromhex(hex_seed))
+
+
+# Flatmap states: `<type JSON>\n` then `key=value` lines.
+flat_ty = json.dumps(["object", {
+    "id": "string", "n": "number", "ok": "bool",
+    "tags": ["map", "string"], "l": ["list", "string"], "s": ["set", "number"],
+    "rule": ["list", ["object", {"port": "number", "note": "string",
+                                 "cidrs": ["list", "string"]}]],
+}], separators=(",", ":")).encode()
+for entries in (
+    ["id=a", "n=1", "ok=true", "tags.%=1", "tags.k=v", "l.#=2", "l.0=x", "l.1=y"],
+    ["s.#=2", "s.1234=1", "s.5678=2", "rule.#=1", "rule.0.port=80",
+     "rule.0.cidrs.#=1", "rule.0.cidrs.0=10.0.0.0/8"],
+    ["l.#=10000000", "tags.%=74D93920-ED26-11E3-AC10-0800200C9A66"],
+    ["rule.#=3", "rule.2.port=1", "l.#=1"],
+):
+    write("flatmap_decode", flat_ty + b"\n" + "\n".join(entries).encode())

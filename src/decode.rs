@@ -436,18 +436,29 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
     }
 
     fn object(&mut self, ty: &Type, oty: &ObjectType, at: usize) -> Result<Value> {
-        let Some((mut seq, len)) = self.w.begin_map()? else {
+        let Some((seq, len)) = self.w.begin_map()? else {
             return Err(required(at, "an object"));
         };
-        if let Some(n) = len {
-            if n != oty.len() {
-                return Err(Error::data(format!(
-                    "an object with {} attributes is required ({n} given)",
-                    oty.len()
-                ))
-                .at_offset(at));
-            }
-        }
+        self.object_entries(ty, oty, seq, len, at)
+    }
+
+    /// An object's entries, once its map has begun (`len` entries, when
+    /// the wire says). A count that is not the type's is refused, but only
+    /// once the entries have been read, so that the error can name the
+    /// attributes that are extra or missing.
+    pub(crate) fn object_entries(
+        &mut self,
+        ty: &Type,
+        oty: &ObjectType,
+        mut seq: W::Seq,
+        len: Option<usize>,
+        at: usize,
+    ) -> Result<Value> {
+        let miscount = len.filter(|&n| n != oty.len());
+        let counted = |e: Error| match miscount {
+            Some(n) => e.in_context(&count_mismatch(oty, n)),
+            None => e,
+        };
         // With a count up front each attribute must come once; without
         // one, a repeated attribute replaces the earlier one.
         let repeat_wins = len.is_none();
@@ -457,7 +468,8 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                 let idx = match key {
                     Key::Expected => attrs.next_in_order(),
                     Key::Text(k, _) => oty.index_of(&k).ok_or_else(|| {
-                        Error::data(format!("unsupported attribute {:?}", &*k)).at_offset(kat)
+                        counted(Error::data(format!("unsupported attribute {:?}", &*k)))
+                            .at_offset(kat)
                     })?,
                 };
                 let v = d
@@ -465,7 +477,26 @@ impl<'a, W: Wire<'a>> Decoder<'a, '_, W> {
                     .map_err(|e| e.under(PathStep::Attr(oty.name(idx).to_string())))?;
                 attrs
                     .place(idx, v, repeat_wins)
-                    .map_err(|e| e.at_offset(kat))?;
+                    .map_err(|e| counted(e).at_offset(kat))?;
+            }
+            if let Some(n) = miscount {
+                // Fewer entries than attributes, each one known and once:
+                // some are missing.
+                let missing: Vec<String> = (0..oty.len())
+                    .filter(|&i| !attrs.has(i))
+                    .map(|i| format!("{:?}", oty.name(i)))
+                    .collect();
+                let what = if missing.len() == 1 {
+                    "attribute"
+                } else {
+                    "attributes"
+                };
+                return Err(Error::data(format!(
+                    "{}: missing {what} {}",
+                    count_mismatch(oty, n),
+                    missing.join(", ")
+                ))
+                .at_offset(at));
             }
             Ok(attrs.finish())
         })?;
@@ -505,6 +536,14 @@ pub(crate) fn dynamic_type(at: usize, type_json: &[u8], depth_left: usize) -> Re
         // The parser's offsets count from the type's own first byte: the
         // error is reported where the type starts in the input.
         .map_err(|e| e.in_context("invalid type in dynamic value").relocated(at))
+}
+
+/// go-cty's words for an object whose entry count is not its type's.
+pub(crate) fn count_mismatch(oty: &ObjectType, given: usize) -> String {
+    format!(
+        "an object with {} attributes is required ({given} given)",
+        oty.len()
+    )
 }
 
 /// An object's attribute values as they arrive, put in the type's order.
@@ -564,6 +603,14 @@ impl<'t> Attributes<'t> {
         Ok(())
     }
 
+    /// Whether attribute `idx` has been given.
+    fn has(&self, idx: usize) -> bool {
+        match &self.slots {
+            None => idx < self.in_order.len(),
+            Some(slots) => slots[idx].is_some(),
+        }
+    }
+
     /// The values in the type's order; attributes left out are null.
     fn finish(self) -> Vec<Value> {
         let oty = self.oty;
@@ -581,5 +628,61 @@ impl<'t> Attributes<'t> {
                 .map(|(i, v)| v.unwrap_or_else(|| null_at(i)))
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{msgpack, Type};
+
+    fn unhex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn an_object_count_error_names_the_missing_or_extra_attributes_and_keeps_its_path() {
+        let ty =
+            Type::parse(r#"["object",{"o":["object",{"a":"string","b":"number","c":"bool"}]}]"#)
+                .unwrap();
+        // {"o": {"a": "x"}}: b and c missing.
+        let err = msgpack::decode(&unhex("81a16f81a161a178"), &ty).unwrap_err();
+        assert_eq!(
+            err.message(),
+            r#"an object with 3 attributes is required (1 given): missing attributes "b", "c""#
+        );
+        assert_eq!(err.path().to_string(), ".o");
+        // {"o": {"a": "x", "b": 5, "c": true, "d": true}}: d is extra.
+        let err = msgpack::decode(&unhex("81a16f84a161a178a16205a163c3a164c3"), &ty).unwrap_err();
+        assert_eq!(
+            err.message(),
+            r#"an object with 3 attributes is required (4 given): unsupported attribute "d""#
+        );
+        assert_eq!(err.path().to_string(), ".o");
+        // {"o": {"a": "x", "b": 5, "b": 6}}: b twice, c missing.
+        let err = msgpack::decode(&unhex("81a16f83a161a178a16205a16206"), &ty).unwrap_err();
+        assert!(
+            err.message().contains(r#"duplicate attribute "b""#),
+            "{err}"
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_typed_object_count_error_names_the_missing_attribute() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Ab {
+            a: String,
+            b: f64,
+        }
+        let ty = Type::parse(r#"["object",{"a":"string","b":"number"}]"#).unwrap();
+        let err = msgpack::from_slice::<Ab>(&unhex("81a161a178"), &ty).unwrap_err();
+        assert_eq!(
+            err.message(),
+            r#"an object with 2 attributes is required (1 given): missing attribute "b""#
+        );
     }
 }

@@ -430,7 +430,7 @@ fn case_20_an_empty_msgpack_map_is_not_an_object_with_attributes() {
     .unwrap_err();
     assert_eq!(
         err.message(),
-        "an object with 2 attributes is required (0 given)"
+        r#"an object with 2 attributes is required (0 given): missing attributes "a", "b""#
     );
 }
 

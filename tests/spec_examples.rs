@@ -588,7 +588,7 @@ fn where_go_cty_crashes_or_builds_the_wrong_type_ctywire_returns_an_error() {
     );
     assert_eq!(
         d("80", r#"["object",{"a":"string","b":"number"}]"#).message(),
-        "an object with 2 attributes is required (0 given)"
+        r#"an object with 2 attributes is required (0 given): missing attributes "a", "b""#
     );
     assert_eq!(
         d("90", r#"["tuple",["string","number"]]"#).message(),

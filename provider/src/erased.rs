@@ -20,7 +20,7 @@ use crate::function::Function;
 use crate::model::AttributeType;
 use crate::plan_hook::PlanChange;
 use crate::resource::Resource;
-use crate::values::{read_model, write_model};
+use crate::values::{read_model, read_state, write_model};
 
 /// A resource with its model erased.
 #[async_trait::async_trait]
@@ -99,7 +99,7 @@ where
     }
 
     async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics> {
-        let state = read_model::<R::Model>(state)?;
+        let state = read_state::<R::Model>(state, "current")?;
         match self.0.read(ctx, state).await? {
             Some(model) => write_model(&model, ty),
             None => Ok(Value::null(ty.clone())),
@@ -113,13 +113,13 @@ where
         planned: Value,
         ty: &Type,
     ) -> Result<Value, Diagnostics> {
-        let prior = read_model::<R::Model>(prior)?;
+        let prior = read_state::<R::Model>(prior, "prior")?;
         let plan = read_model::<R::Model>(planned)?;
         write_model(&self.0.update(ctx, prior, plan).await?, ty)
     }
 
     async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics> {
-        let state = read_model::<R::Model>(state)?;
+        let state = read_state::<R::Model>(state, "prior")?;
         self.0.delete(ctx, state).await
     }
 

@@ -55,19 +55,35 @@ impl Identity {
     }
 
     /// The value of its one attribute as text (a string as it is, a
-    /// number or bool as written), when it has exactly one and it is set.
-    pub(crate) fn single_as_text(&self) -> Option<String> {
-        let mut attrs = self.value.attributes()?;
-        let (_, v) = attrs.next()?;
-        if attrs.next().is_some() || v.is_null() || !v.is_known() {
-            return None;
+    /// number or bool as written), or why there is none: for a null or
+    /// not wholly known identity, one with other than one attribute, or
+    /// one whose attribute is not set.
+    pub(crate) fn single_as_text(&self) -> Result<String, String> {
+        if self.value.is_null() {
+            return Err("the identity is null".into());
+        }
+        let Some(mut attrs) = self.value.attributes().filter(|_| self.value.is_known()) else {
+            return Err(format!("the identity {} is not a known object", self.value));
+        };
+        let Some((name, v)) = attrs.next() else {
+            return Err("the identity has no attributes".into());
+        };
+        if attrs.next().is_some() {
+            return Err("the identity has more than one attribute".into());
+        }
+        if v.is_null() || !v.is_known() {
+            let what = if v.is_null() { "null" } else { "unknown" };
+            return Err(format!("the identity's attribute {name:?} is {what}"));
         }
         if let Some(s) = v.as_str() {
-            return Some(s.to_owned());
+            return Ok(s.to_owned());
         }
         v.as_number()
             .map(ToString::to_string)
             .or_else(|| v.as_bool().map(|b| b.to_string()))
+            .ok_or_else(|| {
+                format!("the identity's attribute {name:?} is not a string, number or bool")
+            })
     }
 }
 

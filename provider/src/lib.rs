@@ -17,6 +17,9 @@ mod data_source;
 mod ephemeral;
 mod erased;
 mod function;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod hclog;
 mod identity;
 mod list;

@@ -1,7 +1,7 @@
 //! Managed resources.
 
 use ctywire::Value;
-use ctywire_tfplugin6::{Diagnostics, MoveResourceStateRequest, RawState};
+use ctywire_tfplugin6::{Diagnostic, Diagnostics, MoveResourceStateRequest, RawState};
 
 use crate::context::Context;
 use crate::identity::Identity;
@@ -15,6 +15,14 @@ use crate::plan_hook::PlanChange;
 /// `default`), and `requires_replace` attributes replace it.
 ///
 /// `D` is the provider's [`Data`](crate::Provider::Data).
+///
+/// # Blocking work
+/// These methods run on the tokio runtime's worker threads, which also
+/// serve Terraform's other calls (and `StopProvider`). Do not block them:
+/// read and write files with `tokio::fs`, talk to services with an async
+/// client, and hand anything that must block (a synchronous library, a
+/// long computation) to `tokio::task::spawn_blocking` and `.await` it.
+/// The kv example's store does all its file I/O through `tokio::fs`.
 ///
 /// # Identity
 /// Terraform 1.12 and later (protocol 6.9) store an *identity* with each
@@ -111,11 +119,16 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         ctx: &Context<D>,
         identity: Identity,
     ) -> Result<Option<Self::Model>, Diagnostics> {
-        let id = identity.single_as_text().ok_or_else(|| {
-            Diagnostics::error(format!(
-                "{} cannot be imported by an identity of more than one attribute",
-                ctx.type_name()
-            ))
+        let id = identity.single_as_text().map_err(|why| {
+            Diagnostics::from(
+                Diagnostic::error(format!(
+                    "{} cannot be imported by identity",
+                    ctx.type_name()
+                ))
+                .with_detail(format!(
+                    "{why}; importing by identity takes an identity of one attribute, set"
+                )),
+            )
         })?;
         self.import(ctx, id).await
     }

@@ -31,6 +31,34 @@ pub struct Block {
     pub defects: Vec<String>,
 }
 
+/// Root names Terraform reserves in a `resource`, `data` or `ephemeral`
+/// block (its meta-arguments and meta-blocks: core's resource block
+/// schemas), which terraform-plugin-framework also refuses for list
+/// resources and actions.
+pub(crate) const RESERVED_IN_RESOURCES: &[&str] = &[
+    "connection",
+    "count",
+    "depends_on",
+    "for_each",
+    "lifecycle",
+    "locals",
+    "provider",
+    "provisioner",
+];
+
+/// Root names Terraform reserves in a `provider` block: `alias` and
+/// `version`, and those core keeps for future use.
+pub(crate) const RESERVED_IN_PROVIDER: &[&str] = &[
+    "alias",
+    "count",
+    "depends_on",
+    "for_each",
+    "lifecycle",
+    "locals",
+    "source",
+    "version",
+];
+
 /// How an attribute is set: by the configuration, the provider, or either.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Presence {
@@ -425,6 +453,23 @@ impl Block {
         } else {
             Err(found.join("\n"))
         }
+    }
+
+    /// The root names of this block that Terraform keeps for itself where
+    /// the block is written (`reserved`: [`RESERVED_IN_RESOURCES`] or
+    /// [`RESERVED_IN_PROVIDER`]), each as a problem to report. A nested
+    /// block may use them: only the root shares Terraform's namespace.
+    pub(crate) fn reserved_names(&self, reserved: &[&str]) -> Vec<String> {
+        let names = self.attributes.iter().map(|a| a.name.as_str());
+        names
+            .chain(self.blocks.iter().map(|b| b.name.as_str()))
+            .filter(|n| reserved.contains(n))
+            .map(|n| {
+                format!(
+                    ".{n}: Reserved Root Attribute/Block Name: {n:?} is a reserved root attribute/block name; Terraform takes it for its own meta-argument or block here, so a configuration could not set it. Rename it (#[serde(rename = \"...\")])"
+                )
+            })
+            .collect()
     }
 
     fn check_at(&self, prefix: &str, found: &mut Vec<String>) {

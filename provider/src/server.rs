@@ -28,8 +28,8 @@ use crate::plan::plan;
 use crate::plan_hook::PlanChange;
 use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
-use crate::schema::Block;
-use crate::validate::validate;
+use crate::schema::{Block, RESERVED_IN_PROVIDER, RESERVED_IN_RESOURCES};
+use crate::validate::{presence, validate};
 use crate::values::read_model;
 
 /// One registered type: its framework schema, the protocol's schema, the
@@ -97,6 +97,10 @@ fn kind_of<M: Model, T: ?Sized>(
 ) -> Result<Kind<T>, String> {
     let block = M::block();
     block.check().map_err(|e| format!("{what}: {e}"))?;
+    let reserved = block.reserved_names(RESERVED_IN_RESOURCES);
+    if !reserved.is_empty() {
+        return Err(format!("{what}: {}", reserved.join("\n")));
+    }
     let identity = match identity_version {
         Some(v) => block.identity_schema(v).map(|s| (s, block.identity_type())),
         None if block.attributes.iter().any(|a| a.identity.is_some()) => {
@@ -320,6 +324,9 @@ impl<P: Provider> Builder<P> {
         if let Err(e) = config.check() {
             problems.push(format!("the provider block: {e}"));
         }
+        for r in config.reserved_names(RESERVED_IN_PROVIDER) {
+            problems.push(format!("the provider block: {r}"));
+        }
         let config_schema = Schema::new(config.to_schema_block());
         if let Err(e) = config_schema.implied_type() {
             problems.push(format!("the provider block: {}", e.message()));
@@ -525,6 +532,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
     }
 
     async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
+        if let Err(d) = presence(&self.config_block, &req.config) {
+            return d;
+        }
         let config = match read_model::<P::Config>(req.config) {
             Ok(c) => c,
             Err(d) => return d,
@@ -586,6 +596,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // Destroy: nothing to plan.
             return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
         }
+        // Validation refuses these; a client may plan without validating.
+        presence(&k.block, &req.config)?;
         let planned = plan(
             &k.block,
             &req.prior_state,
@@ -630,12 +642,15 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        let (what, new_state) = if req.planned_state.is_null() {
+        if req.planned_state.is_null() {
             k.imp.delete(&ctx, req.prior_state).await?;
             return Ok(tf::ApplyResourceChangeResponse::new(Value::null(
                 k.ty.clone(),
             )));
-        } else if req.prior_state.is_null() {
+        }
+        // A client may apply without planning: the same rule as at plan.
+        presence(&k.block, &req.config)?;
+        let (what, new_state) = if req.prior_state.is_null() {
             let new = k.imp.create(&ctx, req.planned_state.clone(), &k.ty).await?;
             ("create", new)
         } else {
@@ -719,6 +734,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadDataSourceRequest,
     ) -> Result<tf::ReadDataSourceResponse, Diagnostics> {
         let k = find(&self.data_sources, "data source", &req.type_name)?;
+        presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
         let state = k.imp.read(&ctx, req.config, &k.ty).await?;
         checks::wholly_known(&req.type_name, "read", &state)?;
@@ -730,6 +746,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::OpenEphemeralResourceRequest,
     ) -> Result<tf::OpenEphemeralResourceResponse, Diagnostics> {
         let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
+        presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
         let opened = k.imp.open(&ctx, req.config, &k.ty).await?;
         checks::wholly_known(&req.type_name, "open", &opened.result)?;
@@ -809,6 +826,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let listed = async {
             let k = find(&self.lists, "list resource", &req.type_name)?;
             let r = find(&self.resources, "resource", &req.type_name)?;
+            presence(&k.block, &req.config)?;
             let ctx = self.context(&req.type_name)?;
             k.imp.list(&ctx, req.config, results, &r.block, &r.ty).await
         };
@@ -850,6 +868,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Diagnostics {
         let invoked = async {
             let k = find(&self.actions, "action", &req.action_type)?;
+            presence(&k.block, &req.config)?;
             let ctx = self.context(&req.action_type)?;
             k.imp.invoke(&ctx, req.config, progress).await
         };

@@ -27,15 +27,36 @@ use ctywire::{Number, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
 use crate::plan::{Step, Trail, MAX_DEPTH};
-use crate::schema::{Block, Validator};
+use crate::schema::{Block, Presence, Validator};
 
 /// Checks `config` (a resource's, data source's or provider's
 /// configuration, possibly with unknowns) against the validators `block`
-/// declares, returning every failure.
+/// declares and against its attributes' presence (see [`presence`]),
+/// returning every failure.
 pub(crate) fn validate(block: &Block, config: &Value) -> Diagnostics {
+    walk(block, config, true)
+}
+
+/// Checks only that `config` sets what its schema lets a configuration
+/// set: a required attribute is not null, a computed-only one is null.
+/// Terraform does not check either (hashicorp/terraform#30669), so a
+/// provider must, or the configuration fails later as a provider bug.
+/// An unknown required attribute passes: it may yet be set. Validation
+/// runs this with the validators; planning runs it alone, for a client
+/// that plans without validating first.
+pub(crate) fn presence(block: &Block, config: &Value) -> Result<(), Diagnostics> {
+    let diags = walk(block, config, false);
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok(())
+}
+
+fn walk(block: &Block, config: &Value, validators: bool) -> Diagnostics {
     let mut v = Validation {
         trail: Trail::default(),
         set_element: None,
+        validators,
         diags: Diagnostics::new(),
     };
     v.block(block, config, 0);
@@ -44,6 +65,8 @@ pub(crate) fn validate(block: &Block, config: &Value) -> Diagnostics {
 
 struct Validation<'a> {
     trail: Trail<'a>,
+    /// Whether the declared validators run (else only presence).
+    validators: bool,
     /// The outermost set element the walk is in, named in messages since
     /// the path cannot name it.
     set_element: Option<&'a Value>,
@@ -92,7 +115,10 @@ impl<'a> Validation<'a> {
                 continue;
             };
             self.trail.push(Step::Attr(&attr.name));
-            self.run(&attr.validators, v, "Invalid attribute value");
+            self.presence(attr.presence, v);
+            if self.validators {
+                self.run(&attr.validators, v, "Invalid attribute value");
+            }
             if let Some(n) = &attr.nested {
                 self.nested(n.nesting, &n.block, v, depth + 1);
             }
@@ -103,7 +129,9 @@ impl<'a> Validation<'a> {
                 continue;
             };
             self.trail.push(Step::Attr(&nb.name));
-            self.run(&nb.validators, v, "Invalid blocks");
+            if self.validators {
+                self.run(&nb.validators, v, "Invalid blocks");
+            }
             self.nested(nb.nesting, &nb.block, v, depth + 1);
             self.trail.pop();
         }
@@ -154,6 +182,42 @@ impl<'a> Validation<'a> {
     fn leave_set(&mut self, (at, element): (Option<usize>, Option<&'a Value>)) {
         self.trail.leave_set(at);
         self.set_element = element;
+    }
+
+    /// plugin-framework's presence checks, in its words.
+    fn presence(&mut self, presence: Presence, value: &Value) {
+        let (summary, detail) = if presence.is_required() && value.is_null() {
+            (
+                "Missing Configuration for Required Attribute",
+                format!(
+                    "{} must be set: the provider has marked it as required. Refer to the provider's documentation for the attributes a configuration must set.",
+                    self.named()
+                ),
+            )
+        } else if presence == Presence::Computed && !value.is_null() {
+            (
+                "Invalid Configuration for Read-Only Attribute",
+                format!(
+                    "{} cannot be set: the provider has marked it as read-only and sets it itself. Remove the line that sets it from the configuration.",
+                    self.named()
+                ),
+            )
+        } else {
+            return;
+        };
+        self.report(summary, detail);
+    }
+
+    /// The attribute at the walk's place, as a message names it.
+    fn named(&self) -> String {
+        match self.set_element {
+            None => format!("The attribute {}", self.trail.shown()),
+            Some(element) => format!(
+                "In {}, the element {element}: the attribute {}",
+                self.trail.shown(),
+                self.trail.shown_in_set()
+            ),
+        }
     }
 
     fn run(&mut self, rules: &'a [Validator], value: &'a Value, summary: &str) {

@@ -7,10 +7,36 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use crate::model::Model;
 
 /// `value` read into a model. Unknown values become nulls first: in a
-/// plan they are what the provider decides, which a model holds as `None`.
+/// configuration or plan they are what the provider decides, which a
+/// model holds as `None`.
 pub(crate) fn read_model<M: Model>(value: Value) -> Result<M, Diagnostics> {
     let value = unknowns_as_null(value)?;
-    ctywire::from_value(&value).map_err(|e| {
+    fit_model(&value)
+}
+
+/// A state (`which`: "current", "prior") read into a model. A state is
+/// wholly known, so an unknown in one is an error at its path, from the
+/// client, not a null the provider would read as "not set".
+pub(crate) fn read_state<M: Model>(value: Value, which: &str) -> Result<M, Diagnostics> {
+    let unknown = unknown_paths(&value);
+    if !unknown.is_empty() {
+        let mut diags = Diagnostics::new();
+        for path in unknown {
+            diags.push(
+                Diagnostic::error("Unknown value in state")
+                    .with_detail(format!(
+                        "The {which} state Terraform sent has an unknown value at {path}; a state must be wholly known."
+                    ))
+                    .at(path),
+            );
+        }
+        return Err(diags);
+    }
+    fit_model(&value)
+}
+
+fn fit_model<M: Model>(value: &Value) -> Result<M, Diagnostics> {
+    ctywire::from_value(value).map_err(|e| {
         Diagnostics::from(
             Diagnostic::error("Value does not fit the provider's model")
                 .with_detail(format!(

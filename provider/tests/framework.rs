@@ -737,3 +737,337 @@ fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
         "now a string"
     );
 }
+
+fn validate_request(config: Value) -> tf::ValidateResourceConfigRequest {
+    tf::ValidateResourceConfigRequest {
+        type_name: "test_thing".into(),
+        config,
+        client_capabilities: Default::default(),
+    }
+}
+
+/// `cfg` is refused with `summary` at `at` by validation, and again by a
+/// plan a client asks for without validating first (instead of a plan
+/// that fails at apply as a provider bug), and by an apply without a plan.
+async fn refused_at_validation_plan_and_apply(cfg: Value, summary: &str, at: &str) {
+    let p = configured(Bug::None).await;
+    let validated = p
+        .validate_resource_config(validate_request(cfg.clone()))
+        .await;
+    let d = described(&validated);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+    let planned = p
+        .plan_resource_change(plan_request(Value::null(ty()), cfg.clone(), cfg.clone()))
+        .await;
+    let d = described(&planned.unwrap_err());
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+    let applied = p
+        .apply_resource_change(apply_request(Value::null(ty()), cfg.clone(), cfg))
+        .await;
+    let d = described(&applied.unwrap_err());
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), (summary, at));
+}
+
+#[tokio::test]
+async fn a_required_attribute_set_to_null_is_refused_at_validation_plan_and_apply() {
+    let mut cfg = config("a", None);
+    cfg.set_attr("name", Value::null(Type::String)).unwrap();
+    let summary = "Missing Configuration for Required Attribute";
+    refused_at_validation_plan_and_apply(cfg, summary, ".name").await;
+    // Unknown at validation: it may yet be set.
+    let mut later = config("a", None);
+    later
+        .set_attr("name", Value::unknown(Type::String))
+        .unwrap();
+    let p = configured(Bug::None).await;
+    let validated = p.validate_resource_config(validate_request(later)).await;
+    assert!(validated.is_empty(), "{validated:?}");
+}
+
+#[tokio::test]
+async fn a_computed_only_attribute_set_in_configuration_is_refused_at_validation_plan_and_apply() {
+    let summary = "Invalid Configuration for Read-Only Attribute";
+    let mut cfg = config("a", None);
+    cfg.set_attr("serial", Value::number(7)).unwrap();
+    refused_at_validation_plan_and_apply(cfg, summary, ".serial").await;
+    // Unknown is set too: only the provider may set it.
+    let mut cfg = config("a", None);
+    cfg.set_attr("serial", Value::unknown(Type::Number))
+        .unwrap();
+    refused_at_validation_plan_and_apply(cfg, summary, ".serial").await;
+}
+
+#[tokio::test]
+async fn the_provider_block_is_held_to_the_same_presence_rule() {
+    #[derive(Serialize, Deserialize, Model)]
+    struct Strict {
+        endpoint: String,
+    }
+    fn configure(_: Strict) -> Result<()> {
+        Ok(())
+    }
+    let p = Builder::from_fn(configure).build().unwrap();
+    let config = Value::object([("endpoint", Value::null(Type::String))]);
+    let validated = p
+        .validate_provider_config(tf::ValidateProviderConfigRequest {
+            config: config.clone(),
+        })
+        .await;
+    let d = described(&validated);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Missing Configuration for Required Attribute", ".endpoint")
+    );
+    let configured = p
+        .configure_provider(tf::ConfigureProviderRequest {
+            terraform_version: "1.11.4".into(),
+            config,
+            client_capabilities: Default::default(),
+        })
+        .await;
+    assert_eq!(
+        described(&configured)[0].0,
+        "Missing Configuration for Required Attribute"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_in_a_current_or_prior_state_is_an_error_at_its_path_not_a_null() {
+    let p = configured(Bug::None).await;
+    let state = thing("a", None, Value::string("a"), Value::unknown(Type::Number));
+    let err = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_thing".into(),
+            current_state: state.clone(),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+            current_identity: None,
+        })
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].1.as_str()),
+        ("Unknown value in state", ".serial")
+    );
+    assert!(d[0].2.contains("current state"), "{}", d[0].2);
+    // The prior state of an update, and of a delete.
+    let planned = thing(
+        "a",
+        Some(80),
+        Value::string("a"),
+        Value::unknown(Type::Number),
+    );
+    for planned in [planned, Value::null(ty())] {
+        let err = p
+            .apply_resource_change(apply_request(state.clone(), planned, config("a", Some(80))))
+            .await
+            .unwrap_err();
+        let d = described(&err);
+        assert_eq!(
+            (d[0].0.as_str(), d[0].1.as_str()),
+            ("Unknown value in state", ".serial")
+        );
+        assert!(d[0].2.contains("prior state"), "{}", d[0].2);
+    }
+}
+
+#[tokio::test]
+async fn a_null_identity_is_named_as_null_not_as_too_many_attributes() {
+    let p = configured(Bug::None).await;
+    let id_ty = Type::object([("name", Type::String)]);
+    let import = |identity: Value| tf::ImportResourceStateRequest {
+        type_name: "test_thing".into(),
+        id: String::new(),
+        client_capabilities: Default::default(),
+        identity: Some(identity),
+    };
+    let err = p
+        .import_resource_state(import(Value::null(id_ty.clone())))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert!(d[0].2.starts_with("the identity is null"), "{d:?}");
+    assert!(!d[0].2.contains("more than one"), "{d:?}");
+    let err = p
+        .import_resource_state(import(Value::object([("name", Value::null(Type::String))])))
+        .await
+        .unwrap_err();
+    let d = described(&err);
+    assert!(
+        d[0].2
+            .starts_with(r#"the identity's attribute "name" is null"#),
+        "{d:?}"
+    );
+    let two = Value::object([("a", Value::string("x")), ("b", Value::string("y"))]);
+    let d = described(&p.import_resource_state(import(two)).await.unwrap_err());
+    assert!(
+        d[0].2
+            .starts_with("the identity has more than one attribute"),
+        "{d:?}"
+    );
+    let found = p
+        .import_resource_state(import(Value::object([("name", Value::string("known"))])))
+        .await
+        .unwrap();
+    assert_eq!(found.imported_resources.len(), 1);
+}
+
+/// A model whose root uses a name Terraform reserves in resource-like
+/// blocks, and one it reserves in the provider block.
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct Counted {
+    count: Option<i64>,
+}
+
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct Versioned {
+    version: Option<String>,
+}
+
+/// `count` nested one level down is no meta-argument.
+#[derive(Serialize, Deserialize, Model, Clone)]
+struct NestedCount {
+    #[model(nested)]
+    inner: Option<Counted>,
+}
+
+struct Any<M>(std::marker::PhantomData<M>);
+
+fn any<M>() -> Any<M> {
+    Any(std::marker::PhantomData)
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::DataSource<String> for Any<M> {
+    type Model = M;
+    async fn read(&self, _: &Context<String>, config: M) -> Result<M> {
+        Ok(config)
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::EphemeralResource<String> for Any<M> {
+    type Model = M;
+    async fn open(&self, _: &Context<String>, config: M) -> Result<ctywire_provider::Opened<M>> {
+        Ok(ctywire_provider::Opened {
+            result: config,
+            private: None,
+            renew_at: None,
+        })
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::Action<String> for Any<M> {
+    type Config = M;
+    async fn invoke(
+        &self,
+        _: &Context<String>,
+        _: M,
+        _: &ctywire_provider::Progress,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> Resource<String> for Any<M> {
+    type Model = M;
+    async fn create(&self, _: &Context<String>, plan: M) -> Result<M> {
+        Ok(plan)
+    }
+    async fn read(&self, _: &Context<String>, state: M) -> Result<Option<M>> {
+        Ok(Some(state))
+    }
+    async fn update(&self, _: &Context<String>, _: M, plan: M) -> Result<M> {
+        Ok(plan)
+    }
+    async fn delete(&self, _: &Context<String>, _: M) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl<M: Model + Send + Sync + 'static> ctywire_provider::ListResource<String> for Any<M> {
+    type Config = Counted;
+    async fn list(
+        &self,
+        _: &Context<String>,
+        _: Counted,
+        _: &ctywire_provider::Listing<M>,
+    ) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn names_terraform_reserves_are_refused_at_the_root_of_each_kind() {
+    let reserved = |err: ctywire_provider::SchemaError, what: &str, name: &str| {
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "{what}: .{name}: Reserved Root Attribute/Block Name: \"{name}\""
+            )),
+            "{text}"
+        );
+    };
+    let refused = |b: Builder<Test>| b.build().err().expect("refused");
+    reserved(
+        refused(Builder::new(Test).resource("t_r", any::<Counted>())),
+        "t_r",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).data_source("t_d", any::<Counted>())),
+        "t_d",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).ephemeral_resource("t_e", any::<Counted>())),
+        "t_e",
+        "count",
+    );
+    reserved(
+        refused(Builder::new(Test).action("t_a", any::<Counted>())),
+        "t_a",
+        "count",
+    );
+    // A list resource's `config` block, as plugin-framework reserves it.
+    reserved(
+        refused(Builder::new(Test).list_resource("t_l", any::<Thing>())),
+        "t_l",
+        "count",
+    );
+    // The provider block reserves its own names: `version`, not `count`.
+    fn configure_versioned(_: Versioned) -> Result<String> {
+        Ok(String::new())
+    }
+    fn configure_counted(_: Counted) -> Result<String> {
+        Ok(String::new())
+    }
+    let err = Builder::from_fn(configure_versioned)
+        .build()
+        .err()
+        .expect("refused");
+    reserved(err, "the provider block", "version");
+    let err = Builder::from_fn(configure_counted)
+        .build()
+        .err()
+        .expect("refused");
+    reserved(err, "the provider block", "count");
+    // `version` is an ordinary name in a resource, `count` one level down.
+    assert!(Builder::from_fn(configure_counted)
+        .resource("t_v", any::<Versioned>())
+        .build()
+        .is_err());
+    assert!(Builder::new(Test)
+        .resource("t_v", any::<Versioned>())
+        .data_source("t_n", any::<NestedCount>())
+        .build()
+        .is_ok());
+}

@@ -412,6 +412,53 @@ fn check_wrong_apply(store: &Path) -> Json {
     )
 }
 
+/// kv's entry `a` with `change` made to it.
+fn kv_a_with(store: &Path, change: fn(&mut Json)) -> Json {
+    let mut e = kv_entry("a", "one");
+    change(&mut e);
+    with_provider(Which::Kv, store, json!({ "kv_entry": { "a": e } }))
+}
+
+fn kv_required_null(store: &Path) -> Json {
+    kv_a_with(store, |e| e["value"] = Json::Null)
+}
+
+fn kv_required_missing(store: &Path) -> Json {
+    kv_a_with(store, |e| {
+        e.as_object_mut().map(|o| o.remove("value"));
+    })
+}
+
+fn kv_computed_set(store: &Path) -> Json {
+    kv_a_with(store, |e| e["revision"] = json!(3))
+}
+
+fn kv_computed_null(store: &Path) -> Json {
+    kv_a_with(store, |e| e["revision"] = Json::Null)
+}
+
+/// `check_wrong` (a provider on the raw protocol, which checks nothing
+/// itself) with `change` made to its resource: what core alone answers.
+fn check_with(store: &Path, change: fn(&mut Json)) -> Json {
+    let mut r = json!({ "name": "n", "value": "v" });
+    change(&mut r);
+    with_provider(Which::Check, store, json!({ "check_wrong": { "a": r } }))
+}
+
+fn check_required_null(store: &Path) -> Json {
+    check_with(store, |r| r["name"] = Json::Null)
+}
+
+fn check_required_missing(store: &Path) -> Json {
+    check_with(store, |r| {
+        r.as_object_mut().map(|o| o.remove("name"));
+    })
+}
+
+fn check_computed_set(store: &Path) -> Json {
+    check_with(store, |r| r["id"] = json!("chosen"))
+}
+
 /// The kv store's own file for an entry (what the kv example writes).
 fn delete_entry_a(store: &Path) {
     let _ = std::fs::remove_file(store.join("a.json"));
@@ -523,6 +570,40 @@ fn scenarios() -> Vec<Scenario> {
             name: "check: an apply that changes a known planned value is refused",
             provider: Which::Check,
             steps: vec![ApplyFails(check_wrong_apply)],
+        },
+        Scenario {
+            name: "kv: a required argument set to null is refused by the provider's validation",
+            provider: Which::Kv,
+            steps: vec![PlanFails(kv_required_null)],
+        },
+        Scenario {
+            name: "kv: a missing required argument is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(kv_required_missing)],
+        },
+        Scenario {
+            name: "kv: a computed-only attribute set in configuration is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(kv_computed_set), Apply(kv_computed_null)],
+        },
+        // Terraform 1.11 itself accepts a required argument set to null
+        // and a computed-only attribute set in configuration (JSON or HCL
+        // alike): refusing them is the provider's part (hashicorp/terraform#30669),
+        // so the harness must accept them too.
+        Scenario {
+            name: "check: core alone accepts a required argument set to null",
+            provider: Which::Check,
+            steps: vec![Apply(check_required_null)],
+        },
+        Scenario {
+            name: "check: core alone refuses a missing required argument",
+            provider: Which::Check,
+            steps: vec![PlanFails(check_required_missing)],
+        },
+        Scenario {
+            name: "check: core alone accepts a computed-only attribute set in configuration",
+            provider: Which::Check,
+            steps: vec![Apply(check_computed_set)],
         },
     ]
 }

@@ -24,7 +24,7 @@ use super::de::{missing_field_named, visit_unknown, visit_value, ValueDeserializ
 use super::key::KeyDeserializer;
 use super::private::{visit_number, NUMBER_TOKEN, UNKNOWABLE_TOKEN, VALUE_TOKEN};
 use super::rules::{required_form, trailing_elements};
-use crate::decode::{decode_whole, required, Decoder, Key, Wire};
+use crate::decode::{count_mismatch, decode_whole, required, Decoder, Key, Wire};
 use crate::error::{Error, Result};
 use crate::path::PathStep;
 use crate::strings::cow_nfc;
@@ -231,11 +231,10 @@ impl<'a, W: Wire<'a>> WireValue<'_, 'a, '_, '_, W> {
         match ty {
             Type::Object(oty) => {
                 if let Some(n) = len.filter(|&n| n != oty.len()) {
-                    return Err(Error::data(format!(
-                        "an object with {} attributes is required ({n} given)",
-                        oty.len()
-                    ))
-                    .at_offset(at));
+                    // Read as a value, which refuses the count naming the
+                    // attributes that are extra or missing.
+                    self.d.object_entries(ty, oty, seq, len, at)?;
+                    return Err(Error::data(count_mismatch(oty, n)).at_offset(at));
                 }
                 self.d
                     .nested(at, |d| {

@@ -1,6 +1,9 @@
 //! `terraform-provider-kv`: a key-value store kept as files, written on
 //! ctywire-provider. Each model is its schema; the framework plans (no plan
 //! code here), validates what the models declare, and checks every answer.
+//!
+//! Its file I/O is `tokio::fs`: provider code runs on the async runtime's
+//! worker threads, which a blocking `std::fs` call would hold up.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
@@ -13,6 +16,7 @@ use ctywire_provider::{
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use tokio::fs;
 
 /// A key-value store kept as one JSON file per entry.
 #[derive(Serialize, Deserialize, Model)]
@@ -23,10 +27,20 @@ struct Config {
 
 type Ctx = Context<PathBuf>;
 
-fn configure(config: Config) -> Result<PathBuf> {
-    let root = &config.root;
-    std::fs::create_dir_all(root).map_err(|e| failed(&format!("cannot create {root}"), e))?;
-    Ok(config.root.into())
+struct Kv;
+
+#[async_trait]
+impl Provider for Kv {
+    type Config = Config;
+    type Data = PathBuf;
+
+    async fn configure(&self, config: Config) -> Result<PathBuf> {
+        let root = &config.root;
+        fs::create_dir_all(root)
+            .await
+            .map_err(|e| failed(&format!("cannot create {root}"), e))?;
+        Ok(config.root.into())
+    }
 }
 
 /// An entry, kept as the file `<root>/<key>.json`.
@@ -78,8 +92,8 @@ fn failed(what: &str, e: impl std::fmt::Display) -> Diagnostics {
     Diagnostics::error(format!("{what}: {e}"))
 }
 
-fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
-    match std::fs::read(file(root, key)) {
+async fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
+    match fs::read(file(root, key)).await {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| failed(&format!("entry {key:?} is damaged"), e)),
@@ -89,19 +103,24 @@ fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
 }
 
 /// The keys starting with `prefix`, sorted.
-fn keys(root: &Path, prefix: Option<&str>) -> Result<Vec<String>> {
-    let dir = std::fs::read_dir(root).map_err(|e| failed("cannot list the entries", e))?;
-    let keys: BTreeSet<String> = dir
-        .filter_map(|f| f.ok()?.file_name().into_string().ok())
-        .filter_map(|name| Some(name.strip_suffix(".json")?.to_owned()))
-        .filter(|key| key.starts_with(prefix.unwrap_or("")))
-        .collect();
+async fn keys(root: &Path, prefix: Option<&str>) -> Result<Vec<String>> {
+    let listing = |e| failed("cannot list the entries", e);
+    let mut dir = fs::read_dir(root).await.map_err(listing)?;
+    let mut keys = BTreeSet::new();
+    while let Some(f) = dir.next_entry().await.map_err(listing)? {
+        let name = f.file_name().into_string().unwrap_or_default();
+        match name.strip_suffix(".json") {
+            Some(key) if key.starts_with(prefix.unwrap_or("")) => keys.insert(key.to_owned()),
+            _ => false,
+        };
+    }
     Ok(keys.into_iter().collect())
 }
 
-fn save(root: &Path, entry: Entry) -> Result<Entry> {
+async fn save(root: &Path, entry: Entry) -> Result<Entry> {
     let json = serde_json::to_vec(&entry).map_err(|e| failed("cannot encode the entry", e))?;
-    std::fs::write(file(root, &entry.key), json)
+    fs::write(file(root, &entry.key), json)
+        .await
         .map_err(|e| failed(&format!("cannot write entry {:?}", entry.key), e))?;
     info!("saved {} at revision {:?}", entry.key, entry.revision);
     Ok(entry)
@@ -115,27 +134,27 @@ impl Resource<PathBuf> for Entries {
 
     async fn create(&self, ctx: &Ctx, mut plan: Entry) -> Result<Entry> {
         plan.revision = Some(1);
-        save(ctx.data(), plan)
+        save(ctx.data(), plan).await
     }
 
     async fn read(&self, ctx: &Ctx, state: Entry) -> Result<Option<Entry>> {
-        load(ctx.data(), &state.key)
+        load(ctx.data(), &state.key).await
     }
 
     async fn update(&self, ctx: &Ctx, prior: Entry, plan: Entry) -> Result<Entry> {
         let revision = Some(prior.revision.unwrap_or(0) + 1);
-        save(ctx.data(), Entry { revision, ..plan })
+        save(ctx.data(), Entry { revision, ..plan }).await
     }
 
     async fn delete(&self, ctx: &Ctx, state: Entry) -> Result<()> {
-        match std::fs::remove_file(file(ctx.data(), &state.key)) {
+        match fs::remove_file(file(ctx.data(), &state.key)).await {
             Err(e) if e.kind() != ErrorKind::NotFound => Err(failed("cannot delete the entry", e)),
             _ => Ok(()),
         }
     }
 
     async fn import(&self, ctx: &Ctx, key: String) -> Result<Option<Entry>> {
-        load(ctx.data(), &key)
+        load(ctx.data(), &key).await
     }
 }
 
@@ -144,8 +163,8 @@ impl ListResource<PathBuf> for Entries {
     type Config = Keys;
 
     async fn list(&self, ctx: &Ctx, query: Keys, out: &Listing<Entry>) -> Result<()> {
-        for key in keys(ctx.data(), query.prefix.as_deref())? {
-            if let Some(entry) = load(ctx.data(), &key)? {
+        for key in keys(ctx.data(), query.prefix.as_deref()).await? {
+            if let Some(entry) = load(ctx.data(), &key).await? {
                 out.push(key, entry).await?;
             }
         }
@@ -168,7 +187,7 @@ impl DataSource<PathBuf> for Entries {
     type Model = Keys;
 
     async fn read(&self, ctx: &Ctx, query: Keys) -> Result<Keys> {
-        let keys = Some(keys(ctx.data(), query.prefix.as_deref())?);
+        let keys = Some(keys(ctx.data(), query.prefix.as_deref()).await?);
         Ok(Keys { keys, ..query })
     }
 }
@@ -188,7 +207,7 @@ fn hash(args: HashArgs) -> Result<String, FunctionError> {
 /// The provider: what `main` serves, and what a test drives in-process
 /// (ctywire-provider's harness_matches_terraform includes this file).
 pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
-    Builder::from_fn(configure)
+    Builder::new(Kv)
         .resource("kv_entry", Entries)
         .list_resource("kv_entry", Entries)
         .data_source("kv_entries", Entries)

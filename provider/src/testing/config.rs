@@ -83,18 +83,17 @@ fn collect_references(v: &Json, out: &mut BTreeSet<String>, depth: usize) -> Res
 }
 
 /// Decodes `body` (a JSON object) as a value of `block`'s implied type.
-/// `at` names the body in messages (`kv_entry.a`, `provider "kv"`);
-/// `meta` lists keys that are Terraform's and skipped.
+/// `meta` lists keys that are Terraform's and skipped. Errors say what
+/// Terraform's say, at the attribute's path; like Terraform's, their
+/// detail does not name the block (Terraform shows its source range).
 pub(crate) fn decode_body(
     block: &Block,
     body: &Json,
     scope: &dyn Scope,
-    at: &str,
     meta: &[&str],
 ) -> Result<Decoded, Diagnostics> {
     let mut d = Decoder {
         scope,
-        at,
         marks: Vec::new(),
         diags: Diagnostics::new(),
     };
@@ -110,14 +109,13 @@ pub(crate) fn decode_body(
 
 struct Decoder<'a> {
     scope: &'a dyn Scope,
-    at: &'a str,
     marks: Vec<Path>,
     diags: Diagnostics,
 }
 
 impl Decoder<'_> {
     fn error(&mut self, path: &Path, summary: &str, detail: String) {
-        let mut d = Diagnostic::error(summary).with_detail(format!("{}: {detail}", self.at));
+        let mut d = Diagnostic::error(summary).with_detail(detail);
         if !path.is_root() {
             d = d.at(path.clone());
         }

@@ -514,8 +514,7 @@ impl Harness {
                 ))
                 .into());
         };
-        let at = format!("list.{type_name}.config");
-        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &at, &[])?;
+        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &[])?;
         let d = self
             .client
             .validate_list(type_name, &decoded.value, &ls.ty)?;
@@ -923,7 +922,6 @@ impl Harness {
             &p.schema.block,
             &self.provider_config,
             &UnknownScope,
-            &format!("provider {:?}", self.provider_type),
             &["alias", "version"],
         )?;
         Ok((self.provider_config.clone(), p.ty.clone(), decoded.value))
@@ -962,7 +960,7 @@ impl Harness {
         match self.resources.get(address) {
             Some(Body::Json(body)) => {
                 check_meta(address, body)?;
-                decode_body(&rs.schema.block, body, scope, address, META_ARGUMENTS)
+                decode_body(&rs.schema.block, body, scope, META_ARGUMENTS)
             }
             Some(Body::Value(value)) => Ok(Decoded {
                 value: value.clone(),
@@ -1184,7 +1182,6 @@ impl Scope for ApplyScope<'_> {
                     ),
                     &json!({ "v": escape_templates(json.clone()) }),
                     &UnknownScope,
-                    "after_apply",
                     &[],
                 )
                 .map_err(|d| d.to_string())?;

@@ -548,3 +548,136 @@ fn every_failure_is_reported() {
     ]);
     assert_eq!(validate(&b, &c).len(), 4);
 }
+
+// ---- presence: what a configuration may set ---------------------------
+
+fn with_presence(name: &str, ty: Type, presence: Presence) -> Attribute {
+    let mut a = Attribute::new(name, ty);
+    a.presence = presence;
+    a
+}
+
+/// A body with a required `name` and a computed-only `id`.
+fn presence_body() -> Block {
+    block(
+        vec![
+            with_presence("name", Type::String, Presence::Required),
+            with_presence("id", Type::String, Presence::Computed),
+            with_presence("note", Type::String, Presence::OptionalComputed),
+        ],
+        vec![],
+    )
+}
+
+fn presence_value(name: Value, id: Value) -> Value {
+    obj(vec![
+        ("name", name),
+        ("id", id),
+        ("note", Value::null(Type::String)),
+    ])
+}
+
+#[test]
+fn a_required_attribute_set_to_null_is_missing_configuration_at_its_path() {
+    let b = presence_body();
+    let null = Value::null(Type::String);
+    let diags = validate(&b, &presence_value(null.clone(), null.clone())).into_vec();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(
+        diags[0].summary,
+        "Missing Configuration for Required Attribute"
+    );
+    assert_eq!(diags[0].attribute, at(&["name"]));
+    assert!(
+        diags[0].detail.contains("The attribute name must be set"),
+        "{}",
+        diags[0].detail
+    );
+    // An unknown may yet be set: it passes.
+    let unknown = Value::unknown(Type::String);
+    assert!(validate(&b, &presence_value(unknown, null.clone())).is_empty());
+    assert!(presence(&b, &presence_value(s("x"), null)).is_ok());
+}
+
+#[test]
+fn a_computed_only_attribute_set_in_configuration_is_read_only_at_its_path() {
+    let b = presence_body();
+    for id in [s("x"), Value::unknown(Type::String)] {
+        let diags = validate(&b, &presence_value(s("a"), id)).into_vec();
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert_eq!(
+            diags[0].summary,
+            "Invalid Configuration for Read-Only Attribute"
+        );
+        assert_eq!(diags[0].attribute, at(&["id"]));
+        assert!(
+            diags[0].detail.contains("The attribute id cannot be set"),
+            "{}",
+            diags[0].detail
+        );
+    }
+    // Optional and computed: configuration may set it.
+    let mut noted = presence_value(s("a"), Value::null(Type::String));
+    noted.set_attr("note", s("n")).unwrap();
+    assert!(validate(&b, &noted).is_empty());
+}
+
+#[test]
+fn presence_is_checked_inside_nested_attributes_and_blocks_but_not_absent_ones() {
+    let inner = presence_body();
+    let inner_ty = inner.implied_type().unwrap();
+    let mut nested_attr = Attribute::new("items", Type::list(inner_ty.clone()));
+    nested_attr.presence = Presence::Optional;
+    nested_attr.nested = Some(Nested {
+        nesting: NestingMode::List,
+        block: inner.clone(),
+    });
+    let b = block(
+        vec![nested_attr],
+        vec![nested_block("rule", NestingMode::Set, inner)],
+    );
+    let null = Value::null(Type::String);
+    let good = presence_value(s("a"), null.clone());
+    let bad_name = presence_value(null.clone(), null.clone());
+    let bad_id = presence_value(s("b"), s("set"));
+    let config = obj(vec![
+        (
+            "items",
+            Value::list(inner_ty.clone(), vec![good.clone(), bad_name]).unwrap(),
+        ),
+        (
+            "rule",
+            Value::set(inner_ty.clone(), vec![good, bad_id]).unwrap(),
+        ),
+    ]);
+    let diags = validate(&b, &config).into_vec();
+    let got: Vec<(String, Option<Path>)> = diags
+        .iter()
+        .map(|d| (d.summary.clone(), d.attribute.clone()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "Missing Configuration for Required Attribute".to_string(),
+                Some(Path::root().attr("items").index(1).attr("name"))
+            ),
+            (
+                "Invalid Configuration for Read-Only Attribute".to_string(),
+                at(&["rule"])
+            ),
+        ]
+    );
+    assert!(
+        diags[1].detail.contains("the attribute id"),
+        "{}",
+        diags[1].detail
+    );
+    // No nested objects at all: nothing in them is missing.
+    let none = obj(vec![
+        ("items", Value::null(Type::list(inner_ty.clone()))),
+        ("rule", Value::set(inner_ty, vec![]).unwrap()),
+    ]);
+    assert!(validate(&b, &none).is_empty());
+    assert!(presence(&b, &config).is_err());
+}
