@@ -189,14 +189,44 @@ fn running_children(words: &[&str]) -> Vec<u32> {
     found
 }
 
-/// A plugin refused at start leaves no process behind.
-fn assert_no_plugin_left(lang: Lang, mode: &str) {
+/// Starts the misbehaving plugin in `mode`, which the host must refuse:
+/// the error, once it is checked that no process is left behind.
+async fn refused_at_start(lang: Lang, mode: &str) -> Option<PluginError> {
+    let r = misbehaving(lang, mode, PluginOptions::default()).await?;
+    let e = r.err().expect("refused at start");
     let file = lang.script(Path::new(""), "misbehaving");
     let left = running_children(&[&file, mode]);
     assert!(
         left.is_empty(),
         "processes {left:?} ({file} {mode}) still run"
     );
+    Some(e)
+}
+
+/// Calls the misbehaving plugin's `function`, which must end it: the call
+/// fails promptly, naming the plugin and the method; later calls fail the
+/// same way at once; the process no longer runs. The call's error.
+async fn a_call_that_ends_the_plugin(p: &Plugin, function: &str, arg: Value) -> PluginError {
+    let pid = p.id().await.unwrap();
+    let started = Instant::now();
+    let e = p.call_function(function, vec![arg]).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.starts_with("plugin \"misbehaving\", functions.call:"),
+        "{text}"
+    );
+    let later = p.ping().await.unwrap_err();
+    assert!(matches!(later.kind(), ErrorKind::Closed(_)), "{later}");
+    assert_ends(pid).await;
+    e
+}
+
+/// The error's text holds `part`.
+fn assert_says(e: &PluginError, part: &str) {
+    let text = e.to_string();
+    assert!(text.contains(part), "{part:?} not in {text:?}");
 }
 
 /// Collects what reaches the `log` crate.
@@ -341,7 +371,7 @@ per_language! {
             .unwrap_err();
         assert_eq!(e.function_argument(), Some(1));
         assert!(matches!(e.kind(), ErrorKind::Refused { .. }), "{e}");
-        assert!(e.to_string().contains("\"sep\" must not be null"), "{e}");
+        assert_says(&e, "\"sep\" must not be null");
         p.shutdown().await;
     }
 
@@ -403,77 +433,44 @@ per_language! {
         let Some(p) = slugs(lang).await else { return };
         let e = p.call("storage.read", Fields::new()).await.unwrap_err();
         assert_eq!(e.remote().unwrap().code, code::METHOD_NOT_FOUND);
-        assert!(e.to_string().contains("storage.read"), "{e}");
+        assert_says(&e, "storage.read");
         p.shutdown().await;
     }
 
     async fn a_plugin_of_another_major_version_refuses_init_naming_both(lang: Lang) {
-        let Some(r) = misbehaving(lang, "speaks2", PluginOptions::default()).await else {
+        let Some(e) = refused_at_start(lang, "speaks2").await else {
             return;
         };
-        let e = r.err().expect("refused");
         assert_eq!(e.method(), "init");
         assert_eq!(e.remote().unwrap().code, code::UNSUPPORTED_VERSION);
-        let text = e.to_string();
-        assert!(
-            text.contains("Seasonings 1.0") && text.contains("speaks 2.0"),
-            "{text}"
-        );
-        assert_no_plugin_left(lang, "speaks2");
+        assert_says(&e, "Seasonings 1.0");
+        assert_says(&e, "speaks 2.0");
     }
 
     async fn the_host_refuses_a_plugin_that_answers_another_major_version(lang: Lang) {
-        let Some(r) = misbehaving(lang, "answers2", PluginOptions::default()).await else {
+        let Some(e) = refused_at_start(lang, "answers2").await else {
             return;
         };
-        let e = r.err().expect("refused");
         assert!(matches!(e.kind(), ErrorKind::Incompatible(_)), "{e}");
-        let text = e.to_string();
-        assert!(
-            text.contains("the host speaks Seasonings 1.0; this plugin speaks 2.0"),
-            "{text}"
-        );
-        assert_no_plugin_left(lang, "answers2");
+        assert_says(&e, "the host speaks Seasonings 1.0; this plugin speaks 2.0");
     }
 
     async fn a_plugin_that_exits_mid_call_fails_the_call_with_its_stderr_tail(lang: Lang) {
         let Some(Ok(p)) = misbehaving(lang, "", PluginOptions::default()).await else {
             return;
         };
-        let pid = p.id().await.unwrap();
-        let started = Instant::now();
-        let e = p
-            .call_function("crash", vec![Value::string("on purpose")])
-            .await
-            .unwrap_err();
-        assert!(started.elapsed() < Duration::from_secs(10));
-        assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
-        let text = e.to_string();
-        assert!(
-            text.starts_with("plugin \"misbehaving\", functions.call:"),
-            "{text}"
-        );
-        assert!(text.contains("about to crash: on purpose"), "{text}");
-        assert!(text.contains("exit status: 3"), "{text}");
-        // Later calls fail the same way, at once.
-        let e = p.ping().await.unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
-        assert_ends(pid).await;
+        let e = a_call_that_ends_the_plugin(&p, "crash", Value::string("on purpose")).await;
+        assert_says(&e, "about to crash: on purpose");
+        assert_says(&e, "exit status: 3");
     }
 
     async fn garbage_on_stdout_is_fatal_and_says_where(lang: Lang) {
-        let Some(r) = misbehaving(lang, "garbage", PluginOptions::default()).await else {
+        let Some(e) = refused_at_start(lang, "garbage").await else {
             return;
         };
-        let e = r.err().expect("garbage before init's answer");
         assert_eq!(e.method(), "init");
         assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
-        let text = e.to_string();
-        assert!(
-            text.contains("not msgpack-rpc (at byte 0 of the stream)"),
-            "{text}"
-        );
-        assert_no_plugin_left(lang, "garbage");
+        assert_says(&e, "not msgpack-rpc (at byte 0 of the stream)");
     }
 
     async fn a_call_that_is_never_answered_times_out(lang: Lang) {
@@ -490,7 +487,7 @@ per_language! {
             .await
             .unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::Timeout(_)), "{e}");
-        assert!(e.to_string().contains("no answer within 500ms"), "{e}");
+        assert_says(&e, "no answer within 500ms");
         assert!(started.elapsed() < Duration::from_secs(5));
         let pid = p.id().await.unwrap();
         let started = Instant::now();
@@ -556,7 +553,7 @@ per_language! {
         };
         let e = p.call_function("wrong_type", vec![]).await.unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadAnswer(_)), "{e}");
-        assert!(e.to_string().contains(".result"), "{e}");
+        assert_says(&e, ".result");
         // Deep inside: the path goes down to the element.
         let e = p.call_function("wrong_nested", vec![]).await.unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::BadAnswer(_)), "{e}");
@@ -599,24 +596,10 @@ per_language! {
         let Some(Ok(p)) = misbehaving(lang, "", opts).await else {
             return;
         };
-        let pid = p.id().await.unwrap();
-        let started = Instant::now();
-        let e = p
-            .call_function("big", vec![Value::number(Number::from_u64(10_000_000))])
-            .await
-            .unwrap_err();
-        assert!(started.elapsed() < Duration::from_secs(10));
-        assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
-        let text = e.to_string();
-        assert!(
-            text.starts_with("plugin \"misbehaving\", functions.call:"),
-            "{text}"
-        );
-        assert!(text.contains("1048576"), "{text}");
         // The stream cannot be read past it: the plugin is stopped.
-        assert_ends(pid).await;
-        let e = p.ping().await.unwrap_err();
-        assert!(matches!(e.kind(), ErrorKind::Closed(_)), "{e}");
+        let size = Value::number(Number::from_u64(10_000_000));
+        let e = a_call_that_ends_the_plugin(&p, "big", size).await;
+        assert_says(&e, "1048576");
     }
 
     async fn log_notifications_reach_the_log_crate_under_the_plugins_name(lang: Lang) {
@@ -670,9 +653,9 @@ per_language! {
             .call_function("slug", vec![Value::string("a")])
             .await
             .unwrap_err();
-        assert!(e.to_string().contains("takes 2 arguments, 1 given"), "{e}");
+        assert_says(&e, "takes 2 arguments, 1 given");
         let e = p.call_function("nope", vec![]).await.unwrap_err();
-        assert!(e.to_string().contains("no function \"nope\""), "{e}");
+        assert_says(&e, "no function \"nope\"");
         p.ping().await.unwrap();
         p.shutdown().await;
     }
