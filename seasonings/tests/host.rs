@@ -390,6 +390,29 @@ per_language! {
         p.shutdown().await;
     }
 
+    async fn integers_beyond_two_to_the_53_and_decimals_stay_exact(lang: Lang) {
+        // 2^53 + 1 and 2^63 + 5 travel as msgpack integers, which a
+        // language with float numbers would round; 0.1 and 0.2 travel as
+        // decimal strings, whose float sum is 0.30000000000000004.
+        let Some(p) = slugs(lang).await else { return };
+        let v = p
+            .call_function("sum", vec![big("9007199254740993")])
+            .await
+            .unwrap();
+        assert_eq!(v, big("9007199254740993"));
+        let v = p
+            .call_function("sum", vec![big("9223372036854775813"), big("-1")])
+            .await
+            .unwrap();
+        assert_eq!(v, big("9223372036854775812"));
+        let v = p
+            .call_function("sum", vec![big("0.1"), big("0.2")])
+            .await
+            .unwrap();
+        assert_eq!(v, big("0.3"));
+        p.shutdown().await;
+    }
+
     async fn dynamic_values_carry_their_types_both_ways(lang: Lang) {
         let Some(p) = slugs(lang).await else { return };
         let v = p
