@@ -405,6 +405,13 @@ per_language! {
             .await
             .unwrap();
         assert_eq!(v, big("9223372036854775812"));
+        // Beyond 64 bits an integer result is the exact decimal string.
+        let thirty = "123456789012345678901234567890";
+        let v = p
+            .call_function("sum", vec![big(thirty), big(thirty)])
+            .await
+            .unwrap();
+        assert_eq!(v, big("246913578024691357802469135780"));
         let v = p
             .call_function("sum", vec![big("0.1"), big("0.2")])
             .await

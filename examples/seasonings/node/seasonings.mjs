@@ -131,16 +131,26 @@ export class Decimal {
     return `${negative ? "-" : ""}${digits.slice(0, point)}.${digits.slice(point)}`;
   }
 
-  /** The number for msgpack: an integer that fits 64 bits as an integer,
-   * anything else as its exact decimal string (never rounded). */
+  /** The number for msgpack: an integer as a number or a BigInt (which
+   * the plugin writes exactly, whatever its size), anything else as its
+   * exact decimal string (never rounded). */
   toWire() {
-    if (this.scale === 0) {
-      if (this.coef >= BigInt(Number.MIN_SAFE_INTEGER) && this.coef <= BigInt(Number.MAX_SAFE_INTEGER)) {
-        return Number(this.coef);
-      }
-      if (this.coef >= -(2n ** 63n) && this.coef < 2n ** 64n) return this.coef;
+    if (this.scale > 0) return this.toString();
+    const safe = this.coef >= BigInt(Number.MIN_SAFE_INTEGER) && this.coef <= BigInt(Number.MAX_SAFE_INTEGER);
+    return safe ? Number(this.coef) : this.coef;
+  }
+}
+
+/** An encoder that writes a BigInt exactly: as an int64 or uint64 when it
+ * fits, else as its decimal string (cty's form for a number msgpack's
+ * integers cannot hold). @msgpack/msgpack's own would wrap it silently. */
+class ExactEncoder extends Encoder {
+  encodeBigInt64(n) {
+    if (n < -(2n ** 63n) || n >= 2n ** 64n) {
+      this.encodeString(n.toString());
+    } else {
+      super.encodeBigInt64(n);
     }
-    return this.toString();
   }
 }
 
@@ -171,8 +181,8 @@ export class Plugin {
       ["functions.call", (params) => this.#callFunction(params)],
     ]);
     this.initialized = false;
-    // BigInts out as int64/uint64, so exact integers stay integers.
-    this.encoder = new Encoder({ useBigInt64: true, ignoreUndefined: true });
+    // BigInts out exactly, so integers beyond 2^53 stay integers.
+    this.encoder = new ExactEncoder({ useBigInt64: true, ignoreUndefined: true });
   }
 
   /** Declares function `name`: `parameters` are objects {name, type,
