@@ -563,6 +563,7 @@ fn show(v: &[u8]) -> String {
     }
 }
 
+/// The msgpack-rpc peer's share of a plugin's options.
 fn peer_options(options: &PluginOptions) -> PeerOptions {
     PeerOptions {
         call_timeout: options.call_timeout,
