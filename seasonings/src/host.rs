@@ -35,6 +35,7 @@ use ctywire_bridge::msgpack_rpc::Raw;
 use ctywire_bridge::runtime::{
     CallError, ChildOptions, MsgpackChild, MsgpackHandlers, MsgpackRpcPeer, PeerOptions,
 };
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{OnceCell, Semaphore};
 
 use crate::msgpack as mp;
@@ -189,7 +190,7 @@ impl std::error::Error for PluginError {}
 pub struct Plugin {
     label: Arc<OnceLock<String>>,
     command: String,
-    child: MsgpackChild,
+    child: Connection,
     info: InitResult,
     version: ProtocolVersion,
     slots: Semaphore,
@@ -213,20 +214,9 @@ impl Plugin {
         child_opts.cwd = options.cwd.clone();
         child_opts.stderr_lines = options.stderr_lines;
         child_opts.grace = options.grace;
-        child_opts.peer = PeerOptions {
-            call_timeout: options.call_timeout,
-            max_message: options.max_message,
-            ..PeerOptions::default()
-        };
+        child_opts.peer = peer_options(&options);
         let label = Arc::new(OnceLock::new());
-        let handlers = {
-            let label = label.clone();
-            let command = command.clone();
-            MsgpackHandlers::new().notification(method::LOG, move |params| {
-                let name = label.get().unwrap_or(&command);
-                forward_log(name, &params);
-            })
-        };
+        let handlers = log_handlers(&label, &command);
         let child = MsgpackChild::spawn(child_opts, handlers).map_err(|e| {
             PluginError(Box::new(Failure {
                 plugin: command.clone(),
@@ -234,6 +224,36 @@ impl Plugin {
                 kind: ErrorKind::Start(e.to_string()),
             }))
         })?;
+        Self::start(label, command, Connection::Child(child), options).await
+    }
+
+    /// A plugin whose messages come from `reader` and go to `writer` (no
+    /// process: `name` stands for it until `init`), then `init`. For the
+    /// fuzz targets, which feed the host arbitrary bytes as a plugin's
+    /// stdout.
+    #[doc(hidden)]
+    pub async fn over_streams<R, W>(
+        name: &str,
+        reader: R,
+        writer: W,
+        options: PluginOptions,
+    ) -> Result<Plugin, PluginError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let label = Arc::new(OnceLock::new());
+        let handlers = log_handlers(&label, name);
+        let peer = MsgpackRpcPeer::new(reader, writer, handlers, peer_options(&options));
+        Self::start(label, name.into(), Connection::Streams(Some(peer)), options).await
+    }
+
+    async fn start(
+        label: Arc<OnceLock<String>>,
+        command: String,
+        child: Connection,
+        options: PluginOptions,
+    ) -> Result<Plugin, PluginError> {
         let mut plugin = Plugin {
             label,
             command,
@@ -253,7 +273,7 @@ impl Plugin {
         match plugin.init().await {
             Ok(()) => Ok(plugin),
             Err(e) => {
-                let _ = plugin.child.kill().await;
+                plugin.child.kill().await;
                 Err(e)
             }
         }
@@ -353,7 +373,7 @@ impl Plugin {
                     CallError::Closed(why) => {
                         // It may still run after writing garbage: a
                         // stream that cannot be read is the end of it.
-                        let _ = self.child.kill().await;
+                        self.child.kill().await;
                         ErrorKind::Closed(why)
                     }
                     CallError::Data(e) => ErrorKind::BadAnswer(e),
@@ -540,5 +560,74 @@ fn show(v: &[u8]) -> String {
         b.to_string()
     } else {
         crate::protocol::hex(v, 32)
+    }
+}
+
+/// The msgpack-rpc peer's share of a plugin's options.
+fn peer_options(options: &PluginOptions) -> PeerOptions {
+    PeerOptions {
+        call_timeout: options.call_timeout,
+        max_message: options.max_message,
+        ..PeerOptions::default()
+    }
+}
+
+/// What the host serves a plugin: its `log` notifications, under its name
+/// once `init` has said it (`command` until then).
+fn log_handlers(label: &Arc<OnceLock<String>>, command: &str) -> MsgpackHandlers {
+    let (label, command) = (label.clone(), command.to_string());
+    MsgpackHandlers::new().notification(method::LOG, move |params| {
+        let name = label.get().unwrap_or(&command);
+        forward_log(name, &params);
+    })
+}
+
+/// Where a plugin's messages travel: a child process's stdio, or (for the
+/// fuzz targets) any pair of streams.
+enum Connection {
+    Child(MsgpackChild),
+    Streams(Option<MsgpackRpcPeer>),
+}
+
+impl Connection {
+    fn peer(&self) -> Option<&MsgpackRpcPeer> {
+        match self {
+            Connection::Child(c) => c.peer(),
+            Connection::Streams(p) => p.as_ref(),
+        }
+    }
+
+    fn close_stdin(&mut self) {
+        match self {
+            Connection::Child(c) => c.close_stdin(),
+            Connection::Streams(p) => *p = None,
+        }
+    }
+
+    fn stderr_tail(&self) -> Vec<String> {
+        match self {
+            Connection::Child(c) => c.stderr_tail(),
+            Connection::Streams(_) => Vec::new(),
+        }
+    }
+
+    async fn kill(&self) {
+        if let Connection::Child(c) = self {
+            let _ = c.kill().await;
+        }
+    }
+
+    async fn stop(&self) -> Option<ExitStatus> {
+        match self {
+            Connection::Child(c) => c.stop().await,
+            Connection::Streams(_) => None,
+        }
+    }
+
+    async fn id(&self) -> Option<u32> {
+        match self {
+            Connection::Child(c) => c.id().await,
+            Connection::Streams(_) => None,
+        }
     }
 }

@@ -1,5 +1,5 @@
-"""A plugin that misbehaves on purpose, for the host's tests. The mode is
-the first argument:
+"""A plugin that misbehaves on purpose, for the host's tests (misbehaving.mjs
+is the same in Node). The mode is the first argument:
 
   speaks2     speaks Seasonings 2.0, so refuses the host's 1.0 in init
   answers2    answers init with 2.0 without checking (the host must refuse)
@@ -60,6 +60,18 @@ def log_bare(message):
 @plugin.function(parameters=[], return_type="number")
 def wrong_type():
     return "not a number"
+
+
+@plugin.function(parameters=[], return_type=["object", {"items": ["list", "number"]}])
+def wrong_nested():
+    # A value of the wrong type deep inside the result: the host names its path.
+    return {"items": [1, "two"]}
+
+
+@plugin.function(parameters=[{"name": "size", "type": "number"}], return_type="string")
+def big(size):
+    # A string of `size` bytes: a large answer.
+    return "x" * size
 
 
 if __name__ == "__main__":
