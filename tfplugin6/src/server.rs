@@ -401,13 +401,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
                 let req = fromproto::upgrade_resource_state(e, r);
-                toproto::upgrade_resource_state(
-                    e,
-                    self.call("UpgradeResourceState", move |p| {
-                        p.upgrade_resource_state(req)
-                    })
-                    .await??,
-                )
+                let stored = toproto::StoredState::of(&req);
+                let answer = self.call("UpgradeResourceState", move |p| {
+                    p.upgrade_resource_state(req)
+                });
+                toproto::upgrade_resource_state(e, &stored, answer.await?)
             }
             .await,
         )
