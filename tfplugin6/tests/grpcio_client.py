@@ -26,11 +26,15 @@ def main():
     with open(key_file, "rb") as f:
         key = f.read()
     # go-plugin's client trusts exactly the certificate from the handshake
-    # line, made for "localhost" (grpcio's default authority for unix:).
+    # line, which is made for "localhost". grpcio names a unix socket by
+    # its percent-encoded path instead, as SNI and as :authority; its TLS
+    # host check would refuse the certificate, so the name is set, as any
+    # client of a go-plugin server must.
     creds = grpc.ssl_channel_credentials(
         root_certificates=pem_of(server_cert), private_key=key, certificate_chain=cert
     )
-    with grpc.secure_channel("unix:" + socket, creds) as channel:
+    options = [("grpc.ssl_target_name_override", "localhost")]
+    with grpc.secure_channel("unix:" + socket, creds, options=options) as channel:
         for method in ("GetMetadata", "GetProviderSchema"):
             # A generic stub: the empty request is the empty message.
             call = channel.unary_unary(

@@ -18,10 +18,15 @@ use tonic::transport::{Channel, Endpoint, Uri};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tfplugin6-example-provider");
 
+// The core's test support: the one SKIPPED rule.
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
 /// Terraform's side of AutoMTLS: a self-signed P-521 CA certificate, as
 /// go-plugin's client makes.
 struct ClientIdentity {
     pem: String,
+    key_pem: String,
     der: CertificateDer<'static>,
     key: PrivateKeyDer<'static>,
 }
@@ -34,6 +39,7 @@ fn client_identity() -> ClientIdentity {
     let cert = params.self_signed(&key).unwrap();
     ClientIdentity {
         pem: cert.pem(),
+        key_pem: key.serialize_pem(),
         der: cert.der().clone(),
         key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
     }
@@ -642,6 +648,64 @@ async fn ten_thousand_concurrent_calls_on_one_connection_are_all_answered() {
         failed.len(),
         failed.first()
     );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join("target/peers/venv/bin/python");
+    let has_grpcio = Command::new(&python)
+        .args(["-c", "import grpc"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_grpcio {
+        skip::missing(
+            "grpcio (Python)",
+            "scripts/test-peers.sh installs it from PyPI into target/peers/venv",
+        );
+        return;
+    }
+    let dir = temp_dir("grpcio");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let (cert, key) = (dir.join("client.pem"), dir.join("client.key"));
+    std::fs::write(&cert, &identity.pem).unwrap();
+    std::fs::write(&key, &identity.key_pem).unwrap();
+    let out = Command::new(&python)
+        .arg(root.join("tfplugin6/tests/grpcio_client.py"))
+        .args([plugin.socket(), plugin.fields()[5].to_string()])
+        .args([&cert, &key])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let answer = |method: &str| {
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{method} ")))
+            .unwrap_or_else(|| panic!("no answer to {method}: {stdout}\n{stderr}"));
+        let hex = line
+            .strip_prefix("ok ")
+            .unwrap_or_else(|| panic!("{method}: {line}"));
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>()
+    };
+    use prost::Message;
+    let metadata = pb::get_metadata::Response::decode(&answer("GetMetadata")[..]).unwrap();
+    assert!(metadata.diagnostics.is_empty());
+    assert!(metadata
+        .data_sources
+        .iter()
+        .any(|d| d.type_name == "example_echo"));
+    let schema =
+        pb::get_provider_schema::Response::decode(&answer("GetProviderSchema")[..]).unwrap();
+    assert!(schema.diagnostics.is_empty());
+    assert!(schema.resource_schemas.contains_key("example_secret"));
     drop(plugin);
     let _ = std::fs::remove_dir_all(&dir);
 }
