@@ -87,6 +87,7 @@ mod tls;
 mod toproto;
 
 pub use async_trait::async_trait;
+pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use genconfig::generated_config;
 pub use provider::*;

@@ -203,9 +203,22 @@ impl From<std::io::Error> for ServeError {
 /// ```
 ///
 /// On any failure (run by hand without the magic cookie, a protocol
-/// version other than 6 asked for, a socket that cannot be made) it says
-/// why on stderr and exits the process with status 1, as go-plugin does.
-/// [`try_serve`] returns the error instead.
+/// version other than 6 asked for, a `PLUGIN_CLIENT_CERT` that is not an
+/// X.509 certificate, a socket that cannot be made) it says why on stderr
+/// and exits the process with status 1 before printing the handshake
+/// line, as go-plugin does. [`try_serve`] returns the error instead.
+///
+/// gRPC is served on a runtime of its own (two threads, made here), and
+/// provider code runs on the runtime that called `serve`: provider code
+/// blocking every thread it has (a synchronous client, a
+/// `std::thread::sleep`) cannot hold up `GetMetadata`,
+/// `GetProviderSchema`, the health check or `StopProvider`, which answers
+/// the calls it cancels at once even while their threads stay blocked.
+/// A panic in provider code becomes an error on the call that panicked
+/// (see [`ProviderService`]); the process goes on serving.
+///
+/// One connection carries up to 1,000 calls at once; a client opening
+/// more queues them (Terraform's grpc-go client does).
 pub async fn serve<P: Provider>(provider: P) {
     serve_with(ServeOptions::default(), provider).await
 }
@@ -302,14 +315,6 @@ fn negotiate_version(offered: &str) -> Result<u32, ServeError> {
 
 /// [`serve`], returning errors instead of exiting. Returns `Ok` once the
 /// server has stopped after `Shutdown`.
-///
-/// gRPC is served on a runtime of its own (two threads, made here);
-/// provider code runs on the runtime that called this, so a provider
-/// blocking every thread it has (a synchronous HTTP client, a
-/// `std::thread::sleep`) cannot hold up `GetMetadata`,
-/// `GetProviderSchema`, health checks or `StopProvider`, and the calls
-/// `StopProvider` cancels are answered at once even while their threads
-/// stay blocked. See [`ProviderService`] for what a panic becomes.
 pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Result<(), ServeError> {
     let env = HandshakeEnv::from_env()?;
     let service = ProviderService::new(provider).with_runtime(Handle::current());

@@ -37,6 +37,30 @@ pub use crate::tables::{ReceivedValue, ValueObserver};
 /// and answered with an error diagnostic saying the provider was
 /// stopped), then calls [`Provider::stop_provider`]; see [`StopSignal`].
 ///
+/// A panic in provider code is caught where it happens and becomes that
+/// call's answer: an error diagnostic "The provider panicked" whose detail
+/// holds the panic's message and its `file:line:column`, on the resource,
+/// data source or action called; a `FunctionError` for `CallFunction`; the
+/// `error` of `StopProvider`; and for `ListResource` and `InvokeAction`,
+/// an error event that ends the stream (after whatever the provider sent
+/// before panicking). The panic is also logged (`log::error!`, with its
+/// location); the process and every other call go on. (To know the
+/// location, the service adds a step to the process's panic hook that
+/// notes it; the hook there before still runs.)
+///
+/// Each provider call runs as a task of its own, on the runtime given to
+/// it by [`serve`](crate::serve) (the one `serve` was called from), while
+/// the service answers on the server's own: provider code that blocks
+/// every thread it has cannot starve the server. `GetMetadata`,
+/// `GetProviderSchema`, `GetFunctions`, the health check and
+/// `StopProvider` answer at once, and a call `StopProvider` cancels is
+/// answered even while its thread stays blocked. Used directly (without
+/// `serve`), provider calls are tasks of the runtime calling the service.
+/// A client that goes away cancels its call.
+///
+/// At most [`MAX_DIAGNOSTICS`](crate::MAX_DIAGNOSTICS) diagnostics go in
+/// one answer; one more says how many were left out.
+///
 /// [`serve`](crate::serve) builds one; use it directly to serve on a
 /// transport of your own.
 pub struct ProviderService<P> {
