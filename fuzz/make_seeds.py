@@ -61,3 +61,62 @@ for hex_seed in (
     "008ba56578616374cb4029000000000000a5657874726192c4225b226f626a656374222c7b2278223a5b226c697374222c226e756d626572225d7d5d81a178920102a66772616e74739383a56c6576656cffa673636f70657380a377686fc083a56c6576656c0aa673636f70657382a16ba176a17aa177a377686fa16183a56c6576656c09a673636f706573c0a377686fa161a26964a169a46e616d65a16ea47061697292a170c3a5706f7274739250cd01bba5726174696fcb3fe0000000000000a472756c659182a46e6f7465c0a4706f727401a473697a6501a47461677381a161a162",
 ):
     write("typed_decode", bytes.fromhex(hex_seed))
+
+
+# tfplugin6_service: the first byte picks the RPC (its number in the
+# target's table), the rest is the request in protobuf.
+def field(number, payload):
+    """A length-delimited protobuf field (strings, bytes, messages)."""
+    n, size = len(payload), b""
+    while True:
+        size += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+        n >>= 7
+        if not n:
+            break
+    return bytes([number << 3 | 2]) + size + payload
+
+
+def dynamic(msgpack_hex):
+    return field(1, bytes.fromhex(msgpack_hex.replace(" ", "")))
+
+
+item = "84 a46e616d65 a161 a576616c7565 a178 a474616773 91a174 a26964 c0"  # name, value, tags, id
+lookup = "83 a46e616d65 a161 a474616773 c0 a26964 c0"
+thing = field(1, b"demo_item")
+for rpc, request in [
+    (3, thing + field(2, dynamic(item))),
+    (7, field(1, b"1.11.0") + field(2, dynamic("81 a6707265666978 a170"))),
+    (9, thing + field(2, dynamic("c0")) + field(3, dynamic(item)) + field(4, dynamic(item))),
+    (10, thing + field(2, dynamic("c0")) + field(3, dynamic(item)) + field(4, dynamic(item))),
+    (11, thing + field(2, b"a")),
+    (13, thing + field(2, dynamic(lookup))),
+    (14, thing + field(2, dynamic(lookup))),
+    (18, field(1, b"upper") + field(2, dynamic("a3616263"))),
+    (24, thing + field(2, dynamic("81 a6707265666978 c0")) + bytes([0x18, 1, 0x20, 5])),
+    (26, field(1, b"demo_count") + field(2, dynamic("81 a2746f 03"))),
+]:
+    write("tfplugin6_service", bytes([rpc]) + request)
+
+# handshake_env: a flags byte (bit i unsets the i-th variable; bit 7 uses
+# the given cookie), then PLUGIN_PROTOCOL_VERSIONS, PLUGIN_CLIENT_CERT,
+# PLUGIN_UNIX_SOCKET_DIR, PLUGIN_MIN_PORT, PLUGIN_MAX_PORT and the cookie,
+# split at 0xff. The certificate is a real one (P-256, self-signed).
+cert = b"""-----BEGIN CERTIFICATE-----
+MIIBfjCCASWgAwIBAgIUazrWGuSSRNOPQRogFlZOJXCGE8kwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyNjE3NDAyNFoYDzIxMjYxMTAy
+MTc0MDI0WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATSCfMlBSMUgRZsEGwh1a/0rtFe2DEbfK5fWpCFNL7dvmGiZc/iVUva
+e0l2VHzw6EvPvoFg6k+M53n+5WehbDjIo1MwUTAdBgNVHQ4EFgQUax2iOCQmIUZ6
+2nDn3o5whiTGsngwHwYDVR0jBBgwFoAUax2iOCQmIUZ62nDn3o5whiTGsngwDwYD
+VR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiBNs+CDMkCdPnGJy0n0UNGT
+NpWjYXasDmRgBEaPQ01SPgIgbANOf3HRKpchFKv/y3VkSHZj4ClLPUeO24wmtzfP
+2gg=
+-----END CERTIFICATE-----
+"""
+for flags, values in [
+    (0, [b"5,6", cert, b"/tmp", b"10000", b"25000", b""]),
+    (2, [b"6", b"", b"", b"", b"", b""]),
+    (0, [b"4,5", b"", b"", b"", b"", b""]),
+    (0x80, [b"6", b"", b"", b"", b"", b"not the cookie"]),
+]:
+    write("handshake_env", bytes([flags]) + b"\xff".join(values))
