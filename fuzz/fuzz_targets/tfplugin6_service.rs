@@ -15,8 +15,8 @@ use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
 use ctywire_provider::tfplugin6::pb::tfplugin6::provider_server::Provider as _;
 use ctywire_provider::tfplugin6::ProviderService;
 use ctywire_provider::{
-    async_trait, Action, Builder, Context, DataSource, EphemeralResource, Framework,
-    FunctionError, ListResource, Listing, Model, Opened, Progress, Provider, Resource, Result,
+    async_trait, Action, Builder, Context, DataSource, EphemeralResource, Framework, FunctionError,
+    ListResource, Listing, Model, Opened, Progress, Provider, Resource, Result,
 };
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
@@ -226,14 +226,22 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, bytes)) = data.split_first() else {
         return;
     };
-    let Served { runtime, service: s } = served();
+    let Served {
+        runtime,
+        service: s,
+    } = served();
     runtime.block_on(async {
         match which % 28 {
             0 => call!(s, get_metadata, get_metadata, bytes),
             1 => call!(s, get_provider_schema, get_provider_schema, bytes),
             2 => call!(s, validate_provider_config, validate_provider_config, bytes),
             3 => call!(s, validate_resource_config, validate_resource_config, bytes),
-            4 => call!(s, validate_data_resource_config, validate_data_resource_config, bytes),
+            4 => call!(
+                s,
+                validate_data_resource_config,
+                validate_data_resource_config,
+                bytes
+            ),
             5 => call!(
                 s,
                 validate_ephemeral_resource_config,
@@ -253,10 +261,25 @@ fuzz_target!(|data: &[u8]| {
             16 => call!(s, close_ephemeral_resource, close_ephemeral_resource, bytes),
             17 => call!(s, get_functions, get_functions, bytes),
             18 => call!(s, call_function, call_function, bytes),
-            19 => call!(s, get_resource_identity_schemas, get_resource_identity_schemas, bytes),
-            20 => call!(s, upgrade_resource_identity, upgrade_resource_identity, bytes),
+            19 => call!(
+                s,
+                get_resource_identity_schemas,
+                get_resource_identity_schemas,
+                bytes
+            ),
+            20 => call!(
+                s,
+                upgrade_resource_identity,
+                upgrade_resource_identity,
+                bytes
+            ),
             21 => call!(s, generate_resource_config, generate_resource_config, bytes),
-            22 => call!(s, validate_list_resource_config, validate_list_resource_config, bytes),
+            22 => call!(
+                s,
+                validate_list_resource_config,
+                validate_list_resource_config,
+                bytes
+            ),
             23 => call!(s, validate_action_config, validate_action_config, bytes),
             24 => stream!(s, list_resource, list_resource, bytes),
             25 => call!(s, plan_action, plan_action, bytes),
