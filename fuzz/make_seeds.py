@@ -78,3 +78,62 @@ for entries in (
     ["rule.#=3", "rule.2.port=1", "l.#=1"],
 ):
     write("flatmap_decode", flat_ty + b"\n" + "\n".join(entries).encode())
+
+
+# tfplugin6_service: the first byte picks the RPC (its number in the
+# target's table), the rest is the request in protobuf.
+def field(number, payload):
+    """A length-delimited protobuf field (strings, bytes, messages)."""
+    n, size = len(payload), b""
+    while True:
+        size += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+        n >>= 7
+        if not n:
+            break
+    return bytes([number << 3 | 2]) + size + payload
+
+
+def dynamic(msgpack_hex):
+    return field(1, bytes.fromhex(msgpack_hex.replace(" ", "")))
+
+
+item = "84 a46e616d65 a161 a576616c7565 a178 a474616773 91a174 a26964 c0"  # name, value, tags, id
+lookup = "83 a46e616d65 a161 a474616773 c0 a26964 c0"
+thing = field(1, b"demo_item")
+for rpc, request in [
+    (3, thing + field(2, dynamic(item))),
+    (7, field(1, b"1.11.0") + field(2, dynamic("81 a6707265666978 a170"))),
+    (9, thing + field(2, dynamic("c0")) + field(3, dynamic(item)) + field(4, dynamic(item))),
+    (10, thing + field(2, dynamic("c0")) + field(3, dynamic(item)) + field(4, dynamic(item))),
+    (11, thing + field(2, b"a")),
+    (13, thing + field(2, dynamic(lookup))),
+    (14, thing + field(2, dynamic(lookup))),
+    (18, field(1, b"upper") + field(2, dynamic("a3616263"))),
+    (24, thing + field(2, dynamic("81 a6707265666978 c0")) + bytes([0x18, 1, 0x20, 5])),
+    (26, field(1, b"demo_count") + field(2, dynamic("81 a2746f 03"))),
+]:
+    write("tfplugin6_service", bytes([rpc]) + request)
+
+# handshake_env: a flags byte (bit i unsets the i-th variable; bit 7 uses
+# the given cookie), then PLUGIN_PROTOCOL_VERSIONS, PLUGIN_CLIENT_CERT,
+# PLUGIN_UNIX_SOCKET_DIR, PLUGIN_MIN_PORT, PLUGIN_MAX_PORT and the cookie,
+# split at 0xff. The certificate is a real one (P-256, self-signed).
+cert = b"""-----BEGIN CERTIFICATE-----
+MIIBfjCCASWgAwIBAgIUazrWGuSSRNOPQRogFlZOJXCGE8kwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyNjE3NDAyNFoYDzIxMjYxMTAy
+MTc0MDI0WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAATSCfMlBSMUgRZsEGwh1a/0rtFe2DEbfK5fWpCFNL7dvmGiZc/iVUva
+e0l2VHzw6EvPvoFg6k+M53n+5WehbDjIo1MwUTAdBgNVHQ4EFgQUax2iOCQmIUZ6
+2nDn3o5whiTGsngwHwYDVR0jBBgwFoAUax2iOCQmIUZ62nDn3o5whiTGsngwDwYD
+VR0TAQH/BAUwAwEB/zAKBggqhkjOPQQDAgNHADBEAiBNs+CDMkCdPnGJy0n0UNGT
+NpWjYXasDmRgBEaPQ01SPgIgbANOf3HRKpchFKv/y3VkSHZj4ClLPUeO24wmtzfP
+2gg=
+-----END CERTIFICATE-----
+"""
+for flags, values in [
+    (0, [b"5,6", cert, b"/tmp", b"10000", b"25000", b""]),
+    (2, [b"6", b"", b"", b"", b"", b""]),
+    (0, [b"4,5", b"", b"", b"", b"", b""]),
+    (0x80, [b"6", b"", b"", b"", b"", b"not the cookie"]),
+]:
+    write("handshake_env", bytes([flags]) + b"\xff".join(values))

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real peers tests/real_peers.rs runs against: Deno and
 # Node's json-rpc-2.0 from the npm registry (under target/peers), Neovim
-# from Debian when `nvim` is missing. Safe to run again.
+# from Debian when `nvim` is missing; and Python's grpcio from PyPI, in a
+# virtual environment at target/peers/venv, the gRPC client
+# tfplugin6/tests/handshake.rs serves. Safe to run again.
 #
 # On a user's machine this is best effort: what cannot be installed is
 # named, the tests that need it say SKIPPED, and the script exits 0. Under
@@ -33,6 +35,16 @@ if ! command -v nvim > /dev/null; then
     fi
 fi
 
+venv="$dir/venv"
+if ! "$venv/bin/python" -c "import grpc" > /dev/null 2>&1; then
+    if command -v python3 > /dev/null; then
+        (python3 -m venv "$venv" && "$venv/bin/pip" install --quiet grpcio) > "$dir/pip.log" 2>&1 \
+            || { tail -n 20 "$dir/pip.log"; echo "pip install grpcio failed (log: $dir/pip.log)"; }
+    else
+        echo "python3 is not installed: grpcio cannot be installed"
+    fi
+fi
+
 # What is here now, each peer named either way.
 missing=()
 if [ -x "$dir/node_modules/.bin/deno" ] && "$dir/node_modules/.bin/deno" --version > /dev/null 2>&1; then
@@ -54,6 +66,12 @@ if command -v nvim > /dev/null; then
     echo "nvim: $(nvim --version | head -1)"
 else
     missing+=("nvim (neovim, from apt-get)")
+fi
+
+if "$venv/bin/python" -c "import grpc" > /dev/null 2>&1; then
+    echo "grpcio: $("$venv/bin/python" -c "import grpc; print(grpc.__version__)")"
+else
+    missing+=("grpcio ($venv, from PyPI)")
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -12,6 +12,7 @@ mod convert_tests;
 mod diagnostics;
 mod fromproto;
 mod genconfig;
+mod panic;
 mod provider;
 mod serve;
 mod server;
@@ -22,11 +23,12 @@ mod tls;
 mod toproto;
 
 pub use async_trait::async_trait;
+pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use genconfig::generated_config;
 pub use provider::*;
 pub use serve::{
-    serve, serve_with, try_serve, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
+    serve, serve_with, try_serve, HandshakeEnv, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
 pub use server::{

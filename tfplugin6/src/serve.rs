@@ -30,6 +30,7 @@
 //! listeners (go-plugin uses them only on Windows), gRPC multiplexing of
 //! the broker (`PLUGIN_MULTIPLEX_GRPC`; Terraform does not set it).
 
+use std::ffi::OsString;
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -38,8 +39,10 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use rustls::pki_types::CertificateDer;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{UnixListener, UnixStream};
+use tokio::runtime::Handle;
 use tokio::sync::{mpsc, watch};
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::server::Connected;
@@ -60,6 +63,21 @@ pub const MAGIC_COOKIE_VALUE: &str =
 pub const PROTOCOL_VERSION: u32 = 6;
 /// go-plugin's core protocol version (the handshake line's first field).
 pub const CORE_PROTOCOL_VERSION: u32 = 1;
+
+/// How many calls one connection carries at once; a client opening more
+/// queues them (grpc-go's client, Terraform's, waits for a free stream,
+/// as do tonic's and grpcio's). Unlimited, h2 takes every stream a client
+/// opens at once, and each one's first DATA frame, unread until its
+/// handler runs, counts against h2's flood guard (small DATA frames
+/// buffered on the connection, at most half its window): 10,000
+/// concurrent calls tripped it (GOAWAY `ENHANCE_YOUR_CALM`,
+/// "too_many_data_frames") and ended the connection for all of them.
+const MAX_CONCURRENT_STREAMS: u32 = 1000;
+
+/// The connection's flow-control window: also what sizes h2's guard
+/// above (half of it), so 2 MiB of it covers the small frames of all
+/// [`MAX_CONCURRENT_STREAMS`] calls several times over.
+const CONNECTION_WINDOW: u32 = 4 << 20;
 
 /// What go-plugin prints when a plugin is run by hand.
 const NOT_A_PLUGIN: &str =
@@ -185,9 +203,22 @@ impl From<std::io::Error> for ServeError {
 /// ```
 ///
 /// On any failure (run by hand without the magic cookie, a protocol
-/// version other than 6 asked for, a socket that cannot be made) it says
-/// why on stderr and exits the process with status 1, as go-plugin does.
-/// [`try_serve`] returns the error instead.
+/// version other than 6 asked for, a `PLUGIN_CLIENT_CERT` that is not an
+/// X.509 certificate, a socket that cannot be made) it says why on stderr
+/// and exits the process with status 1 before printing the handshake
+/// line, as go-plugin does. [`try_serve`] returns the error instead.
+///
+/// gRPC is served on a runtime of its own (two threads, made here), and
+/// provider code runs on the runtime that called `serve`: provider code
+/// blocking every thread it has (a synchronous client, a
+/// `std::thread::sleep`) cannot hold up `GetMetadata`,
+/// `GetProviderSchema`, the health check or `StopProvider`, which answers
+/// the calls it cancels at once even while their threads stay blocked.
+/// A panic in provider code becomes an error on the call that panicked
+/// (see [`ProviderService`]); the process goes on serving.
+///
+/// One connection carries up to 1,000 calls at once; a client opening
+/// more queues them (Terraform's grpc-go client does).
 pub async fn serve<P: Provider>(provider: P) {
     serve_with(ServeOptions::default(), provider).await
 }
@@ -203,25 +234,78 @@ pub async fn serve_with<P: Provider>(options: ServeOptions, provider: P) {
     }
 }
 
-/// Checks the magic cookie's value.
-pub(crate) fn check_cookie(value: Option<&str>) -> Result<(), ServeError> {
-    if value == Some(MAGIC_COOKIE_VALUE) {
-        Ok(())
-    } else {
-        Err(ServeError::NotAPlugin)
+/// What go-plugin's client tells a plugin in its environment, read and
+/// checked before anything is bound or printed: [`try_serve`] reads it
+/// with [`HandshakeEnv::from_env`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HandshakeEnv {
+    /// The protocol version to speak (always [`PROTOCOL_VERSION`]).
+    pub protocol_version: u32,
+    /// Terraform's client certificate (DER) from `PLUGIN_CLIENT_CERT`, a
+    /// well-formed X.509 certificate; `None` when unset or empty (no TLS).
+    pub client_cert: Option<CertificateDer<'static>>,
+    /// Where to make the socket's directory: `PLUGIN_UNIX_SOCKET_DIR`,
+    /// else `None` (the system's temporary directory).
+    pub socket_dir: Option<PathBuf>,
+}
+
+impl HandshakeEnv {
+    /// Reads this process's environment.
+    pub fn from_env() -> Result<HandshakeEnv, ServeError> {
+        HandshakeEnv::read(|key| std::env::var_os(key))
+    }
+
+    /// Reads the environment `var` gives (a pure function of it): the
+    /// magic cookie must be Terraform's, `PLUGIN_PROTOCOL_VERSIONS` must
+    /// offer 6 (unset counts as 6; entries that are not numbers are
+    /// skipped, as go-plugin skips them), and `PLUGIN_CLIENT_CERT`, when
+    /// set, must hold a PEM certificate that parses as X.509.
+    /// (`PLUGIN_MIN_PORT`/`PLUGIN_MAX_PORT` concern TCP listeners, which
+    /// go-plugin uses only on Windows; they are not read.)
+    pub fn read(var: impl Fn(&str) -> Option<OsString>) -> Result<HandshakeEnv, ServeError> {
+        let text = |key: &str| var(key).map(|v| v.into_string());
+        match text(MAGIC_COOKIE_KEY) {
+            Some(Ok(v)) if v == MAGIC_COOKIE_VALUE => {}
+            _ => return Err(ServeError::NotAPlugin),
+        }
+        let protocol_version = match text("PLUGIN_PROTOCOL_VERSIONS") {
+            None => PROTOCOL_VERSION,
+            Some(Ok(offered)) => negotiate_version(&offered)?,
+            Some(Err(offered)) => {
+                return Err(ServeError::UnsupportedProtocolVersions(
+                    offered.to_string_lossy().into_owned(),
+                ))
+            }
+        };
+        let client_cert = match text("PLUGIN_CLIENT_CERT") {
+            None => None,
+            Some(Ok(pem)) if pem.is_empty() => None,
+            Some(Ok(pem)) => Some(tls::parse_client_cert(&pem).map_err(ServeError::ClientCert)?),
+            Some(Err(_)) => {
+                return Err(ServeError::ClientCert(
+                    "PLUGIN_CLIENT_CERT is not UTF-8 text, so not PEM".to_string(),
+                ))
+            }
+        };
+        let socket_dir = var("PLUGIN_UNIX_SOCKET_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from);
+        Ok(HandshakeEnv {
+            protocol_version,
+            client_cert,
+            socket_dir,
+        })
     }
 }
 
-/// The version to speak, given `PLUGIN_PROTOCOL_VERSIONS`. Entries that
-/// are not numbers are skipped, as go-plugin skips them.
-pub(crate) fn negotiate_version(offered: Option<&str>) -> Result<u32, ServeError> {
-    let Some(offered) = offered.filter(|s| !s.is_empty()) else {
-        return Ok(PROTOCOL_VERSION);
-    };
-    if offered
-        .split(',')
-        .filter_map(|s| s.trim().parse::<u32>().ok())
-        .any(|v| v == PROTOCOL_VERSION)
+/// The version to speak, given a non-empty `PLUGIN_PROTOCOL_VERSIONS`.
+fn negotiate_version(offered: &str) -> Result<u32, ServeError> {
+    if offered.is_empty()
+        || offered
+            .split(',')
+            .filter_map(|s| s.trim().parse::<u32>().ok())
+            .any(|v| v == PROTOCOL_VERSION)
     {
         Ok(PROTOCOL_VERSION)
     } else {
@@ -232,13 +316,30 @@ pub(crate) fn negotiate_version(offered: Option<&str>) -> Result<u32, ServeError
 /// [`serve`], returning errors instead of exiting. Returns `Ok` once the
 /// server has stopped after `Shutdown`.
 pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Result<(), ServeError> {
-    check_cookie(std::env::var(MAGIC_COOKIE_KEY).ok().as_deref())?;
-    let version = negotiate_version(std::env::var("PLUGIN_PROTOCOL_VERSIONS").ok().as_deref())?;
+    let env = HandshakeEnv::from_env()?;
+    let service = ProviderService::new(provider).with_runtime(Handle::current());
+    let server = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("tfplugin6-server")
+        .enable_all()
+        .build()?;
+    let served = server.spawn(serve_env(env, options, service)).await;
+    // Not dropped in place: dropping a runtime blocks, which an async
+    // context must not.
+    server.shutdown_background();
+    served.unwrap_or_else(|e| Err(ServeError::Io(std::io::Error::other(e))))
+}
 
-    // TLS first: nothing is bound if the client certificate is unusable.
-    let (acceptor, cert_field) = match std::env::var("PLUGIN_CLIENT_CERT") {
-        Ok(pem) if !pem.is_empty() => {
-            let client = tls::parse_client_cert(&pem).map_err(ServeError::ClientCert)?;
+/// The rest of [`try_serve`], on the server's runtime.
+async fn serve_env<P: Provider>(
+    env: HandshakeEnv,
+    options: ServeOptions,
+    mut provider: ProviderService<P>,
+) -> Result<(), ServeError> {
+    let version = env.protocol_version;
+    // TLS first: nothing is bound if the server certificate cannot be made.
+    let (acceptor, cert_field) = match env.client_cert {
+        Some(client) => {
             let server = tls::ServerCert::generate().map_err(|e| ServeError::Tls(e.to_string()))?;
             let config =
                 tls::server_config(&server, client).map_err(|e| ServeError::Tls(e.to_string()))?;
@@ -247,16 +348,11 @@ pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Resul
                 server.handshake_field(),
             )
         }
-        _ => (None, String::new()),
+        None => (None, String::new()),
     };
 
-    let socket_parent = std::env::var_os("PLUGIN_UNIX_SOCKET_DIR")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(std::env::temp_dir);
-    let dir = tempfile::Builder::new()
-        .prefix("plugin")
-        .tempdir_in(&socket_parent)?;
+    let socket_parent = env.socket_dir.unwrap_or_else(std::env::temp_dir);
+    let dir = socket_dir(&socket_parent)?;
     let socket = dir.path().join("provider.sock");
     let listener = UnixListener::bind(&socket)?;
 
@@ -269,11 +365,12 @@ pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Resul
         stop.clone(),
     );
 
-    let mut provider = ProviderService::new(provider);
     if let Some(observer) = options.value_observer {
         provider = provider.with_value_observer(observer);
     }
     let router = tonic::transport::Server::builder()
+        .max_concurrent_streams(MAX_CONCURRENT_STREAMS)
+        .initial_connection_window_size(CONNECTION_WINDOW)
         .add_service(provider.into_service())
         .add_service(health::health_server::HealthServer::new(Health(
             stop.clone(),
@@ -312,6 +409,23 @@ pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Resul
     };
     drop(dir);
     result
+}
+
+/// The socket's directory, fresh under `parent`: 0700 whatever the
+/// umask, as go-plugin's (only this user may reach the socket; with
+/// AutoMTLS off, reaching it is all a client needs).
+fn socket_dir(parent: &std::path::Path) -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    let owner_only = std::fs::Permissions::from_mode(0o700);
+    let dir = tempfile::Builder::new()
+        .prefix("plugin")
+        .permissions(owner_only.clone())
+        .tempdir_in(parent)?;
+    // The mode given at creation is masked by the umask (0700 under
+    // umask 077 stays, but umask 0200 would leave it unwritable): set it
+    // again, outright.
+    std::fs::set_permissions(dir.path(), owner_only)?;
+    Ok(dir)
 }
 
 /// Until `Shutdown`: resolves once it has been asked for.
@@ -567,28 +681,52 @@ impl plugin::grpc_broker_server::GrpcBroker for Idle {
 mod tests {
     use super::*;
 
+    /// The environment of `vars`, as [`HandshakeEnv::read`] sees it.
+    fn read(vars: &[(&str, &str)]) -> Result<HandshakeEnv, ServeError> {
+        HandshakeEnv::read(|k| {
+            (vars.iter())
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    fn with_cookie(more: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {
+        let mut vars = vec![(MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE)];
+        vars.extend_from_slice(more);
+        vars
+    }
+
     #[test]
     fn only_terraforms_cookie_lets_the_plugin_run() {
-        assert!(check_cookie(Some(MAGIC_COOKIE_VALUE)).is_ok());
-        assert!(matches!(check_cookie(None), Err(ServeError::NotAPlugin)));
+        assert!(read(&with_cookie(&[])).is_ok());
+        assert!(matches!(read(&[]), Err(ServeError::NotAPlugin)));
         assert!(matches!(
-            check_cookie(Some("x")),
+            read(&[(MAGIC_COOKIE_KEY, "x")]),
             Err(ServeError::NotAPlugin)
         ));
     }
 
     #[test]
     fn version_6_is_picked_from_what_terraform_offers() {
-        assert_eq!(negotiate_version(Some("5,6")).unwrap(), 6);
-        assert_eq!(negotiate_version(Some("6")).unwrap(), 6);
-        assert_eq!(negotiate_version(Some("x,6")).unwrap(), 6);
-        assert_eq!(negotiate_version(None).unwrap(), 6);
+        for offer in ["5,6", "6", "x,6", ""] {
+            let env = read(&with_cookie(&[("PLUGIN_PROTOCOL_VERSIONS", offer)])).unwrap();
+            assert_eq!(env.protocol_version, 6, "{offer}");
+        }
+        assert_eq!(read(&with_cookie(&[])).unwrap().protocol_version, 6);
     }
 
     #[test]
     fn an_offer_without_6_is_refused_naming_the_offer() {
-        let e = negotiate_version(Some("4,5")).unwrap_err();
+        let e = read(&with_cookie(&[("PLUGIN_PROTOCOL_VERSIONS", "4,5")])).unwrap_err();
         assert!(e.to_string().contains("\"4,5\""), "{e}");
+    }
+
+    #[test]
+    fn a_client_cert_that_is_a_pem_block_of_garbage_is_refused() {
+        let garbage = "-----BEGIN CERTIFICATE-----\naGVsbG8gd29ybGQ=\n-----END CERTIFICATE-----\n";
+        let e = read(&with_cookie(&[("PLUGIN_CLIENT_CERT", garbage)])).unwrap_err();
+        assert!(matches!(e, ServeError::ClientCert(_)), "{e}");
+        assert!(e.to_string().contains("X.509"), "{e}");
     }
 
     #[test]

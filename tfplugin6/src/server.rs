@@ -5,12 +5,14 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::fromproto::{self, Values};
+use crate::panic::{self, Panic};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
 use crate::stop::{StopSignal, Stopper};
@@ -35,11 +37,36 @@ pub use crate::tables::{ReceivedValue, ValueObserver};
 /// and answered with an error diagnostic saying the provider was
 /// stopped), then calls [`Provider::stop_provider`]; see [`StopSignal`].
 ///
+/// A panic in provider code is caught where it happens and becomes that
+/// call's answer: an error diagnostic "The provider panicked" whose detail
+/// holds the panic's message and its `file:line:column`, on the resource,
+/// data source or action called; a `FunctionError` for `CallFunction`; the
+/// `error` of `StopProvider`; and for `ListResource` and `InvokeAction`,
+/// an error event that ends the stream (after whatever the provider sent
+/// before panicking). The panic is also logged (`log::error!`, with its
+/// location); the process and every other call go on. (To know the
+/// location, the service adds a step to the process's panic hook that
+/// notes it; the hook there before still runs.)
+///
+/// Each provider call runs as a task of its own, on the runtime given to
+/// it by [`serve`](crate::serve) (the one `serve` was called from), while
+/// the service answers on the server's own: provider code that blocks
+/// every thread it has cannot starve the server. `GetMetadata`,
+/// `GetProviderSchema`, `GetFunctions`, the health check and
+/// `StopProvider` answer at once, and a call `StopProvider` cancels is
+/// answered even while its thread stays blocked. Used directly (without
+/// `serve`), provider calls are tasks of the runtime calling the service.
+/// A client that goes away cancels its call.
+///
+/// At most [`MAX_DIAGNOSTICS`](crate::MAX_DIAGNOSTICS) diagnostics go in
+/// one answer; one more says how many were left out.
+///
 /// [`serve`](crate::serve) builds one; use it directly to serve on a
 /// transport of your own.
 pub struct ProviderService<P> {
     inner: Arc<Inner<P>>,
     observer: Option<ValueObserver>,
+    runtime: Option<Handle>,
 }
 
 impl<P> Clone for ProviderService<P> {
@@ -47,6 +74,7 @@ impl<P> Clone for ProviderService<P> {
         ProviderService {
             inner: self.inner.clone(),
             observer: self.observer.clone(),
+            runtime: self.runtime.clone(),
         }
     }
 }
@@ -92,7 +120,17 @@ impl<P: Provider> ProviderService<P> {
         ProviderService {
             inner: Arc::new(inner),
             observer: None,
+            runtime: None,
         }
+    }
+
+    /// Runs provider code on `runtime` rather than on the runtime calling
+    /// the service: [`serve`](crate::serve) serves gRPC on a runtime of
+    /// its own and gives the caller's here, so provider code blocking its
+    /// threads cannot hold up the server.
+    pub(crate) fn with_runtime(mut self, runtime: Handle) -> Self {
+        self.runtime = Some(runtime);
+        self
     }
 
     /// Calls `observer` with every value decoded from a request.
@@ -130,16 +168,50 @@ impl<P: Provider> ProviderService<P> {
         self.inner.provider_entry.as_ref().map_err(Clone::clone)
     }
 
-    /// Runs a provider call until it ends or `StopProvider` comes; a
-    /// stopped call is dropped (cancelled) and is an error.
-    async fn call<T>(&self, rpc: &str, call: impl Future<Output = T>) -> Result<T, Diagnostic> {
-        self.inner
-            .stopper
-            .run(call)
-            .await
-            .ok_or_else(|| stopped(rpc))
+    /// The runtime provider code runs on: the one given to
+    /// [`with_runtime`](Self::with_runtime), else the caller's.
+    fn runtime(&self) -> Handle {
+        self.runtime.clone().unwrap_or_else(Handle::current)
+    }
+
+    /// Runs provider code on its runtime with its panics caught, until it
+    /// ends or `StopProvider` comes. Every provider call goes through
+    /// here: a stopped call is aborted and a panic logged, each becoming
+    /// the call's error diagnostic.
+    async fn call<T: Send + 'static>(
+        &self,
+        rpc: &'static str,
+        call: impl for<'a> FnOnce(&'a P) -> BoxFuture<'a, T> + Send + 'static,
+    ) -> Result<T, Diagnostic> {
+        let inner = self.inner.clone();
+        let run = panic::catch(async move { call(&inner.provider).await });
+        match self.inner.stopper.run(&self.runtime(), run).await {
+            Some(Ok(out)) => Ok(out),
+            Some(Err(p)) => Err(panicked(rpc, &p)),
+            None => Err(stopped(rpc)),
+        }
+    }
+
+    /// The provider's own [`Provider::stop_provider`], run on a thread of
+    /// the runtime's blocking pool rather than on its workers: those may
+    /// all be blocked in the very calls Terraform wants stopped.
+    async fn call_apart(&self) -> Result<(), String> {
+        let (inner, runtime) = (self.inner.clone(), self.runtime());
+        let on = runtime.clone();
+        let run = move || {
+            on.block_on(panic::catch(
+                async move { inner.provider.stop_provider().await },
+            ))
+        };
+        match runtime.spawn_blocking(run).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(p)) => Err(panicked("StopProvider", &p).detail),
+            Err(e) => Err(format!("the provider's stop did not run: {e}")),
+        }
     }
 }
+
+type BoxFuture<'a, T> = std::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 // The two server streams: each runs in a task of its own, feeding a
 // bounded channel the response reads; the provider's call is dropped
@@ -167,9 +239,8 @@ impl<P: Provider> ProviderService<P> {
                 include,
                 req.limit,
             );
-            let p = self.provider().list_resource(req, &results);
             tokio::select! {
-                d = self.call(RPC, p) => d,
+                d = self.call(RPC, move |p| Box::pin(async move { p.list_resource(req, &results).await })) => d,
                 // Terraform stopped reading: nothing more to say.
                 () = tx.closed() => Ok(Diagnostics::new()),
             }
@@ -190,9 +261,8 @@ impl<P: Provider> ProviderService<P> {
             let e = self.inner.actions.get(&r.action_type)?;
             let req = fromproto::invoke_action(&self.values(), e, r)?;
             let progress = ActionProgress::new(tx.clone());
-            let p = self.provider().invoke_action(req, &progress);
             tokio::select! {
-                d = self.call(RPC, p) => d,
+                d = self.call(RPC, move |p| Box::pin(async move { p.invoke_action(req, &progress).await })) => d,
                 () = tx.closed() => Ok(Diagnostics::new()),
             }
         };
@@ -206,6 +276,18 @@ fn stopped(rpc: &str) -> Diagnostic {
     Diagnostic::error("The provider was stopped").with_detail(format!(
         "Terraform asked the provider to stop (StopProvider) while {rpc} was running; \
          the call was cancelled."
+    ))
+}
+
+/// The answer to a call whose provider code panicked (logged here, with
+/// where: the panic hook's own print to stderr may be filtered out).
+fn panicked(rpc: &str, p: &Panic) -> Diagnostic {
+    let what = p.describe();
+    log::error!("the provider panicked in {rpc}: {what}");
+    Diagnostic::error("The provider panicked").with_detail(format!(
+        "The provider panicked while answering {rpc}: {what}\n\n\
+         This is a bug in the provider, which should be reported to its developers. \
+         The provider goes on serving other calls."
     ))
 }
 
@@ -263,9 +345,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.provider_entry()?;
                 let req = fromproto::validate_provider_config(&self.values(), e, req.into_inner())?;
-                let p = self.provider().validate_provider_config(req);
                 Ok(toproto::validate_provider_config(
-                    self.call("ValidateProviderConfig", p).await?,
+                    self.call("ValidateProviderConfig", move |p| {
+                        p.validate_provider_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -281,9 +365,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
                 let req = fromproto::validate_resource_config(&self.values(), e, r)?;
-                let p = self.provider().validate_resource_config(req);
                 Ok(toproto::validate_resource_config(
-                    self.call("ValidateResourceConfig", p).await?,
+                    self.call("ValidateResourceConfig", move |p| {
+                        p.validate_resource_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -299,9 +385,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.data_sources.get(&r.type_name)?;
                 let req = fromproto::validate_data_resource_config(&self.values(), e, r)?;
-                let p = self.provider().validate_data_resource_config(req);
                 Ok(toproto::validate_data_resource_config(
-                    self.call("ValidateDataResourceConfig", p).await?,
+                    self.call("ValidateDataResourceConfig", move |p| {
+                        p.validate_data_resource_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -317,9 +405,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.ephemeral.get(&r.type_name)?;
                 let req = fromproto::validate_ephemeral_resource_config(&self.values(), e, r)?;
-                let p = self.provider().validate_ephemeral_resource_config(req);
                 Ok(toproto::validate_ephemeral_resource_config(
-                    self.call("ValidateEphemeralResourceConfig", p).await?,
+                    self.call("ValidateEphemeralResourceConfig", move |p| {
+                        p.validate_ephemeral_resource_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -335,8 +425,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
                 let req = fromproto::upgrade_resource_state(e, r);
-                let p = self.provider().upgrade_resource_state(req);
-                toproto::upgrade_resource_state(e, self.call("UpgradeResourceState", p).await??)
+                let stored = toproto::StoredState::of(&req);
+                let answer = self.call("UpgradeResourceState", move |p| {
+                    p.upgrade_resource_state(req)
+                });
+                toproto::upgrade_resource_state(e, &stored, answer.await?)
             }
             .await,
         )
@@ -350,9 +443,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.provider_entry()?;
                 let req = fromproto::configure_provider(&self.values(), e, req.into_inner())?;
-                let p = self.provider().configure_provider(req);
                 Ok(toproto::configure_provider(
-                    self.call("ConfigureProvider", p).await?,
+                    self.call("ConfigureProvider", move |p| p.configure_provider(req))
+                        .await?,
                 ))
             }
             .await,
@@ -370,8 +463,13 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let id = self.inner.identities.get(&r.type_name)?;
                 let req = fromproto::read_resource(&self.values(), e, id, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().read_resource(req);
-                toproto::read_resource(e, id, caps, self.call("ReadResource", p).await??)
+                toproto::read_resource(
+                    e,
+                    id,
+                    caps,
+                    self.call("ReadResource", move |p| p.read_resource(req))
+                        .await??,
+                )
             }
             .await,
         )
@@ -388,8 +486,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let id = self.inner.identities.get(&r.type_name)?;
                 let req = fromproto::plan_resource_change(&self.values(), e, id, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().plan_resource_change(req);
-                let answer = self.call("PlanResourceChange", p).await??;
+                let answer = self
+                    .call("PlanResourceChange", move |p| p.plan_resource_change(req))
+                    .await??;
                 toproto::plan_resource_change(e, id, caps, answer)
             }
             .await,
@@ -406,8 +505,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let e = self.inner.resources.get(&r.type_name)?;
                 let id = self.inner.identities.get(&r.type_name)?;
                 let req = fromproto::apply_resource_change(&self.values(), e, id, r)?;
-                let p = self.provider().apply_resource_change(req);
-                let answer = self.call("ApplyResourceChange", p).await??;
+                let answer = self
+                    .call("ApplyResourceChange", move |p| p.apply_resource_change(req))
+                    .await??;
                 toproto::apply_resource_change(e, id, answer)
             }
             .await,
@@ -426,8 +526,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let id = ids.get(&r.type_name)?;
                 let req = fromproto::import_resource_state(&self.values(), id, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().import_resource_state(req);
-                let answer = self.call("ImportResourceState", p).await??;
+                let answer = self
+                    .call("ImportResourceState", move |p| p.import_resource_state(req))
+                    .await??;
                 toproto::import_resource_state(resources, ids, caps, answer)
             }
             .await,
@@ -444,8 +545,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let e = self.inner.resources.get(&r.target_type_name)?;
                 let id = self.inner.identities.get(&r.target_type_name)?;
                 let req = fromproto::move_resource_state(r);
-                let p = self.provider().move_resource_state(req);
-                toproto::move_resource_state(e, id, self.call("MoveResourceState", p).await??)
+                toproto::move_resource_state(
+                    e,
+                    id,
+                    self.call("MoveResourceState", move |p| p.move_resource_state(req))
+                        .await??,
+                )
             }
             .await,
         )
@@ -461,8 +566,12 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let e = self.inner.data_sources.get(&r.type_name)?;
                 let req = fromproto::read_data_source(&self.values(), e, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().read_data_source(req);
-                toproto::read_data_source(e, caps, self.call("ReadDataSource", p).await??)
+                toproto::read_data_source(
+                    e,
+                    caps,
+                    self.call("ReadDataSource", move |p| p.read_data_source(req))
+                        .await??,
+                )
             }
             .await,
         )
@@ -478,11 +587,13 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let e = self.inner.ephemeral.get(&r.type_name)?;
                 let req = fromproto::open_ephemeral_resource(&self.values(), e, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().open_ephemeral_resource(req);
                 toproto::open_ephemeral_resource(
                     e,
                     caps,
-                    self.call("OpenEphemeralResource", p).await??,
+                    self.call("OpenEphemeralResource", move |p| {
+                        p.open_ephemeral_resource(req)
+                    })
+                    .await??,
                 )
             }
             .await,
@@ -498,9 +609,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 self.inner.ephemeral.get(&r.type_name)?;
                 let req = fromproto::renew_ephemeral_resource(r);
-                let p = self.provider().renew_ephemeral_resource(req);
                 Ok(toproto::renew_ephemeral_resource(
-                    self.call("RenewEphemeralResource", p).await??,
+                    self.call("RenewEphemeralResource", move |p| {
+                        p.renew_ephemeral_resource(req)
+                    })
+                    .await??,
                 ))
             }
             .await,
@@ -516,9 +629,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 self.inner.ephemeral.get(&r.type_name)?;
                 let req = fromproto::close_ephemeral_resource(r);
-                let p = self.provider().close_ephemeral_resource(req);
                 Ok(toproto::close_ephemeral_resource(
-                    self.call("CloseEphemeralResource", p).await?,
+                    self.call("CloseEphemeralResource", move |p| {
+                        p.close_ephemeral_resource(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -541,8 +656,9 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             let f = (self.inner.schemas.functions.get(&r.name))
                 .ok_or_else(|| FunctionError::new(format!("unknown function {:?}", r.name)))?;
             let req = fromproto::call_function(f, r)?;
-            let p = self.provider().call_function(req);
-            let result = (self.call("CallFunction", p).await)
+            let result = (self
+                .call("CallFunction", move |p| p.call_function(req))
+                .await)
                 .map_err(|d| FunctionError::new(format!("{}: {}", d.summary, d.detail)))?;
             Ok(toproto::call_function(f, result))
         };
@@ -571,8 +687,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 self.inner.resources.get(&r.type_name)?;
                 let ty = self.inner.identities.required(RPC, &r.type_name)?;
                 let req = fromproto::upgrade_resource_identity(ty, r);
-                let p = self.provider().upgrade_resource_identity(req);
-                toproto::upgrade_resource_identity(ty, self.call(RPC, p).await??)
+                toproto::upgrade_resource_identity(
+                    ty,
+                    self.call(RPC, move |p| p.upgrade_resource_identity(req))
+                        .await??,
+                )
             }
             .await,
         )
@@ -587,8 +706,13 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.resources.get(&r.type_name)?;
                 let req = fromproto::generate_resource_config(&self.values(), e, r)?;
-                let p = self.provider().generate_resource_config(req);
-                toproto::generate_resource_config(e, self.call("GenerateResourceConfig", p).await??)
+                toproto::generate_resource_config(
+                    e,
+                    self.call("GenerateResourceConfig", move |p| {
+                        p.generate_resource_config(req)
+                    })
+                    .await??,
+                )
             }
             .await,
         )
@@ -603,9 +727,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.lists.get(&r.type_name)?;
                 let req = fromproto::validate_list_resource_config(&self.values(), e, r)?;
-                let p = self.provider().validate_list_resource_config(req);
                 Ok(toproto::validate_list_resource_config(
-                    self.call("ValidateListResourceConfig", p).await?,
+                    self.call("ValidateListResourceConfig", move |p| {
+                        p.validate_list_resource_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -633,9 +759,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             async {
                 let e = self.inner.actions.get(&r.type_name)?;
                 let req = fromproto::validate_action_config(&self.values(), e, r)?;
-                let p = self.provider().validate_action_config(req);
                 Ok(toproto::validate_action_config(
-                    self.call("ValidateActionConfig", p).await?,
+                    self.call("ValidateActionConfig", move |p| {
+                        p.validate_action_config(req)
+                    })
+                    .await?,
                 ))
             }
             .await,
@@ -652,8 +780,11 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
                 let e = self.inner.actions.get(&r.action_type)?;
                 let req = fromproto::plan_action(&self.values(), e, r)?;
                 let caps = req.client_capabilities;
-                let p = self.provider().plan_action(req);
-                toproto::plan_action(caps, self.call("PlanAction", p).await??)
+                toproto::plan_action(
+                    caps,
+                    self.call("PlanAction", move |p| p.plan_action(req))
+                        .await??,
+                )
             }
             .await,
         )
@@ -677,8 +808,6 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
     ) -> Reply<pb::stop_provider::Response> {
         // Cancel what runs, then let the provider clean up.
         self.inner.stopper.stop();
-        ok(toproto::stop_provider(
-            self.provider().stop_provider().await,
-        ))
+        ok(toproto::stop_provider(self.call_apart().await))
     }
 }

@@ -3,7 +3,9 @@
 
 use std::future::Future;
 
+use tokio::runtime::Handle;
 use tokio::sync::watch;
+use tokio::task::JoinHandle;
 
 /// Fires when Terraform calls `StopProvider` (the user pressed Ctrl-C)
 /// after this signal was taken.
@@ -84,15 +86,34 @@ impl Stopper {
         self.stops.send_modify(|n| *n += 1);
     }
 
-    /// `call`'s output, or `None` when a stop came first (`call` is then
-    /// dropped, which cancels it).
-    pub(crate) async fn run<F: Future>(&self, call: F) -> Option<F::Output> {
+    /// `call`'s output, run as a task of `runtime`, or `None` when a stop
+    /// came first (or the runtime is shutting down). A stopped call is
+    /// aborted: it ends at its next `.await`, and a call blocking its
+    /// thread is answered for at once all the same (the thread stays
+    /// blocked until the code returns).
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        runtime: &Handle,
+        call: impl Future<Output = T> + Send + 'static,
+    ) -> Option<T> {
         let signal = self.signal();
+        // Aborted when this future is dropped too: a call whose client
+        // went away is cancelled, as it was when the call ran in place.
+        let mut task = AbortOnDrop(runtime.spawn(CURRENT.scope(signal.clone(), call)));
         tokio::select! {
             biased;
-            out = CURRENT.scope(signal.clone(), call) => Some(out),
+            out = &mut task.0 => out.ok(),
             () = signal.stopped() => None,
         }
+    }
+}
+
+/// A task that is aborted when its handle is dropped.
+struct AbortOnDrop<T>(JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -105,18 +126,19 @@ mod tests {
     async fn a_stop_cancels_calls_in_flight_and_not_the_ones_after_it() {
         let stopper = std::sync::Arc::new(Stopper::new());
         let before = stopper.signal();
+        let (has_signal, in_call) = tokio::sync::oneshot::channel();
         let running = {
             let stopper = stopper.clone();
             tokio::spawn(async move {
                 stopper
-                    .run(async {
-                        assert!(StopSignal::current().is_some());
+                    .run(&Handle::current(), async {
+                        let _ = has_signal.send(StopSignal::current().is_some());
                         std::future::pending::<()>().await
                     })
                     .await
             })
         };
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(in_call.await.unwrap(), "the call sees its stop signal");
         assert!(!before.is_stopped());
         stopper.stop();
         assert!(before.is_stopped());
@@ -128,7 +150,7 @@ mod tests {
         assert_eq!(out, None);
         // After the stop: a fresh signal, and calls run to their end.
         assert!(!stopper.signal().is_stopped());
-        assert_eq!(stopper.run(async { 7 }).await, Some(7));
+        assert_eq!(stopper.run(&Handle::current(), async { 7 }).await, Some(7));
         assert!(StopSignal::current().is_none());
     }
 }

@@ -81,12 +81,19 @@ impl ServerCert {
     }
 }
 
-/// The first certificate of a PEM text (`PLUGIN_CLIENT_CERT`).
+/// The first certificate of a PEM text (`PLUGIN_CLIENT_CERT`), which
+/// must parse as X.509: a client certificate that does not could never
+/// be presented in a TLS handshake, so serving with it would serve a
+/// socket nobody can use.
 pub fn parse_client_cert(pem: &str) -> Result<CertificateDer<'static>, String> {
-    CertificateDer::pem_slice_iter(pem.as_bytes())
+    let der = CertificateDer::pem_slice_iter(pem.as_bytes())
         .next()
         .ok_or_else(|| "PLUGIN_CLIENT_CERT holds no PEM certificate".to_string())?
-        .map_err(|e| format!("PLUGIN_CLIENT_CERT is not a PEM certificate: {e}"))
+        .map_err(|e| format!("PLUGIN_CLIENT_CERT is not a PEM certificate: {e}"))?;
+    webpki::EndEntityCert::try_from(&der).map_err(|e| {
+        format!("PLUGIN_CLIENT_CERT holds a PEM block that is not an X.509 certificate: {e}")
+    })?;
+    Ok(der)
 }
 
 /// A client verifier that accepts exactly one certificate.

@@ -270,19 +270,80 @@ pub(crate) fn validate_ephemeral_resource_config(
     }
 }
 
+/// What an `UpgradeResourceState` request held: what its errors are
+/// explained with.
+pub(crate) struct StoredState {
+    type_name: String,
+    version: i64,
+    form: &'static str,
+}
+
+impl StoredState {
+    pub(crate) fn of(r: &UpgradeResourceStateRequest) -> Self {
+        let form = if !r.raw_state.json.is_empty() {
+            "JSON"
+        } else if !r.raw_state.flatmap.is_empty() {
+            "a flatmap (Terraform 0.11 and before)"
+        } else {
+            "nothing (an empty state)"
+        };
+        StoredState {
+            type_name: r.type_name.clone(),
+            version: r.version,
+            form,
+        }
+    }
+
+    /// `d`, an error, with a detail saying which stored state could not be
+    /// upgraded and where in it: a state that does not decode is reported
+    /// with only a message (at the root, or at a path into a state there
+    /// is no configuration for), which alone says too little.
+    fn explain(&self, mut d: Diagnostic) -> Diagnostic {
+        if !d.is_error() {
+            return d;
+        }
+        let what = format!(
+            "the stored state of a {} (written at schema version {}, stored as {})",
+            self.type_name, self.version, self.form
+        );
+        d.detail = if d.detail.is_empty() {
+            let at = match &d.attribute {
+                Some(p) => format!(" at {p}"),
+                None => String::new(),
+            };
+            format!(
+                "Upgrading {what} to the current schema failed{at}: {}",
+                d.summary
+            )
+        } else {
+            format!("{}\n\n(While upgrading {what}.)", d.detail)
+        };
+        d
+    }
+
+    fn explain_all(&self, ds: Diagnostics) -> Diagnostics {
+        ds.into_iter().map(|d| self.explain(d)).collect()
+    }
+}
+
 pub(crate) fn upgrade_resource_state(
     e: &Entry,
-    r: UpgradeResourceStateResponse,
+    stored: &StoredState,
+    r: Result<UpgradeResourceStateResponse, Diagnostics>,
 ) -> Result<pb::upgrade_resource_state::Response, Diagnostics> {
+    let r = r.map_err(|d| stored.explain_all(d))?;
     Ok(pb::upgrade_resource_state::Response {
-        upgraded_state: Some(encode(
-            "UpgradeResourceState",
-            "upgraded_state",
-            r.upgraded_state,
-            e,
-            true,
-        )?),
-        diagnostics: diagnostics(r.diagnostics),
+        upgraded_state: Some(
+            encode(
+                "UpgradeResourceState",
+                "upgraded_state",
+                r.upgraded_state,
+                e,
+                true,
+            )
+            .map_err(|d| stored.explain(d))?,
+        ),
+        diagnostics: diagnostics(stored.explain_all(r.diagnostics)),
     })
 }
 

@@ -18,10 +18,15 @@ use tonic::transport::{Channel, Endpoint, Uri};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tfplugin6-example-provider");
 
+// The core's test support: the one SKIPPED rule.
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
 /// Terraform's side of AutoMTLS: a self-signed P-521 CA certificate, as
 /// go-plugin's client makes.
 struct ClientIdentity {
     pem: String,
+    key_pem: String,
     der: CertificateDer<'static>,
     key: PrivateKeyDer<'static>,
 }
@@ -34,6 +39,7 @@ fn client_identity() -> ClientIdentity {
     let cert = params.self_signed(&key).unwrap();
     ClientIdentity {
         pem: cert.pem(),
+        key_pem: key.serialize_pem(),
         der: cert.der().clone(),
         key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
     }
@@ -92,6 +98,15 @@ fn command(env: &[(&str, &str)]) -> Command {
 /// Starts the provider with Terraform's environment and reads its
 /// handshake line.
 fn start(client: Option<&ClientIdentity>, socket_dir: &std::path::Path) -> Plugin {
+    start_with(client, socket_dir, command)
+}
+
+/// [`start`], the process made by `make` from the environment.
+fn start_with(
+    client: Option<&ClientIdentity>,
+    socket_dir: &std::path::Path,
+    make: impl FnOnce(&[(&str, &str)]) -> Command,
+) -> Plugin {
     let mut env = vec![
         (MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE),
         ("PLUGIN_PROTOCOL_VERSIONS", "5,6"),
@@ -100,7 +115,7 @@ fn start(client: Option<&ClientIdentity>, socket_dir: &std::path::Path) -> Plugi
     if let Some(c) = client {
         env.push(("PLUGIN_CLIENT_CERT", c.pem.as_str()));
     }
-    let mut child = command(&env).spawn().expect("the provider starts");
+    let mut child = make(&env).spawn().expect("the provider starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
@@ -443,5 +458,254 @@ async fn shutdown_from_the_controller_ends_the_process_even_with_streams_open() 
         !std::path::Path::new(&socket).parent().unwrap().exists(),
         "{stderr}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_client_cert_that_is_a_pem_block_of_garbage_exits_1_before_the_handshake() {
+    let dir = temp_dir("garbage-cert");
+    let garbage = "-----BEGIN CERTIFICATE-----\naGVsbG8sIG5vdCBhIGNlcnRpZmljYXRl\n-----END CERTIFICATE-----\n";
+    let mut child = command(&[
+        (MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE),
+        ("PLUGIN_PROTOCOL_VERSIONS", "6"),
+        ("PLUGIN_UNIX_SOCKET_DIR", dir.to_str().unwrap()),
+        ("PLUGIN_CLIENT_CERT", garbage),
+    ])
+    .spawn()
+    .unwrap();
+    // A provider that took the certificate would serve on, unreachable.
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty(), "no handshake line");
+    assert!(stderr.contains("PLUGIN_CLIENT_CERT"), "{stderr}");
+    assert!(stderr.contains("not an X.509 certificate"), "{stderr}");
+    // Nothing was bound.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_socket_directory_is_owner_only_even_under_umask_000() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("umask");
+    let plugin = start_with(None, &dir, |env| {
+        let mut cmd = command(env);
+        // The same process, started by a shell whose umask is 000.
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", "umask 000 && exec \"$0\"", BIN])
+            .env_clear()
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        std::mem::swap(&mut cmd, &mut sh);
+        cmd
+    });
+    let socket = plugin.socket();
+    let parent = std::path::Path::new(&socket).parent().unwrap();
+    let mode = std::fs::metadata(parent).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "the socket's directory has mode {mode:o}");
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ReadDataSource` of `example_block`, whose provider code blocks its
+/// thread for `seconds`.
+fn read_blocking(seconds: u8) -> pb::read_data_source::Request {
+    pb::read_data_source::Request {
+        type_name: "example_block".into(),
+        // {"seconds": seconds} in msgpack.
+        config: Some(pb::DynamicValue {
+            msgpack: [b"\x81\xa7seconds".as_slice(), &[seconds]].concat(),
+            json: vec![],
+        }),
+        ..Default::default()
+    }
+}
+
+/// How long `f` takes to answer.
+async fn timed<T>(f: impl std::future::Future<Output = T>) -> (T, Duration) {
+    let start = Instant::now();
+    let out = f.await;
+    (out, start.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_own_rpcs_answer_while_provider_code_blocks_every_thread() {
+    const BLOCK: u8 = 6;
+    let dir = temp_dir("blocked");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let channel = connect(&plugin, &identity).await.unwrap();
+    let client = pb::provider_client::ProviderClient::new(channel.clone());
+    // More blocking calls than the provider's runtime has threads (the
+    // example's `#[tokio::main]`: one per core).
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let began = Instant::now();
+    let blocked: Vec<_> = (0..threads * 2 + 2)
+        .map(|_| {
+            let mut client = client.clone();
+            tokio::spawn(async move { client.read_data_source(read_blocking(BLOCK)).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(blocked.iter().all(|b| !b.is_finished()));
+
+    let mut latencies = vec![];
+    let (r, t) = timed(client.clone().get_metadata(pb::get_metadata::Request {})).await;
+    r.unwrap();
+    latencies.push(("GetMetadata", t));
+    let (r, t) = timed(
+        client
+            .clone()
+            .get_provider_schema(pb::get_provider_schema::Request {}),
+    )
+    .await;
+    r.unwrap();
+    latencies.push(("GetProviderSchema", t));
+    let mut health = health::health_client::HealthClient::new(channel.clone());
+    let (r, t) = timed(health.check(health::HealthCheckRequest {
+        service: "plugin".into(),
+    }))
+    .await;
+    assert_eq!(r.unwrap().into_inner().status, 1);
+    latencies.push(("health", t));
+    let (r, t) = timed(client.clone().stop_provider(pb::stop_provider::Request {})).await;
+    assert_eq!(r.unwrap().into_inner().error, "");
+    latencies.push(("StopProvider", t));
+    eprintln!(
+        "while {} calls block every provider thread: {latencies:?}",
+        blocked.len()
+    );
+    for (rpc, t) in &latencies {
+        assert!(*t < Duration::from_millis(100), "{rpc} took {t:?}");
+    }
+
+    // The blocked calls are answered as stopped, though their threads
+    // still sleep.
+    for b in blocked {
+        let r = b.await.unwrap().unwrap().into_inner();
+        assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+        assert_eq!(r.diagnostics[0].summary, "The provider was stopped");
+    }
+    let answered = began.elapsed();
+    eprintln!(
+        "the blocked calls were answered {answered:?} after they began (each blocks {BLOCK} s)"
+    );
+    assert!(
+        answered < Duration::from_secs(BLOCK as u64 - 2),
+        "{answered:?}"
+    );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_concurrent_calls_on_one_connection_are_all_answered() {
+    const CALLS: usize = 10_000;
+    let dir = temp_dir("concurrent");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let client =
+        pb::provider_client::ProviderClient::new(connect(&plugin, &identity).await.unwrap());
+    let start = Instant::now();
+    let calls: Vec<_> = (0..CALLS)
+        .map(|_| {
+            let mut client = client.clone();
+            tokio::spawn(async move {
+                client
+                    .read_data_source(pb::read_data_source::Request {
+                        type_name: "example_echo".into(),
+                        config: Some(pb::DynamicValue {
+                            msgpack: b"\x82\xa5input\xc0\xa6output\xc0".to_vec(),
+                            json: vec![],
+                        }),
+                        ..Default::default()
+                    })
+                    .await
+            })
+        })
+        .collect();
+    let mut failed = vec![];
+    for c in calls {
+        match c.await.unwrap() {
+            Ok(r) => assert!(r.get_ref().diagnostics.is_empty()),
+            Err(status) => failed.push(status),
+        }
+    }
+    eprintln!(
+        "{CALLS} concurrent calls on one connection: {:?}",
+        start.elapsed()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failed, first: {:?}",
+        failed.len(),
+        failed.first()
+    );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join("target/peers/venv/bin/python");
+    let has_grpcio = Command::new(&python)
+        .args(["-c", "import grpc"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_grpcio {
+        skip::missing(
+            "grpcio (Python)",
+            "scripts/test-peers.sh installs it from PyPI into target/peers/venv",
+        );
+        return;
+    }
+    let dir = temp_dir("grpcio");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let (cert, key) = (dir.join("client.pem"), dir.join("client.key"));
+    std::fs::write(&cert, &identity.pem).unwrap();
+    std::fs::write(&key, &identity.key_pem).unwrap();
+    let out = Command::new(&python)
+        .arg(root.join("tfplugin6/tests/grpcio_client.py"))
+        .args([plugin.socket(), plugin.fields()[5].to_string()])
+        .args([&cert, &key])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let answer = |method: &str| {
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{method} ")))
+            .unwrap_or_else(|| panic!("no answer to {method}: {stdout}\n{stderr}"));
+        let hex = line
+            .strip_prefix("ok ")
+            .unwrap_or_else(|| panic!("{method}: {line}"));
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>()
+    };
+    use prost::Message;
+    let metadata = pb::get_metadata::Response::decode(&answer("GetMetadata")[..]).unwrap();
+    assert!(metadata.diagnostics.is_empty());
+    assert!(metadata
+        .data_sources
+        .iter()
+        .any(|d| d.type_name == "example_echo"));
+    let schema =
+        pb::get_provider_schema::Response::decode(&answer("GetProviderSchema")[..]).unwrap();
+    assert!(schema.diagnostics.is_empty());
+    assert!(schema.resource_schemas.contains_key("example_secret"));
+    drop(plugin);
     let _ = std::fs::remove_dir_all(&dir);
 }

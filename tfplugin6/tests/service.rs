@@ -42,13 +42,32 @@ impl Provider for Test {
     fn schemas(&self) -> Schemas {
         Schemas::new(Schema::new(Block::new()))
             .resource("test_thing", thing())
+            .resource(
+                "test_counter",
+                Schema::new(
+                    Block::new().attribute(Attribute::new("count", Type::Number).optional()),
+                ),
+            )
             .data_source("test_thing", thing())
     }
 
     async fn validate_resource_config(&self, req: ValidateResourceConfigRequest) -> Diagnostics {
         let mut d = Diagnostics::warning("a warning");
-        if req.config.attr("name").and_then(Value::as_str) == Some("bad") {
-            d.push(Diagnostic::error("bad name").at(ctywire::Path::root().attr("name")));
+        match req.config.attr("name").and_then(Value::as_str) {
+            Some("bad") => {
+                d.push(Diagnostic::error("bad name").at(ctywire::Path::root().attr("name")))
+            }
+            // One diagnostic per element of a large input: 150 in all,
+            // the last an error, or all warnings.
+            Some(many @ ("many" | "many warnings")) => {
+                d.extend((1..149).map(|i| Diagnostic::warning(format!("warning {i}"))));
+                d.push(if many == "many" {
+                    Diagnostic::error("the error")
+                } else {
+                    Diagnostic::warning("the last warning")
+                });
+            }
+            _ => {}
         }
         d
     }
@@ -259,4 +278,82 @@ async fn an_unknown_type_name_is_an_error_listing_the_known_ones() {
     assert_eq!(r.diagnostics.len(), 1);
     assert!(r.diagnostics[0].summary.contains("test_nope"));
     assert!(r.diagnostics[0].detail.contains("\"test_thing\""));
+}
+
+#[tokio::test]
+async fn an_answer_carries_at_most_100_diagnostics_then_one_counting_the_rest() {
+    let s = ProviderService::new(Test::default());
+    for (name, severity) in [("many", ERROR), ("many warnings", WARNING)] {
+        let r = s
+            .validate_resource_config(Request::new(pb::validate_resource_config::Request {
+                type_name: "test_thing".into(),
+                config: dv(&config(name), &ty()),
+                client_capabilities: None,
+            }))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(r.diagnostics.len(), 101, "{name}");
+        assert_eq!(r.diagnostics[99].summary, "warning 99");
+        let last = &r.diagnostics[100];
+        assert_eq!(last.summary, "...and 50 more diagnostics");
+        assert_eq!(
+            last.severity, severity,
+            "{name}: an error among the rest makes it one"
+        );
+        assert!(last.detail.contains("150"), "{}", last.detail);
+    }
+}
+
+fn upgrade(type_name: &str, raw_state: pb::RawState) -> pb::upgrade_resource_state::Request {
+    pb::upgrade_resource_state::Request {
+        type_name: type_name.into(),
+        version: 3,
+        raw_state: Some(raw_state),
+    }
+}
+
+#[tokio::test]
+async fn a_stored_state_that_does_not_upgrade_says_what_failed_and_where() {
+    let s = ProviderService::new(Test::default());
+    let json = pb::RawState {
+        json: b"[\"not an object\"]".to_vec(),
+        flatmap: Default::default(),
+    };
+    let flatmap = pb::RawState {
+        json: vec![],
+        flatmap: [("count".to_string(), "many".to_string())].into(),
+    };
+    // What failed (the upgrade of which stored state) when the error is
+    // about the whole state; where, when it is about part of it.
+    for (type_name, raw, says) in [
+        (
+            "test_thing",
+            json,
+            ["test_thing", "schema version 3", "stored as JSON"],
+        ),
+        (
+            "test_counter",
+            flatmap,
+            ["test_counter", "a flatmap", ".count"],
+        ),
+    ] {
+        let r = s
+            .upgrade_resource_state(Request::new(upgrade(type_name, raw)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(r.upgraded_state.is_none(), "{type_name}");
+        assert!(!r.diagnostics.is_empty(), "{type_name}");
+        for d in &r.diagnostics {
+            assert_eq!(d.severity, ERROR);
+            for word in says {
+                assert!(
+                    d.detail.contains(word),
+                    "{type_name}: {word:?} in {:?}",
+                    d.detail
+                );
+            }
+        }
+    }
 }

@@ -1,7 +1,9 @@
 //! A small provider served with go-plugin's handshake: the handshake and
 //! mTLS tests start this binary as Terraform would.
 //!
-//! It has one data source, `example_echo` (`output` is `input`), and one
+//! It has a data source, `example_echo` (`output` is `input`); a data
+//! source that blocks its thread, `example_block` (it sleeps `seconds`
+//! with `std::thread::sleep`, as careless synchronous code would); and a
 //! resource, `example_secret`, with a write-only `password` that the
 //! server must null in every state it returns.
 
@@ -25,6 +27,10 @@ impl Provider for Example {
                     .attribute(Attribute::new("output", Type::Dynamic).computed()),
             ),
         )
+        .data_source(
+            "example_block",
+            Schema::new(Block::new().attribute(Attribute::new("seconds", Type::Number).required())),
+        )
         .resource(
             "example_secret",
             Schema::new(
@@ -43,6 +49,13 @@ impl Provider for Example {
         &self,
         req: ReadDataSourceRequest,
     ) -> Result<ReadDataSourceResponse, Diagnostics> {
+        if req.type_name == "example_block" {
+            let seconds = req.config.attr("seconds").and_then(Value::as_f64);
+            std::thread::sleep(std::time::Duration::from_secs_f64(
+                seconds.unwrap_or(0.0).clamp(0.0, 60.0),
+            ));
+            return Ok(ReadDataSourceResponse::new(req.config));
+        }
         let input = req
             .config
             .attr("input")
