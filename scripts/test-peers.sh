@@ -3,7 +3,8 @@
 # Node's json-rpc-2.0 from the npm registry (under target/peers), Neovim
 # from Debian when `nvim` is missing; and Python's grpcio from PyPI, in a
 # virtual environment at target/peers/venv, the gRPC client
-# tfplugin6/tests/handshake.rs serves. Safe to run again.
+# tfplugin6/tests/handshake.rs serves; and the Seasonings plugins' msgpack
+# libraries (scripts/seasonings-peers.sh). Safe to run again.
 #
 # On a user's machine this is best effort: what cannot be installed is
 # named, the tests that need it say SKIPPED, and the script exits 0. Under
@@ -73,6 +74,10 @@ if "$venv/bin/python" -c "import grpc" > /dev/null 2>&1; then
 else
     missing+=("grpcio ($venv, from PyPI)")
 fi
+
+# The Seasonings plugins' own: Python's msgpack and Node's @msgpack/msgpack
+# (it names what it could not install, and exits 1 under CI=true).
+bash scripts/seasonings-peers.sh || missing+=("the Seasonings plugins' peers (scripts/seasonings-peers.sh)")
 
 if [ ${#missing[@]} -gt 0 ]; then
     for m in "${missing[@]}"; do
