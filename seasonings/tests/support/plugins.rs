@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-#[path = "../../../tests/support/skip.rs"]
-mod skip;
+// The one rule for a missing component, as the e2e support loads it.
+use crate::e2e::missing;
 
 pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -34,7 +34,7 @@ pub fn python() -> Option<PathBuf> {
             return Some(c);
         }
     }
-    skip::missing(
+    missing(
         "python with msgpack",
         "run `bash scripts/seasonings-peers.sh` (a venv with msgpack from PyPI)",
     );

@@ -1,0 +1,190 @@
+//! `resources.getSchema` read into the framework's schema types: the
+//! shapes of `terraform providers schema -json`, and errors naming the
+//! field at fault.
+
+use ctywire::schema::NestingMode;
+use ctywire::Type;
+use ctywire_bridge::msgpack_rpc::Raw;
+use ctywire_provider::schema::Presence;
+use ctywire_seasonings::protocol::Fields;
+use ctywire_seasonings::provider::read_schemas;
+
+const TRUE: u8 = 0xc3;
+
+fn map(entries: &[(&str, Raw)]) -> Raw {
+    let mut f = Fields::new();
+    for (k, v) in entries {
+        f.insert_raw(k, v.clone());
+    }
+    f.encode()
+}
+
+fn s(text: &str) -> Raw {
+    let mut f = Fields::new();
+    f.insert_str("x", text);
+    f.get("x").cloned().unwrap()
+}
+
+fn strs(items: &[&str]) -> Raw {
+    let mut f = Fields::new();
+    f.insert_strs("x", items.iter().copied());
+    f.get("x").cloned().unwrap()
+}
+
+fn yes() -> Raw {
+    Raw(vec![TRUE])
+}
+
+fn result(resource_block: Raw) -> Fields {
+    let mut f = Fields::new();
+    f.insert_raw(
+        "resource_schemas",
+        map(&[(
+            "thing",
+            map(&[("block", resource_block), ("plan_change", yes())]),
+        )]),
+    );
+    f
+}
+
+#[test]
+fn a_resource_schema_reads_into_the_frameworks_block() {
+    let block = map(&[
+        (
+            "attributes",
+            map(&[
+                ("name", map(&[("type", s("string")), ("required", yes())])),
+                (
+                    "tags",
+                    map(&[
+                        ("type", strs(&["map", "string"])),
+                        ("optional", yes()),
+                        ("computed", yes()),
+                        ("sensitive", yes()),
+                    ]),
+                ),
+                (
+                    "ports",
+                    map(&[
+                        (
+                            "nested_type",
+                            map(&[
+                                ("nesting_mode", s("list")),
+                                (
+                                    "attributes",
+                                    map(&[(
+                                        "port",
+                                        map(&[("type", s("number")), ("required", yes())]),
+                                    )]),
+                                ),
+                            ]),
+                        ),
+                        ("optional", yes()),
+                    ]),
+                ),
+            ]),
+        ),
+        (
+            "block_types",
+            map(&[(
+                "rule",
+                map(&[
+                    ("nesting_mode", s("set")),
+                    ("max_items", Raw(vec![3])),
+                    (
+                        "block",
+                        map(&[(
+                            "attributes",
+                            map(&[("note", map(&[("type", s("string")), ("optional", yes())]))]),
+                        )]),
+                    ),
+                ]),
+            )]),
+        ),
+        ("description", s("A thing.")),
+    ]);
+    let schemas = read_schemas(&result(block)).unwrap();
+    assert!(schemas.data_sources.is_empty());
+    let thing = &schemas.resources["thing"];
+    assert!(thing.plan_change);
+    assert_eq!(thing.version, 0);
+    let b = &thing.block;
+    assert_eq!(b.description, "A thing.");
+    assert_eq!(b.attribute("name").unwrap().presence, Presence::Required);
+    let tags = b.attribute("tags").unwrap();
+    assert_eq!(tags.presence, Presence::OptionalComputed);
+    assert!(tags.sensitive);
+    assert_eq!(tags.ty, Type::map(Type::String));
+    let ports = b.attribute("ports").unwrap();
+    assert_eq!(ports.nested.as_ref().unwrap().nesting, NestingMode::List);
+    let rule = b.block("rule").unwrap();
+    assert_eq!((rule.nesting, rule.max_items), (NestingMode::Set, 3));
+    assert_eq!(b.check(), Ok(()));
+    assert_eq!(
+        b.implied_type().unwrap(),
+        Type::parse(
+            r#"["object",{"name":"string","tags":["map","string"],
+                "ports":["list",["object",{"port":"number"}]],
+                "rule":["set",["object",{"note":"string"}]]}]"#
+        )
+        .unwrap()
+    );
+}
+
+#[test]
+fn an_attribute_both_required_and_computed_is_refused_at_its_path() {
+    let block = map(&[(
+        "attributes",
+        map(&[(
+            "name",
+            map(&[
+                ("type", s("string")),
+                ("required", yes()),
+                ("computed", yes()),
+            ]),
+        )]),
+    )]);
+    let err = read_schemas(&result(block)).unwrap_err().to_string();
+    assert!(
+        err.starts_with(".resource_schemas.thing.block.attributes.name:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_type_that_is_no_type_is_refused_at_its_path() {
+    let block = map(&[(
+        "attributes",
+        map(&[(
+            "name",
+            map(&[("type", strs(&["list"])), ("required", yes())]),
+        )]),
+    )]);
+    let err = read_schemas(&result(block)).unwrap_err().to_string();
+    assert!(
+        err.starts_with(".resource_schemas.thing.block.attributes.name.type:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_group_nesting_is_for_blocks_only() {
+    let block = map(&[(
+        "attributes",
+        map(&[(
+            "n",
+            map(&[
+                (
+                    "nested_type",
+                    map(&[("nesting_mode", s("group")), ("attributes", map(&[]))]),
+                ),
+                ("optional", yes()),
+            ]),
+        )]),
+    )]);
+    let err = read_schemas(&result(block)).unwrap_err().to_string();
+    assert!(
+        err.starts_with(".resource_schemas.thing.block.attributes.n.nested_type.nesting_mode:"),
+        "{err}"
+    );
+}
