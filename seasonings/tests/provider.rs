@@ -9,6 +9,9 @@ use ctywire_provider::schema::Presence;
 use ctywire_seasonings::protocol::Fields;
 use ctywire_seasonings::provider::read_schemas;
 
+#[path = "../../tests/support/skip.rs"]
+mod skip;
+
 const TRUE: u8 = 0xc3;
 
 fn map(entries: &[(&str, Raw)]) -> Raw {
@@ -187,4 +190,107 @@ fn a_group_nesting_is_for_blocks_only() {
         err.starts_with(".resource_schemas.thing.block.attributes.n.nested_type.nesting_mode:"),
         "{err}"
     );
+}
+
+mod served {
+    //! The host provider in the framework's in-process Terraform core,
+    //! against tests/resource_plugins/broken.py: a broken answer is an
+    //! error naming the plugin, the method and the path, and an answer
+    //! that refuses the apply keeps the prior state.
+
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use ctywire_provider::testing::Harness;
+    use ctywire_seasonings::host::{Plugin, PluginOptions};
+    use ctywire_seasonings::provider::builder;
+    use serde_json::json;
+
+    use super::skip;
+
+    fn python() -> Option<PathBuf> {
+        let venv =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/peers/python/bin/python");
+        let candidates = [
+            std::env::var_os("SEASONINGS_PYTHON").map(PathBuf::from),
+            Some(venv),
+            Some("python3".into()),
+        ];
+        let found = candidates.into_iter().flatten().find(|c| {
+            std::process::Command::new(c)
+                .args(["-c", "import msgpack"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+        if found.is_none() {
+            skip::missing(
+                "python with msgpack",
+                "run `bash scripts/seasonings-peers.sh`",
+            );
+        }
+        found
+    }
+
+    /// The plugin on a runtime of its own (its pipes are driven there
+    /// while the harness blocks), served in the harness.
+    fn harness() -> Option<(tokio::runtime::Runtime, Harness)> {
+        let py = python()?;
+        let script =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/resource_plugins/broken.py");
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let provider = rt.block_on(async {
+            let plugin =
+                Plugin::spawn(py, [script.display().to_string()], PluginOptions::default())
+                    .await
+                    .expect("broken.py starts");
+            builder(Arc::new(plugin)).await.expect("its schemas read")
+        });
+        let tf = Harness::new(provider.build().expect("its schemas are valid")).unwrap();
+        Some((rt, tf))
+    }
+
+    #[test]
+    fn an_apply_answer_of_the_wrong_type_names_the_plugin_the_method_and_the_path() {
+        let Some((_rt, mut tf)) = harness() else {
+            return;
+        };
+        tf.resource("broken_note.a", json!({ "content": "wrong type" }))
+            .unwrap();
+        let err = format!("{:?}", tf.apply().unwrap_err());
+        assert!(
+            err.contains(r#"plugin \"broken\", resources.applyChange"#),
+            "{err}"
+        );
+        assert!(err.contains(".new_state.content"), "{err}");
+        assert!(
+            tf.state().addresses().is_empty(),
+            "nothing was created: {err}"
+        );
+    }
+
+    #[test]
+    fn an_apply_refused_as_a_whole_keeps_the_prior_state() {
+        let Some((_rt, mut tf)) = harness() else {
+            return;
+        };
+        tf.resource("broken_note.a", json!({ "content": "one" }))
+            .unwrap();
+        tf.apply().unwrap();
+        let id = tf.state().values("broken_note.a")["id"].clone();
+        tf.resource("broken_note.a", json!({ "content": "refuse" }))
+            .unwrap();
+        let err = format!("{:?}", tf.apply().unwrap_err());
+        assert!(err.contains("this content is refused"), "{err}");
+        assert!(
+            err.contains("Attr(\"content\")"),
+            "the plugin's path: {err}"
+        );
+        let state = tf.state();
+        assert_eq!(
+            state.values("broken_note.a")["content"],
+            "one",
+            "the prior state stays"
+        );
+        assert_eq!(state.values("broken_note.a")["id"], id);
+    }
 }
