@@ -9,8 +9,11 @@ use ctywire_provider::schema::Presence;
 use ctywire_seasonings::protocol::Fields;
 use ctywire_seasonings::provider::read_schemas;
 
-#[path = "../../tests/support/skip.rs"]
-mod skip;
+// The e2e support carries the one rule for a missing interpreter, which
+// the plugins' support uses.
+#[path = "../../e2e/tests/support/mod.rs"]
+mod e2e;
+mod support;
 
 const TRUE: u8 = 0xc3;
 
@@ -206,30 +209,7 @@ mod served {
     use ctywire_seasonings::provider::builder;
     use serde_json::json;
 
-    use super::skip;
-
-    fn python() -> Option<PathBuf> {
-        let venv =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/peers/python/bin/python");
-        let candidates = [
-            std::env::var_os("SEASONINGS_PYTHON").map(PathBuf::from),
-            Some(venv),
-            Some("python3".into()),
-        ];
-        let found = candidates.into_iter().flatten().find(|c| {
-            std::process::Command::new(c)
-                .args(["-c", "import msgpack"])
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-        if found.is_none() {
-            skip::missing(
-                "python with msgpack",
-                "run `bash scripts/seasonings-peers.sh`",
-            );
-        }
-        found
-    }
+    use crate::support::plugins::python;
 
     /// The plugin on a runtime of its own (its pipes are driven there
     /// while the harness blocks), served in the harness.

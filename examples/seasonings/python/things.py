@@ -49,6 +49,19 @@ def forget(state):
         os.remove(path)
 
 
+class Stored:
+    """What every resource here does alike: its objects are files by id."""
+
+    def delete(self, prior):
+        forget(prior)
+
+    def read(self, state):
+        return stored(state["id"])
+
+    def import_(self, id_):
+        return stored(id_)
+
+
 @plugin.function(parameters=[{"name": "text", "type": "string"}], return_type="string", summary="A text as a slug")
 def slug(text):
     return slugify(text)
@@ -67,7 +80,7 @@ def slug(text):
         "description": "A thing, kept in a file.",
     },
 )
-class Thing:
+class Thing(Stored):
     def plan(self, prior, proposed, config):
         planned = dict(proposed)
         text = proposed["text"]
@@ -98,14 +111,6 @@ class Thing:
         store(state)
         return state
 
-    def delete(self, prior):
-        forget(prior)
-
-    def read(self, state):
-        return stored(state["id"])
-
-    def import_(self, id_):
-        return stored(id_)
 
 
 @plugin.resource(
@@ -117,7 +122,7 @@ class Thing:
         }
     },
 )
-class Note:
+class Note(Stored):
     def create(self, planned, config):
         state = {"content": planned["content"], "id": f"note-{secrets.token_hex(4)}"}
         store(state)
@@ -128,11 +133,6 @@ class Note:
         store(state)
         return state
 
-    def delete(self, prior):
-        forget(prior)
-
-    def read(self, state):
-        return stored(state["id"])
 
 
 @plugin.data_source(

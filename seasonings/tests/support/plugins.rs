@@ -2,6 +2,9 @@
 //! it needs to really run; a missing interpreter is SKIPPED by the one
 //! rule (a failure under CI=true).
 
+// Each test binary uses what it needs of this.
+#![allow(dead_code)]
+
 use std::path::PathBuf;
 
 // The one rule for a missing component, as the e2e support loads it.
