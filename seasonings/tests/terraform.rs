@@ -302,3 +302,18 @@ resource "things_thing" "bad" {
         assert_eq!(ws.objects(), Vec::<String>::new());
     });
 }
+
+#[test]
+fn install_without_a_plugin_command_says_how_to_call_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ctywire-seasonings"))
+        .args(["install", "--dir", "x"])
+        .output()
+        .expect("ctywire-seasonings runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the plugin command follows `--`"), "{err}");
+    assert!(
+        err.contains("ctywire-seasonings install --dir DIR -- COMMAND"),
+        "{err}"
+    );
+}
