@@ -29,8 +29,10 @@ use crate::plan_hook::PlanChange;
 /// configuration, plans and applied states as Terraform will.
 #[async_trait::async_trait]
 pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
-    /// Cross-attribute checks beyond the block's own rules. Default: none.
-    fn validate(&self, config: &Value) -> Diagnostics {
+    /// Checks beyond the block's own rules, on configuration that may
+    /// hold unknowns (asynchronous: a host may ask its program). Default:
+    /// none.
+    async fn validate(&self, config: &Value) -> Diagnostics {
         let _ = config;
         Diagnostics::new()
     }
@@ -78,8 +80,9 @@ pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
 /// A data source type whose schema is a runtime value.
 #[async_trait::async_trait]
 pub trait DynDataSource<D: Send + Sync + 'static>: Send + Sync + 'static {
-    /// Cross-attribute checks beyond the block's own rules. Default: none.
-    fn validate(&self, config: &Value) -> Diagnostics {
+    /// Checks beyond the block's own rules (asynchronous, as a
+    /// resource's). Default: none.
+    async fn validate(&self, config: &Value) -> Diagnostics {
         let _ = config;
         Diagnostics::new()
     }
@@ -106,8 +109,8 @@ where
     D: Send + Sync + 'static,
     R: DynResource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
-        self.0.validate(config)
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config).await
     }
 
     async fn apply(
@@ -201,8 +204,8 @@ where
     D: Send + Sync + 'static,
     S: DynDataSource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
-        self.0.validate(config)
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config).await
     }
 
     async fn read(

@@ -26,7 +26,8 @@ use crate::values::{read_model, read_state, write_model};
 /// A resource with its model erased.
 #[async_trait::async_trait]
 pub(crate) trait AnyResource<D>: Send + Sync {
-    fn validate(&self, config: &Value) -> Diagnostics;
+    /// The type's own checks (a runtime-schema type may ask its program).
+    async fn validate(&self, config: &Value) -> Diagnostics;
     /// Applies the change: create, update or (a null planned state)
     /// delete. An answer whose diagnostics hold errors keeps the object
     /// its state names (Terraform taints one just created).
@@ -91,7 +92,7 @@ where
     D: Send + Sync + 'static,
     R: Resource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
+    async fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
     }
 
@@ -200,7 +201,7 @@ where
 /// A data source with its model erased.
 #[async_trait::async_trait]
 pub(crate) trait AnyDataSource<D>: Send + Sync {
-    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn validate(&self, config: &Value) -> Diagnostics;
     async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics>;
 }
 
@@ -210,7 +211,7 @@ where
     D: Send + Sync + 'static,
     S: DataSource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
+    async fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
     }
 

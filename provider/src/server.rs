@@ -571,20 +571,26 @@ impl<P: Provider> tf::Provider for Framework<P> {
         &self,
         req: tf::ValidateResourceConfigRequest,
     ) -> Diagnostics {
-        let (name, config) = (&req.type_name, &req.config);
-        Self::validate_kind(&self.resources, "resource", name, config, |k, c| {
-            k.validate(c)
-        })
+        match find(&self.resources, "resource", &req.type_name) {
+            Ok(k) => {
+                let own = k.imp.validate(&req.config).await;
+                Self::validate_with(&k.block, &req.config, own)
+            }
+            Err(d) => d,
+        }
     }
 
     async fn validate_data_resource_config(
         &self,
         req: tf::ValidateDataResourceConfigRequest,
     ) -> Diagnostics {
-        let (name, config) = (&req.type_name, &req.config);
-        Self::validate_kind(&self.data_sources, "data source", name, config, |k, c| {
-            k.validate(c)
-        })
+        match find(&self.data_sources, "data source", &req.type_name) {
+            Ok(k) => {
+                let own = k.imp.validate(&req.config).await;
+                Self::validate_with(&k.block, &req.config, own)
+            }
+            Err(d) => d,
+        }
     }
 
     async fn validate_ephemeral_resource_config(

@@ -53,6 +53,15 @@ fn attr(v: &Value, name: &str) -> Value {
 
 #[async_trait]
 impl DynResource<()> for Store {
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        match attr(config, "name").as_str() {
+            Some("bad") => Diagnostic::error("a bad name")
+                .at(ctywire_provider::Path::root().attr("name"))
+                .into(),
+            _ => Diagnostics::new(),
+        }
+    }
+
     async fn apply(
         &self,
         _ctx: &Context<()>,
@@ -183,6 +192,15 @@ fn a_runtime_schema_refuses_a_configuration_without_a_required_attribute() {
         .unwrap();
     let err = tf.validate().unwrap_err();
     assert!(format!("{err:?}").contains("name"), "{err:?}");
+}
+
+#[test]
+fn a_runtime_schemas_own_validation_runs_after_its_blocks() {
+    let mut tf = harness();
+    tf.resource("test_thing.a", json!({ "name": "bad" }))
+        .unwrap();
+    let err = tf.validate().unwrap_err();
+    assert!(format!("{err:?}").contains("a bad name"), "{err:?}");
 }
 
 #[test]

@@ -54,6 +54,10 @@ pub mod method {
     pub const FUNCTIONS_CALL: &str = "functions.call";
     /// §6.
     pub const RESOURCES_GET_SCHEMA: &str = "resources.getSchema";
+    /// §6, optional.
+    pub const RESOURCES_VALIDATE_CONFIG: &str = "resources.validateConfig";
+    /// §6, optional.
+    pub const DATA_SOURCES_VALIDATE_CONFIG: &str = "dataSources.validateConfig";
     /// §6.2, for types whose schema says `plan_change: true`.
     pub const RESOURCES_PLAN_CHANGE: &str = "resources.planChange";
     /// §6.

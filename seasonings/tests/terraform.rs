@@ -317,3 +317,22 @@ fn install_without_a_plugin_command_says_how_to_call_it() {
         "{err}"
     );
 }
+
+#[test]
+fn the_plugins_own_validation_names_the_attribute() {
+    for_each_plugin("validate", |ws| {
+        ws.write(&config("Not Valid", r#""x""#));
+        let (code, out) = ws.tf(&["validate"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("Error: Invalid name"), "{out}");
+        assert!(
+            out.contains("'Not Valid': lower-case letters, digits and - only"),
+            "{out}"
+        );
+        assert!(out.contains("with things_thing.t,"), "{out}");
+        assert!(
+            out.contains(r#"name = "Not Valid""#),
+            "the attribute is shown:\n{out}"
+        );
+    });
+}

@@ -227,7 +227,7 @@ class ResourcePlugin(Plugin):
     A resource is a class registered with `@plugin.resource(name, block)`;
     an instance answers `create(planned, config)`, `update(prior, planned,
     config)`, `delete(prior)`, `read(state)` (None: gone) and optionally
-    `import_(id)` and `plan(prior, proposed, config)` -> (planned,
+    `validate(config)` -> diagnostics, `import_(id)` and `plan(prior, proposed, config)` -> (planned,
     requires_replace paths): with `plan` the plugin plans the type itself
     (`plan_change: true`), else the host plans as Terraform would. A data
     source is a function of its config registered with
@@ -242,6 +242,8 @@ class ResourcePlugin(Plugin):
         self.methods.update(
             {
                 "resources.getSchema": self._resource_schemas,
+                "resources.validateConfig": self._validate_resource,
+                "dataSources.validateConfig": lambda params: {"diagnostics": []},
                 "resources.planChange": self._plan_change,
                 "resources.applyChange": self._apply_change,
                 "resources.read": self._read,
@@ -284,6 +286,11 @@ class ResourcePlugin(Plugin):
         if name not in kinds:
             raise PluginError("Unknown type", f"this plugin has no type {name!r}", code=INVALID_PARAMS)
         return kinds[name][1]
+
+    def _validate_resource(self, params):
+        r = self._of(self.resources, params)
+        check = getattr(r, "validate", None)
+        return {"diagnostics": check(params.get("config")) if check else []}
 
     def _plan_change(self, params):
         r = self._of(self.resources, params)

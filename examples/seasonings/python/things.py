@@ -81,6 +81,12 @@ def slug(text):
     },
 )
 class Thing(Stored):
+    def validate(self, config):
+        name = config["name"]
+        if isinstance(name, str) and not re.fullmatch(r"[a-z0-9-]+", name):
+            return [{"severity": "error", "summary": "Invalid name", "detail": f"{name!r}: lower-case letters, digits and - only", "path": ["name"]}]
+        return []
+
     def plan(self, prior, proposed, config):
         planned = dict(proposed)
         text = proposed["text"]

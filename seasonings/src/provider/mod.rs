@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 pub use schema::{read_schemas, Schemas, TypeSchema};
 
 use crate::host::{ErrorKind, Plugin, PluginError};
-use crate::protocol::{method, read_diagnostics, read_path, Capability, Fields, Severity};
+use crate::protocol::{code, method, read_diagnostics, read_path, Capability, Fields, Severity};
 
 /// The provider block: empty. The plugin command is fixed where the
 /// provider is installed; a plugin takes no configuration from Terraform.
@@ -179,6 +179,18 @@ impl PluginType {
         })
     }
 
+    /// The optional `validateConfig` of this type's kind: its diagnostics,
+    /// none when the plugin has no such method.
+    async fn validate(&self, method: &str, config: &Value) -> Diagnostics {
+        match self.call(method, &[("config", config)], &[]).await {
+            Ok(answer) => answer.diagnostics,
+            Err(e) if e.remote().is_some_and(|r| r.code == code::METHOD_NOT_FOUND) => {
+                Diagnostics::new()
+            }
+            Err(e) => failed(e),
+        }
+    }
+
     fn refused(&self, method: &str, error: ctywire::Error) -> PluginError {
         self.plugin.failure(
             method,
@@ -260,6 +272,10 @@ fn diagnostic(d: crate::protocol::Diagnostic) -> Diagnostic {
 
 #[async_trait::async_trait]
 impl DynResource<()> for PluginType {
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        PluginType::validate(self, method::RESOURCES_VALIDATE_CONFIG, config).await
+    }
+
     async fn modify_plan(
         &self,
         _ctx: &Context<()>,
@@ -398,6 +414,10 @@ impl DynResource<()> for PluginType {
 
 #[async_trait::async_trait]
 impl DynDataSource<()> for PluginType {
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        PluginType::validate(self, method::DATA_SOURCES_VALIDATE_CONFIG, config).await
+    }
+
     async fn read(&self, _ctx: &Context<()>, config: Value) -> Result<Value, Diagnostics> {
         let m = method::DATA_SOURCES_READ;
         let answer = self
