@@ -17,6 +17,7 @@
 mod schema;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use ctywire::{PathStep, Type, Value};
 use ctywire_bridge::msgpack_rpc::Raw;
@@ -135,6 +136,11 @@ impl DynFunction for PluginFunction {
     }
 }
 
+/// How long an apply may take: creating a real object can take minutes
+/// (terraform-plugin-sdk's default timeout for each operation is 20
+/// minutes); every other call has the plugin's call timeout.
+const APPLY_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
 /// A resource or data source type of the plugin: its name there and the
 /// type its values have.
 struct PluginType {
@@ -169,7 +175,13 @@ impl PluginType {
         for (key, bytes) in private {
             params.insert_raw(key, write_bin(bytes));
         }
-        let fields = self.plugin.call(method, params).await?;
+        let fields = if method == method::RESOURCES_APPLY_CHANGE {
+            self.plugin
+                .call_with_timeout(method, params, APPLY_TIMEOUT)
+                .await?
+        } else {
+            self.plugin.call(method, params).await?
+        };
         let diagnostics = read_diagnostics(&fields)
             .map(diagnostics)
             .map_err(|e| self.bad(method, e))?;
