@@ -274,3 +274,32 @@ mod served {
         assert_eq!(state.values("broken_note.a")["id"], id);
     }
 }
+
+mod arbitrary {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Whatever a plugin answers, reading its schemas gives a value or
+        /// an error, never a panic.
+        #[test]
+        fn reading_any_answer_as_schemas_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            if let Ok(fields) = Fields::read(&bytes) {
+                let _ = read_schemas(&fields);
+            }
+        }
+
+        /// The same for answers shaped like schemas, with arbitrary leaves.
+        #[test]
+        fn reading_schema_shaped_answers_never_panics(
+            leaf in proptest::collection::vec(any::<u8>(), 0..16),
+            key in "(type|required|optional|computed|nested_type|nesting_mode|attributes|block_types|block|deprecated|version)",
+        ) {
+            let leaf = Raw(leaf);
+            let attr = map(&[(&key, leaf.clone()), ("type", s("string"))]);
+            let block = map(&[("attributes", map(&[("a", attr)])), (&key, leaf)]);
+            let _ = read_schemas(&result(block));
+        }
+    }
+}

@@ -480,3 +480,22 @@ fn read_bin(b: &[u8]) -> Result<Vec<u8>, ctywire::Error> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{read_bin, write_bin};
+
+    proptest! {
+        #[test]
+        fn private_data_round_trips_as_bin(bytes in proptest::collection::vec(any::<u8>(), 1..70000)) {
+            prop_assert_eq!(read_bin(&write_bin(&bytes).0).unwrap(), bytes);
+        }
+
+        #[test]
+        fn reading_any_bytes_as_bin_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            let _ = read_bin(&bytes);
+        }
+    }
+}
