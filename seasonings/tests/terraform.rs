@@ -2,8 +2,9 @@
 //! `ctywire-seasonings install` writes the launcher, a CLI configuration's
 //! `dev_overrides` points at it, and Terraform plans (with inputs unknown
 //! until apply), applies, re-plans to nothing, updates, replaces, calls the
-//! plugin's function, reads its data source, keeps an object whose create
-//! failed after it existed (tainted), and destroys. Each test runs for
+//! plugin's function, reads its data source, plans again an object deleted
+//! outside, shows the plugin's validation at its attribute, imports, keeps
+//! an object whose create failed after it existed (tainted), and destroys. Each test runs for
 //! every language's `things` plugin that can run here (tests/support).
 //! Without `terraform` or an interpreter it says `SKIPPED: …` and passes,
 //! except under `CI=true`.
@@ -333,6 +334,49 @@ fn the_plugins_own_validation_names_the_attribute() {
         assert!(
             out.contains(r#"name = "Not Valid""#),
             "the attribute is shown:\n{out}"
+        );
+    });
+}
+
+#[test]
+fn terraform_imports_an_object_the_plugin_holds() {
+    for_each_plugin("import", |ws| {
+        ws.write(
+            r#"
+resource "things_thing" "t" {
+  name = "kept"
+  text = "Kept Text"
+}
+"#,
+        );
+        ws.apply();
+        let (code, out) = ws.tf(&["state", "rm", "things_thing.t"]);
+        assert_eq!(code, 0, "{out}");
+        let objects = ws.objects();
+        let id = objects[0].trim_end_matches(".json");
+
+        let (code, out) = ws.tf(&["import", "-input=false", "things_thing.t", id]);
+        assert_eq!(code, 0, "import failed:\n{out}");
+        let (code, out) = ws.plan();
+        assert_eq!(
+            code, 0,
+            "the imported object matches its configuration:\n{out}"
+        );
+
+        // An id the plugin does not hold: Terraform's own error.
+        ws.write(
+            r#"
+resource "things_thing" "u" {
+  name = "missing"
+  text = "x"
+}
+"#,
+        );
+        let (code, out) = ws.tf(&["import", "-input=false", "things_thing.u", "no-such-id"]);
+        assert_ne!(code, 0, "{out}");
+        assert!(
+            out.contains("Cannot import non-existent remote object"),
+            "{out}"
         );
     });
 }
