@@ -4,8 +4,9 @@
 
 use ctywire::{Type, Value};
 use ctywire_tfplugin6::{
-    ActionProgress, CallFunctionRequest, Diagnostics, FunctionError, ListResults,
-    MoveResourceStateRequest, RawState,
+    ActionProgress, ApplyResourceChangeRequest, ApplyResourceChangeResponse, CallFunctionRequest,
+    Diagnostics, FunctionError, ListResults, MoveResourceStateRequest, PlanResourceChangeRequest,
+    RawState, ReadResourceRequest, ReadResourceResponse,
 };
 
 use crate::action::{Action, Progress};
@@ -25,22 +26,23 @@ use crate::values::{read_model, read_state, write_model};
 /// A resource with its model erased.
 #[async_trait::async_trait]
 pub(crate) trait AnyResource<D>: Send + Sync {
-    fn validate(&self, config: &Value) -> Diagnostics;
-    async fn create(
+    /// The type's own checks (a runtime-schema type may ask its program).
+    async fn validate(&self, config: &Value) -> Diagnostics;
+    /// Applies the change: create, update or (a null planned state)
+    /// delete. An answer whose diagnostics hold errors keeps the object
+    /// its state names (Terraform taints one just created).
+    async fn apply(
         &self,
         ctx: &Context<D>,
-        planned: Value,
+        req: ApplyResourceChangeRequest,
         ty: &Type,
-    ) -> Result<Value, Diagnostics>;
-    async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics>;
-    async fn update(
+    ) -> Result<ApplyResourceChangeResponse, Diagnostics>;
+    async fn read(
         &self,
         ctx: &Context<D>,
-        prior: Value,
-        planned: Value,
+        req: ReadResourceRequest,
         ty: &Type,
-    ) -> Result<Value, Diagnostics>;
-    async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics>;
+    ) -> Result<ReadResourceResponse, Diagnostics>;
     async fn import(
         &self,
         ctx: &Context<D>,
@@ -71,8 +73,14 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         req: MoveResourceStateRequest,
         ty: &Type,
     ) -> Result<Value, Diagnostics>;
-    async fn modify_plan(&self, ctx: &Context<D>, plan: &mut PlanChange)
-        -> Result<(), Diagnostics>;
+    /// Adjusts the framework's plan; `Some` private data replaces the
+    /// prior private data as the planned one.
+    async fn modify_plan(
+        &self,
+        ctx: &Context<D>,
+        req: &PlanResourceChangeRequest,
+        plan: &mut PlanChange,
+    ) -> Result<Option<Vec<u8>>, Diagnostics>;
 }
 
 /// A model-typed implementation behind an erased trait.
@@ -84,43 +92,49 @@ where
     D: Send + Sync + 'static,
     R: Resource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
+    async fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
     }
 
-    async fn create(
+    async fn apply(
         &self,
         ctx: &Context<D>,
-        planned: Value,
+        req: ApplyResourceChangeRequest,
         ty: &Type,
-    ) -> Result<Value, Diagnostics> {
-        let plan = read_model::<R::Model>(planned)?;
-        write_model(&self.0.create(ctx, plan).await?, ty)
+    ) -> Result<ApplyResourceChangeResponse, Diagnostics> {
+        let new_state = if req.planned_state.is_null() {
+            let state = read_state::<R::Model>(req.prior_state, "prior")?;
+            self.0.delete(ctx, state).await?;
+            Value::null(ty.clone())
+        } else if req.prior_state.is_null() {
+            let plan = read_model::<R::Model>(req.planned_state)?;
+            write_model(&self.0.create(ctx, plan).await?, ty)?
+        } else {
+            let prior = read_state::<R::Model>(req.prior_state, "prior")?;
+            let plan = read_model::<R::Model>(req.planned_state)?;
+            write_model(&self.0.update(ctx, prior, plan).await?, ty)?
+        };
+        Ok(ApplyResourceChangeResponse {
+            private: req.planned_private,
+            ..ApplyResourceChangeResponse::new(new_state)
+        })
     }
 
-    async fn read(&self, ctx: &Context<D>, state: Value, ty: &Type) -> Result<Value, Diagnostics> {
-        let state = read_state::<R::Model>(state, "current")?;
-        match self.0.read(ctx, state).await? {
-            Some(model) => write_model(&model, ty),
-            None => Ok(Value::null(ty.clone())),
-        }
-    }
-
-    async fn update(
+    async fn read(
         &self,
         ctx: &Context<D>,
-        prior: Value,
-        planned: Value,
+        req: ReadResourceRequest,
         ty: &Type,
-    ) -> Result<Value, Diagnostics> {
-        let prior = read_state::<R::Model>(prior, "prior")?;
-        let plan = read_model::<R::Model>(planned)?;
-        write_model(&self.0.update(ctx, prior, plan).await?, ty)
-    }
-
-    async fn delete(&self, ctx: &Context<D>, state: Value) -> Result<(), Diagnostics> {
-        let state = read_state::<R::Model>(state, "prior")?;
-        self.0.delete(ctx, state).await
+    ) -> Result<ReadResourceResponse, Diagnostics> {
+        let state = read_state::<R::Model>(req.current_state, "current")?;
+        let new_state = match self.0.read(ctx, state).await? {
+            Some(model) => write_model(&model, ty)?,
+            None => Value::null(ty.clone()),
+        };
+        Ok(ReadResourceResponse {
+            private: req.private,
+            ..ReadResourceResponse::new(new_state)
+        })
     }
 
     async fn import(
@@ -177,16 +191,17 @@ where
     async fn modify_plan(
         &self,
         ctx: &Context<D>,
+        _req: &PlanResourceChangeRequest,
         plan: &mut PlanChange,
-    ) -> Result<(), Diagnostics> {
-        self.0.modify_plan(ctx, plan).await
+    ) -> Result<Option<Vec<u8>>, Diagnostics> {
+        self.0.modify_plan(ctx, plan).await.map(|()| None)
     }
 }
 
 /// A data source with its model erased.
 #[async_trait::async_trait]
 pub(crate) trait AnyDataSource<D>: Send + Sync {
-    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn validate(&self, config: &Value) -> Diagnostics;
     async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics>;
 }
 
@@ -196,7 +211,7 @@ where
     D: Send + Sync + 'static,
     S: DataSource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
+    async fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
     }
 

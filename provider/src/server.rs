@@ -17,6 +17,7 @@ use crate::action::Action;
 use crate::checks;
 use crate::context::Context;
 use crate::data_source::DataSource;
+use crate::dynamic::{Dyn, DynDataSource, DynFunction, DynResource};
 use crate::ephemeral::EphemeralResource;
 use crate::erased::{
     AnyAction, AnyDataSource, AnyEphemeral, AnyFunction, AnyList, AnyResource, Typed,
@@ -95,7 +96,18 @@ fn kind_of<M: Model, T: ?Sized>(
     rust: TypeId,
     imp: Box<T>,
 ) -> Result<Kind<T>, String> {
-    let block = M::block();
+    kind_of_block(what, M::block(), version, identity_version, rust, imp)
+}
+
+/// [`kind_of`] for a block known at runtime.
+fn kind_of_block<T: ?Sized>(
+    what: &str,
+    block: Block,
+    version: i64,
+    identity_version: Option<i64>,
+    rust: TypeId,
+    imp: Box<T>,
+) -> Result<Kind<T>, String> {
     block.check().map_err(|e| format!("{what}: {e}"))?;
     let reserved = block.reserved_names(RESERVED_IN_RESOURCES);
     if !reserved.is_empty() {
@@ -234,6 +246,69 @@ impl<P: Provider> Builder<P> {
         self
     }
 
+    /// Serves `resource` as the managed resource type `name`, with the
+    /// schema `block` (at schema version `version`) known only at runtime
+    /// (see [`DynResource`]). It has no identity.
+    pub fn resource_with_schema<R: DynResource<P::Data>>(
+        mut self,
+        name: &str,
+        version: i64,
+        block: Block,
+        resource: R,
+    ) -> Self {
+        let imp: Box<dyn AnyResource<P::Data>> = Box::new(Dyn(resource));
+        let kind = kind_of_block(name, block, version, None, TypeId::of::<R>(), imp);
+        Self::add(&mut self.problems, &mut self.resources, name, kind);
+        self
+    }
+
+    /// Serves `source` as the data source type `name`, with the schema
+    /// `block` known only at runtime (see [`DynDataSource`]).
+    pub fn data_source_with_schema<S: DynDataSource<P::Data>>(
+        mut self,
+        name: &str,
+        block: Block,
+        source: S,
+    ) -> Self {
+        let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Dyn(source));
+        let kind = kind_of_block(name, block, 0, None, TypeId::of::<S>(), imp);
+        Self::add(&mut self.problems, &mut self.data_sources, name, kind);
+        self
+    }
+
+    /// Serves `function` as `provider::<provider>::name(...)`, with the
+    /// signature `signature` known only at runtime (see [`DynFunction`]).
+    pub fn function_with_signature<F: DynFunction>(
+        mut self,
+        name: &str,
+        signature: tf::Function,
+        function: F,
+    ) -> Self {
+        let parameter_names = signature
+            .parameters
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
+        self.add_function(
+            name,
+            FunctionKind {
+                signature,
+                parameter_names,
+                imp: Box::new(Dyn(function)),
+            },
+        );
+        self
+    }
+
+    fn add_function(&mut self, name: &str, kind: FunctionKind) {
+        if self.functions.contains_key(name) {
+            self.problems
+                .push(format!("function {name} is registered twice"));
+        } else {
+            self.functions.insert(name.to_owned(), kind);
+        }
+    }
+
     /// Serves the plain `fn` `f` as `provider::<provider>::name(...)`: its
     /// argument is the [`Function::Args`] model, its result the output.
     /// Terraform requires provider functions to be pure (the same
@@ -251,11 +326,6 @@ impl<P: Provider> Builder<P> {
 
     /// Serves `function` as `provider::<provider>::name(...)`.
     pub fn function<F: Function>(mut self, name: &str, function: F) -> Self {
-        if self.functions.contains_key(name) {
-            self.problems
-                .push(format!("function {name} is registered twice"));
-            return self;
-        }
         let args = F::Args::block();
         if let Err(e) = args.check() {
             self.problems.push(format!("function {name}: {e}"));
@@ -292,8 +362,8 @@ impl<P: Provider> Builder<P> {
             deprecation_message: args.deprecation_message.clone().unwrap_or_default(),
         };
         let parameter_names = args.attributes.iter().map(|a| a.name.clone()).collect();
-        self.functions.insert(
-            name.to_owned(),
+        self.add_function(
+            name,
             FunctionKind {
                 signature,
                 parameter_names,
@@ -501,20 +571,26 @@ impl<P: Provider> tf::Provider for Framework<P> {
         &self,
         req: tf::ValidateResourceConfigRequest,
     ) -> Diagnostics {
-        let (name, config) = (&req.type_name, &req.config);
-        Self::validate_kind(&self.resources, "resource", name, config, |k, c| {
-            k.validate(c)
-        })
+        match find(&self.resources, "resource", &req.type_name) {
+            Ok(k) => {
+                let own = k.imp.validate(&req.config).await;
+                Self::validate_with(&k.block, &req.config, own)
+            }
+            Err(d) => d,
+        }
     }
 
     async fn validate_data_resource_config(
         &self,
         req: tf::ValidateDataResourceConfigRequest,
     ) -> Diagnostics {
-        let (name, config) = (&req.type_name, &req.config);
-        Self::validate_kind(&self.data_sources, "data source", name, config, |k, c| {
-            k.validate(c)
-        })
+        match find(&self.data_sources, "data source", &req.type_name) {
+            Ok(k) => {
+                let own = k.imp.validate(&req.config).await;
+                Self::validate_with(&k.block, &req.config, own)
+            }
+            Err(d) => d,
+        }
     }
 
     async fn validate_ephemeral_resource_config(
@@ -578,13 +654,11 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::ReadResourceResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        let new_state = k.imp.read(&ctx, req.current_state, &k.ty).await?;
-        checks::wholly_known(&req.type_name, "read", &new_state)?;
-        Ok(tf::ReadResourceResponse {
-            private: req.private,
-            new_identity: Self::identity(k, &new_state),
-            ..tf::ReadResourceResponse::new(new_state)
-        })
+        let type_name = req.type_name.clone();
+        let mut answer = k.imp.read(&ctx, req, &k.ty).await?;
+        checks::wholly_known(&type_name, "read", &answer.new_state)?;
+        answer.new_identity = Self::identity(k, &answer.new_state);
+        Ok(answer)
     }
 
     async fn plan_resource_change(
@@ -605,13 +679,13 @@ impl<P: Provider> tf::Provider for Framework<P> {
             &req.proposed_new_state,
         )?;
         let mut change = PlanChange {
-            prior: req.prior_state,
-            config: req.config,
+            prior: req.prior_state.clone(),
+            config: req.config.clone(),
             planned: planned.planned_state,
             requires_replace: planned.requires_replace,
         };
         let ctx = self.context(&req.type_name)?;
-        k.imp.modify_plan(&ctx, &mut change).await?;
+        let planned_private = k.imp.modify_plan(&ctx, &req, &mut change).await?;
         checks::plan(
             &req.type_name,
             &k.schema.block,
@@ -630,7 +704,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         };
         Ok(tf::PlanResourceChangeResponse {
             requires_replace: change.requires_replace,
-            planned_private: req.prior_private,
+            planned_private: planned_private.unwrap_or(req.prior_private),
             planned_identity,
             ..tf::PlanResourceChangeResponse::new(change.planned)
         })
@@ -642,38 +716,33 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        if req.planned_state.is_null() {
-            k.imp.delete(&ctx, req.prior_state).await?;
-            return Ok(tf::ApplyResourceChangeResponse::new(Value::null(
-                k.ty.clone(),
-            )));
-        }
-        // A client may apply without planning: the same rule as at plan.
-        presence(&k.block, &req.config)?;
-        let (what, new_state) = if req.prior_state.is_null() {
-            let new = k.imp.create(&ctx, req.planned_state.clone(), &k.ty).await?;
-            ("create", new)
-        } else {
-            let new = k
-                .imp
-                .update(&ctx, req.prior_state, req.planned_state.clone(), &k.ty)
-                .await?;
-            ("update", new)
+        let (type_name, planned) = (req.type_name.clone(), req.planned_state.clone());
+        let what = match (req.prior_state.is_null(), planned.is_null()) {
+            (_, true) => "delete",
+            (true, false) => "create",
+            (false, false) => "update",
         };
-        let new_state = k.schema.block.null_write_only(new_state)?;
-        checks::wholly_known(&req.type_name, what, &new_state)?;
-        checks::applied(
-            &req.type_name,
-            what,
-            &k.schema.block,
-            &req.planned_state,
-            &new_state,
-        )?;
-        Ok(tf::ApplyResourceChangeResponse {
-            private: req.planned_private,
-            new_identity: Self::identity(k, &new_state),
-            ..tf::ApplyResourceChangeResponse::new(new_state)
-        })
+        if !planned.is_null() {
+            // A client may apply without planning: the same rule as at plan.
+            presence(&k.block, &req.config)?;
+        }
+        let mut answer = k.imp.apply(&ctx, req, &k.ty).await?;
+        answer.new_state = k.schema.block.null_write_only(answer.new_state)?;
+        // An apply that failed part-way answers the object as it is with
+        // its errors, and Terraform keeps it (tainted when just created):
+        // holding it to the plan would lose it.
+        if !planned.is_null() && !answer.diagnostics.has_errors() {
+            checks::wholly_known(&type_name, what, &answer.new_state)?;
+            checks::applied(
+                &type_name,
+                what,
+                &k.schema.block,
+                &planned,
+                &answer.new_state,
+            )?;
+        }
+        answer.new_identity = Self::identity(k, &answer.new_state);
+        Ok(answer)
     }
 
     async fn import_resource_state(

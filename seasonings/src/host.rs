@@ -82,7 +82,11 @@ impl Default for PluginOptions {
 /// What the host tells a plugin about itself in `init`.
 const HOST_NAME: &str = "ctywire-seasonings";
 const HOST_VERSION: &str = env!("CARGO_PKG_VERSION");
-const HOST_CAPABILITIES: [Capability; 2] = [Capability::Functions, Capability::Log];
+const HOST_CAPABILITIES: [Capability; 3] = [
+    Capability::Functions,
+    Capability::Resources,
+    Capability::Log,
+];
 
 /// Why a call to a plugin failed.
 #[derive(Clone, Debug)]
@@ -307,6 +311,13 @@ impl Plugin {
             method: method.to_string(),
             kind,
         }))
+    }
+
+    /// A failure of `method` on this plugin, for callers of [`call`](Self::call)
+    /// that read its answer further (the host provider).
+    #[cfg(feature = "provider")]
+    pub(crate) fn failure(&self, method: &str, kind: ErrorKind) -> PluginError {
+        self.error(method, kind)
     }
 
     fn peer(&self, method: &str) -> Result<&MsgpackRpcPeer, PluginError> {

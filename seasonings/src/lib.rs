@@ -8,6 +8,9 @@
 //!   signatures.
 //! * [`host`] (feature `host`, tokio): spawn a plugin, `init` it, and call
 //!   it: its functions by signature, or any method.
+//! * [`provider`] (feature `provider`): one plugin served to Terraform as a
+//!   tfplugin6 provider with the plugin's own schemas, on `ctywire-provider`;
+//!   the `ctywire-seasonings` binary's `serve` and `install`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -17,6 +20,9 @@ pub mod protocol;
 
 #[cfg(feature = "host")]
 pub mod host;
+
+#[cfg(feature = "provider")]
+pub mod provider;
 
 // The README's Rust example compiles with the host (it runs a Python plugin, so it is
 // `no_run`; tests/host.rs runs the same calls).

@@ -52,6 +52,22 @@ pub mod method {
     pub const FUNCTIONS_GET_SCHEMA: &str = "functions.getSchema";
     /// §5.
     pub const FUNCTIONS_CALL: &str = "functions.call";
+    /// §6.
+    pub const RESOURCES_GET_SCHEMA: &str = "resources.getSchema";
+    /// §6, optional.
+    pub const RESOURCES_VALIDATE_CONFIG: &str = "resources.validateConfig";
+    /// §6, optional.
+    pub const DATA_SOURCES_VALIDATE_CONFIG: &str = "dataSources.validateConfig";
+    /// §6.2, for types whose schema says `plan_change: true`.
+    pub const RESOURCES_PLAN_CHANGE: &str = "resources.planChange";
+    /// §6.
+    pub const RESOURCES_APPLY_CHANGE: &str = "resources.applyChange";
+    /// §6.
+    pub const RESOURCES_READ: &str = "resources.read";
+    /// §6.
+    pub const RESOURCES_IMPORT: &str = "resources.import";
+    /// §6.1.
+    pub const DATA_SOURCES_READ: &str = "dataSources.read";
 }
 
 /// A method name as sent: dotted. The RFC's transport examples use `/`

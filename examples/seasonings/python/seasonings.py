@@ -202,3 +202,134 @@ class Plugin:
                     self._answer(message[1], message[2], message[3])
                 else:
                     print(f"seasonings: ignoring a message that is not a request: {message!r}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------
+# Level 4: resources and data sources (docs/seasonings.md §6)
+
+
+class ApplyFailed(Exception):
+    """An apply that failed after creating or changing the object: the
+    host gets `state` with the error, and Terraform keeps the object
+    (tainted when it was just created) instead of losing it (§6.3)."""
+
+    def __init__(self, state, summary, detail=None):
+        super().__init__(summary)
+        self.state = state
+        self.diagnostic = {"severity": "error", "summary": summary}
+        if detail is not None:
+            self.diagnostic["detail"] = detail
+
+
+class ResourcePlugin(Plugin):
+    """A plugin with resources and data sources besides functions.
+
+    A resource is a class registered with `@plugin.resource(name, block)`;
+    an instance answers `create(planned, config)`, `update(prior, planned,
+    config)`, `delete(prior)`, `read(state)` (None: gone) and optionally
+    `validate(config)` -> diagnostics, `import_(id)` and `plan(prior, proposed, config)` -> (planned,
+    requires_replace paths): with `plan` the plugin plans the type itself
+    (`plan_change: true`), else the host plans as Terraform would. A data
+    source is a function of its config registered with
+    `@plugin.data_source(name, block)`. Blocks are `terraform providers
+    schema -json`'s shape. Values arrive with unknowns as `UNKNOWN`.
+    """
+
+    def __init__(self, name, version, protocol_version=PROTOCOL_VERSION):
+        super().__init__(name, version, protocol_version)
+        self.resources = {}
+        self.data_sources = {}
+        self.methods.update(
+            {
+                "resources.getSchema": self._resource_schemas,
+                "resources.validateConfig": self._validate_resource,
+                "dataSources.validateConfig": lambda params: {"diagnostics": []},
+                "resources.planChange": self._plan_change,
+                "resources.applyChange": self._apply_change,
+                "resources.read": self._read,
+                "resources.import": self._import,
+                "dataSources.read": self._read_data_source,
+            }
+        )
+
+    def resource(self, name, block, version=0):
+        def register(cls):
+            instance = cls()
+            schema = {"version": version, "block": block}
+            if hasattr(instance, "plan"):
+                schema["plan_change"] = True
+            self.resources[name] = (schema, instance)
+            return cls
+
+        return register
+
+    def data_source(self, name, block):
+        def register(fn):
+            self.data_sources[name] = ({"version": 0, "block": block}, fn)
+            return fn
+
+        return register
+
+    def _init(self, params):
+        result = super()._init(params)
+        result["capabilities"] = ["functions", "resources"]
+        return result
+
+    def _resource_schemas(self, params):
+        return {
+            "resource_schemas": {n: s for n, (s, _) in self.resources.items()},
+            "data_source_schemas": {n: s for n, (s, _) in self.data_sources.items()},
+        }
+
+    def _of(self, kinds, params):
+        name = params.get("type")
+        if name not in kinds:
+            raise PluginError("Unknown type", f"this plugin has no type {name!r}", code=INVALID_PARAMS)
+        return kinds[name][1]
+
+    def _validate_resource(self, params):
+        r = self._of(self.resources, params)
+        check = getattr(r, "validate", None)
+        return {"diagnostics": check(params.get("config")) if check else []}
+
+    def _plan_change(self, params):
+        r = self._of(self.resources, params)
+        planned, requires_replace = r.plan(params.get("prior_state"), params["proposed_new_state"], params.get("config"))
+        return {
+            "planned_state": planned,
+            "requires_replace": requires_replace,
+            "planned_private": params.get("prior_private"),
+            "diagnostics": [],
+        }
+
+    def _apply_change(self, params):
+        r = self._of(self.resources, params)
+        prior, planned, config = params.get("prior_state"), params.get("planned_state"), params.get("config")
+        try:
+            if planned is None:
+                r.delete(prior)
+                state = None
+            elif prior is None:
+                state = r.create(planned, config)
+            else:
+                state = r.update(prior, planned, config)
+        except ApplyFailed as e:
+            return {"new_state": e.state, "private": params.get("planned_private"), "diagnostics": [e.diagnostic]}
+        return {"new_state": state, "private": params.get("planned_private"), "diagnostics": []}
+
+    def _read(self, params):
+        r = self._of(self.resources, params)
+        return {"new_state": r.read(params.get("current_state")), "private": params.get("private"), "diagnostics": []}
+
+    def _import(self, params):
+        name = params.get("type")
+        r = self._of(self.resources, params)
+        if not hasattr(r, "import_"):
+            raise PluginError("Import not supported", f"{name} cannot be imported")
+        state = r.import_(params.get("id"))
+        imported = [] if state is None else [{"type": name, "state": state, "private": None}]
+        return {"imported": imported, "diagnostics": []}
+
+    def _read_data_source(self, params):
+        fn = self._of(self.data_sources, params)
+        return {"state": fn(params.get("config")), "diagnostics": []}

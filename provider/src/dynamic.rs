@@ -1,0 +1,230 @@
+//! Types whose schema is known only at runtime: a [`Block`](crate::schema::Block)
+//! (or a function signature) built from data rather than derived from a
+//! Rust type, and values handled as [`Value`]s of the type it implies. A
+//! host serving another program's resources (a Seasonings plugin, say)
+//! registers them with [`Builder::resource_with_schema`],
+//! [`Builder::data_source_with_schema`] and
+//! [`Builder::function_with_signature`], and gets the framework's plan
+//! semantics, validation and consistency checks as a derived model does.
+//!
+//! [`Builder::resource_with_schema`]: crate::Builder::resource_with_schema
+//! [`Builder::data_source_with_schema`]: crate::Builder::data_source_with_schema
+//! [`Builder::function_with_signature`]: crate::Builder::function_with_signature
+
+use ctywire::{Type, Value};
+use ctywire_tfplugin6::{
+    ApplyResourceChangeRequest, ApplyResourceChangeResponse, CallFunctionRequest, Diagnostics,
+    FunctionError, MoveResourceStateRequest, PlanResourceChangeRequest, RawState,
+    ReadResourceRequest, ReadResourceResponse,
+};
+
+use crate::context::Context;
+use crate::erased::{AnyDataSource, AnyFunction, AnyResource};
+use crate::plan_hook::PlanChange;
+
+/// A managed resource type whose schema is a runtime value: the protocol's
+/// requests with values at the type its block implies. The framework plans
+/// (unknown computed attributes on create and change, the prior state kept
+/// when nothing changed, requires-replace from the block) and checks
+/// configuration, plans and applied states as Terraform will.
+#[async_trait::async_trait]
+pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
+    /// Checks beyond the block's own rules, on configuration that may
+    /// hold unknowns (asynchronous: a host may ask its program). Default:
+    /// none.
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        let _ = config;
+        Diagnostics::new()
+    }
+
+    /// Adjusts (or replaces) the framework's `plan` of `req`, before the
+    /// consistency checks; `Some` private data is planned instead of the
+    /// prior private data. Default: the framework's plan as it is.
+    async fn modify_plan(
+        &self,
+        ctx: &Context<D>,
+        req: &PlanResourceChangeRequest,
+        plan: &mut PlanChange,
+    ) -> Result<Option<Vec<u8>>, Diagnostics> {
+        let _ = (ctx, req, plan);
+        Ok(None)
+    }
+
+    /// Creates, updates or (the planned state null) deletes the object. The
+    /// planned state's unknowns arrive as unknowns. An answer with error
+    /// diagnostics and a state keeps that object: Terraform stores it
+    /// (tainted when it was being created), so nothing made is lost.
+    async fn apply(
+        &self,
+        ctx: &Context<D>,
+        req: ApplyResourceChangeRequest,
+    ) -> Result<ApplyResourceChangeResponse, Diagnostics>;
+
+    /// Reads the object as it is now; a null state when it is gone.
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        req: ReadResourceRequest,
+    ) -> Result<ReadResourceResponse, Diagnostics>;
+
+    /// The object `id` names, or `None`. Default: import is not supported.
+    async fn import(&self, ctx: &Context<D>, id: String) -> Result<Option<Value>, Diagnostics> {
+        let _ = id;
+        Err(Diagnostics::error(format!(
+            "{} cannot be imported",
+            ctx.type_name()
+        )))
+    }
+}
+
+/// A data source type whose schema is a runtime value.
+#[async_trait::async_trait]
+pub trait DynDataSource<D: Send + Sync + 'static>: Send + Sync + 'static {
+    /// Checks beyond the block's own rules (asynchronous, as a
+    /// resource's). Default: none.
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        let _ = config;
+        Diagnostics::new()
+    }
+
+    /// Reads the data: `config` as Terraform sends it, computed attributes
+    /// null; the answer, at the block's type, fills them in.
+    async fn read(&self, ctx: &Context<D>, config: Value) -> Result<Value, Diagnostics>;
+}
+
+/// A provider function whose signature is a runtime value.
+#[async_trait::async_trait]
+pub trait DynFunction: Send + Sync + 'static {
+    /// Calls it with the arguments Terraform sends (at the signature's
+    /// parameter types); the result must be of its return type.
+    async fn call(&self, arguments: Vec<Value>) -> Result<Value, FunctionError>;
+}
+
+/// A runtime-schema implementation behind an erased trait.
+pub(crate) struct Dyn<T>(pub T);
+
+#[async_trait::async_trait]
+impl<D, R> AnyResource<D> for Dyn<R>
+where
+    D: Send + Sync + 'static,
+    R: DynResource<D>,
+{
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config).await
+    }
+
+    async fn apply(
+        &self,
+        ctx: &Context<D>,
+        req: ApplyResourceChangeRequest,
+        _ty: &Type,
+    ) -> Result<ApplyResourceChangeResponse, Diagnostics> {
+        self.0.apply(ctx, req).await
+    }
+
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        req: ReadResourceRequest,
+        _ty: &Type,
+    ) -> Result<ReadResourceResponse, Diagnostics> {
+        self.0.read(ctx, req).await
+    }
+
+    async fn import(
+        &self,
+        ctx: &Context<D>,
+        id: String,
+        _ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics> {
+        self.0.import(ctx, id).await
+    }
+
+    async fn import_identity(
+        &self,
+        ctx: &Context<D>,
+        _identity: Value,
+        _ty: &Type,
+    ) -> Result<Option<Value>, Diagnostics> {
+        Err(Diagnostics::error(format!(
+            "{} cannot be imported by identity: it has no identity",
+            ctx.type_name()
+        )))
+    }
+
+    async fn upgrade_state(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        _state: RawState,
+    ) -> Result<Value, Diagnostics> {
+        Err(Diagnostics::error(format!(
+            "{} cannot upgrade a state stored at schema version {version}",
+            ctx.type_name()
+        )))
+    }
+
+    async fn upgrade_identity(
+        &self,
+        ctx: &Context<D>,
+        _version: i64,
+        _identity: RawState,
+    ) -> Result<Value, Diagnostics> {
+        Err(Diagnostics::error(format!(
+            "{} has no identity to upgrade",
+            ctx.type_name()
+        )))
+    }
+
+    async fn move_state(
+        &self,
+        _ctx: &Context<D>,
+        req: MoveResourceStateRequest,
+        _ty: &Type,
+    ) -> Result<Value, Diagnostics> {
+        Err(Diagnostics::error(format!(
+            "moving {} to this resource type is not supported",
+            req.source_type_name
+        )))
+    }
+
+    async fn modify_plan(
+        &self,
+        ctx: &Context<D>,
+        req: &PlanResourceChangeRequest,
+        plan: &mut PlanChange,
+    ) -> Result<Option<Vec<u8>>, Diagnostics> {
+        self.0.modify_plan(ctx, req, plan).await
+    }
+}
+
+#[async_trait::async_trait]
+impl<D, S> AnyDataSource<D> for Dyn<S>
+where
+    D: Send + Sync + 'static,
+    S: DynDataSource<D>,
+{
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config).await
+    }
+
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        _ty: &Type,
+    ) -> Result<Value, Diagnostics> {
+        self.0.read(ctx, config).await
+    }
+}
+
+#[async_trait::async_trait]
+impl<F: DynFunction> AnyFunction for Dyn<F> {
+    async fn call(
+        &self,
+        req: CallFunctionRequest,
+        _names: &[String],
+    ) -> Result<Value, FunctionError> {
+        self.0.call(req.arguments).await
+    }
+}

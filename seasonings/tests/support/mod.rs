@@ -1,0 +1,3 @@
+//! What the Terraform tests share.
+
+pub mod plugins;

