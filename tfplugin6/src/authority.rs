@@ -32,6 +32,8 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use crate::huffman;
+
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 const FRAME_HEADER_LEN: usize = 9;
 const HEADERS: u8 = 0x1;
@@ -111,12 +113,15 @@ struct Block {
 /// appends; [`finish`](Self::finish) at the end of the input.
 pub struct AuthorityFilter {
     mode: Mode,
+    rewrote: bool,
     preface_seen: usize,
     frame: Frame,
     head: [u8; FRAME_HEADER_LEN],
     head_len: usize,
     block: Block,
     decoder: loona_hpack::Decoder<'static>,
+    /// The current block with its Huffman strings made raw; reused.
+    raw_strings: Vec<u8>,
     /// The current block re-encoded; reused.
     encoded: Vec<u8>,
 }
@@ -127,12 +132,14 @@ impl Default for AuthorityFilter {
         decoder.set_max_allowed_table_size(HEADER_TABLE_SIZE);
         AuthorityFilter {
             mode: Mode::Inspect,
+            rewrote: false,
             preface_seen: 0,
             frame: Frame::Head,
             head: [0; FRAME_HEADER_LEN],
             head_len: 0,
             block: Block::default(),
             decoder,
+            raw_strings: Vec::new(),
             encoded: Vec::new(),
         }
     }
@@ -146,7 +153,7 @@ impl AuthorityFilter {
     /// Whether a block has been re-encoded: until then, the output is the
     /// input, byte for byte.
     pub fn rewrote(&self) -> bool {
-        self.mode == Mode::Rewrite
+        self.rewrote
     }
 
     /// Takes the next bytes from the client and appends to `out` what h2
@@ -342,10 +349,13 @@ impl AuthorityFilter {
         }
         let mut refused_authority = false;
         let mut too_big = false;
+        if huffman::raw_strings(&self.block.fragment, &mut self.raw_strings).is_err() {
+            return self.give_up(out, "a header block HPACK cannot decode");
+        }
         let encoded = &mut self.encoded;
         let decoded = self
             .decoder
-            .decode_with_cb(&self.block.fragment, |name, value| {
+            .decode_with_cb(&self.raw_strings, |name, value| {
                 if &name[..] == b":authority" && http::uri::Authority::try_from(&value[..]).is_err()
                 {
                     refused_authority = true;
@@ -365,9 +375,11 @@ impl AuthorityFilter {
             return Ok(());
         }
         if too_big {
-            return Err(Malformed("a header block larger than h2 takes"));
+            // Before a rewrite, passed on for h2 to refuse as it did.
+            return self.give_up(out, "a header block larger than h2 takes");
         }
         self.mode = Mode::Rewrite;
+        self.rewrote = true;
         self.block.raw.clear();
         self.write_frames(out);
         Ok(())
@@ -484,6 +496,10 @@ impl<T: AsyncRead + Unpin> AsyncRead for AuthorityConn<T> {
                 this.filter.finish(&mut this.out);
             } else if let Err(e) = this.filter.push(read, &mut this.out) {
                 log::warn!("closing a connection: {e}");
+                // Nothing more is read from it.
+                this.eof = true;
+                this.out.clear();
+                this.pos = 0;
                 return Poll::Ready(Err(std::io::Error::new(std::io::ErrorKind::InvalidData, e)));
             }
         }
