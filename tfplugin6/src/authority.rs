@@ -230,7 +230,8 @@ impl AuthorityFilter {
         self.mode = Mode::Transparent;
     }
 
-    /// Input h2 refuses: passed on as it came, in Inspect mode.
+    /// Input h2 refuses: passed on as it came (what is held back in
+    /// `block.raw`, then the rest), unless a block was re-encoded.
     fn give_up(&mut self, out: &mut Vec<u8>, why: &'static str) -> Result<(), Malformed> {
         if self.mode == Mode::Rewrite {
             return Err(Malformed(why));
@@ -248,8 +249,7 @@ impl AuthorityFilter {
         let stream = u32::from_be_bytes([h[5], h[6], h[7], h[8]]) & 0x7fff_ffff;
         let header_frame = if self.block.open {
             if kind != CONTINUATION || stream != self.block.stream {
-                out.append(&mut self.block.raw);
-                out.extend_from_slice(&h);
+                self.block.raw.extend_from_slice(&h);
                 return self.give_up(out, "a header block interrupted");
             }
             true
@@ -257,7 +257,7 @@ impl AuthorityFilter {
             match kind {
                 HEADERS => true,
                 CONTINUATION => {
-                    out.extend_from_slice(&h);
+                    self.block.raw.extend_from_slice(&h);
                     return self.give_up(out, "CONTINUATION outside a header block");
                 }
                 _ => false,
