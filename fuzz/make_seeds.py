@@ -137,3 +137,32 @@ for flags, values in [
     (0x80, [b"6", b"", b"", b"", b"", b"not the cookie"]),
 ]:
     write("handshake_env", bytes([flags]) + b"\xff".join(values))
+
+# http2_authority: a control byte (bit 7: the preface goes first; low bits:
+# the size of the pieces pushed, less one), then HTTP/2 frames as a client
+# sends them. grpcio's requests carry a percent-encoded :authority (to be
+# dropped); entries are added to the dynamic table and referred to across
+# blocks, one block in a HEADERS frame and a CONTINUATION.
+def hpack_string(s):
+    assert len(s) < 127
+    return bytes([len(s)]) + s
+
+
+def h2_frame(kind, flags, stream, payload):
+    return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+
+def grpc_request(path, authority):
+    return (b"\x83\x86" + b"\x44" + hpack_string(path) + b"\x41" + hpack_string(authority)
+            + b"\x40" + hpack_string(b"te") + hpack_string(b"trailers")
+            + b"\x40" + hpack_string(b"content-type") + hpack_string(b"application/grpc"))
+
+
+settings = h2_frame(4, 0, 0, bytes([0, 3, 0, 0, 0, 100, 0, 4, 0, 0x40, 0, 0]))
+for authority in (b"tmp%2Fx%2Fprovider.sock", b"localhost"):
+    first = grpc_request(b"/tfplugin6.Provider/GetMetadata", authority)
+    second = b"\x83\x86" + b"\x44" + hpack_string(b"/tfplugin6.Provider/GetProviderSchema") + bytes([0x80 | 63, 0x80 | 64, 0x80 | 65])
+    write("http2_authority", bytes([0x80 | 7]) + settings
+          + h2_frame(1, 4, 1, first) + h2_frame(0, 1, 1, b"\0\0\0\0\0")
+          + h2_frame(1, 0x20, 3, bytes([0, 0, 0, 0, 16]) + second[:6]) + h2_frame(9, 4, 3, second[6:])
+          + h2_frame(0, 1, 3, b"\0\0\0\0\0"))

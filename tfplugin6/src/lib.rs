@@ -3,6 +3,9 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+// Public for the fuzz target and the benchmark; not part of the API.
+#[doc(hidden)]
+pub mod authority;
 // Both directions of each message: the server uses the one Terraform
 // sends; the other (Terraform's side, as an in-process core needs it:
 // `client`) is held to the first by the round-trip tests.
@@ -12,6 +15,7 @@ mod convert_tests;
 mod diagnostics;
 mod fromproto;
 mod genconfig;
+mod huffman;
 mod panic;
 mod provider;
 mod serve;

@@ -48,6 +48,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::server::Connected;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::authority::AuthorityConn;
 use crate::pb::health;
 use crate::pb::plugin;
 use crate::provider::Provider;
@@ -459,7 +460,7 @@ fn accept_loop(
     acceptor: Option<tokio_rustls::TlsAcceptor>,
     handshake_timeout: Duration,
     stop: Stop,
-) -> ReceiverStream<Result<Conn, std::io::Error>> {
+) -> ReceiverStream<Result<AuthorityConn<Conn>, std::io::Error>> {
     let (tx, rx) = mpsc::channel(16);
     tokio::spawn(async move {
         let stopped = stop.stopped();
@@ -477,7 +478,11 @@ fn accept_loop(
                 },
             };
             let Some(acceptor) = acceptor.clone() else {
-                if tx.send(Ok(Conn::Plain(stream))).await.is_err() {
+                if tx
+                    .send(Ok(AuthorityConn::new(Conn::Plain(stream))))
+                    .await
+                    .is_err()
+                {
                     break;
                 }
                 continue;
@@ -486,7 +491,8 @@ fn accept_loop(
             tokio::spawn(async move {
                 match tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
                     Ok(Ok(tls)) => {
-                        let _ = tx.send(Ok(Conn::Tls(Box::new(tls)))).await;
+                        let conn = AuthorityConn::new(Conn::Tls(Box::new(tls)));
+                        let _ = tx.send(Ok(conn)).await;
                     }
                     Ok(Err(e)) => log::warn!("refused a connection: TLS handshake failed: {e}"),
                     Err(_) => log::warn!(
@@ -499,13 +505,14 @@ fn accept_loop(
     ReceiverStream::new(rx)
 }
 
-/// A served connection, plain or TLS.
+/// A served connection, plain or TLS. h2 reads it through an
+/// [`AuthorityConn`], which makes any `:authority` acceptable to h2.
 enum Conn {
     Plain(UnixStream),
     Tls(Box<tokio_rustls::server::TlsStream<UnixStream>>),
 }
 
-impl Connected for Conn {
+impl Connected for AuthorityConn<Conn> {
     type ConnectInfo = ();
     fn connect_info(&self) -> Self::ConnectInfo {}
 }

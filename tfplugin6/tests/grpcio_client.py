@@ -1,9 +1,10 @@
 """Terraform's side of a call, played by Python's grpcio on its default
-settings: GetMetadata and GetProviderSchema over the plugin's unix socket
-with go-plugin's AutoMTLS. Prints each answer's protobuf bytes in hex, or
-the gRPC error, one line per call.
+settings: GetMetadata and GetProviderSchema over the plugin's unix socket,
+with go-plugin's AutoMTLS when given the certificates, in plaintext (as a
+plugin launched without PLUGIN_CLIENT_CERT serves) when not. Prints each
+answer's protobuf bytes in hex, or the gRPC error, one line per call.
 
-usage: grpcio_client.py SOCKET SERVER_CERT_B64 CLIENT_CERT_PEM CLIENT_KEY_PEM
+usage: grpcio_client.py SOCKET [SERVER_CERT_B64 CLIENT_CERT_PEM CLIENT_KEY_PEM]
 """
 
 import base64
@@ -19,8 +20,7 @@ def pem_of(der_b64_unpadded):
     return f"-----BEGIN CERTIFICATE-----\n{body}\n-----END CERTIFICATE-----\n".encode()
 
 
-def main():
-    socket, server_cert, cert_file, key_file = sys.argv[1:5]
+def secure_channel(socket, server_cert, cert_file, key_file):
     with open(cert_file, "rb") as f:
         cert = f.read()
     with open(key_file, "rb") as f:
@@ -34,7 +34,18 @@ def main():
         root_certificates=pem_of(server_cert), private_key=key, certificate_chain=cert
     )
     options = [("grpc.ssl_target_name_override", "localhost")]
-    with grpc.secure_channel("unix:" + socket, creds, options=options) as channel:
+    return grpc.secure_channel("unix:" + socket, creds, options=options)
+
+
+def main():
+    socket = sys.argv[1]
+    if len(sys.argv) > 2:
+        channel = secure_channel(socket, *sys.argv[2:5])
+    else:
+        # Nothing set: grpcio sends the socket's percent-encoded path as
+        # :authority.
+        channel = grpc.insecure_channel("unix:" + socket)
+    with channel:
         for method in ("GetMetadata", "GetProviderSchema"):
             # A generic stub: the empty request is the empty message.
             call = channel.unary_unary(

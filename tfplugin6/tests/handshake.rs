@@ -652,8 +652,8 @@ async fn ten_thousand_concurrent_calls_on_one_connection_are_all_answered() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
+/// Python with grpcio from target/peers/venv, or None (SKIPPED).
+fn grpcio_python() -> Option<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let python = root.join("target/peers/venv/bin/python");
     let has_grpcio = Command::new(&python)
@@ -665,18 +665,18 @@ fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
             "grpcio (Python)",
             "scripts/test-peers.sh installs it from PyPI into target/peers/venv",
         );
-        return;
+        return None;
     }
-    let dir = temp_dir("grpcio");
-    let identity = client_identity();
-    let plugin = start(Some(&identity), &dir);
-    let (cert, key) = (dir.join("client.pem"), dir.join("client.key"));
-    std::fs::write(&cert, &identity.pem).unwrap();
-    std::fs::write(&key, &identity.key_pem).unwrap();
-    let out = Command::new(&python)
-        .arg(root.join("tfplugin6/tests/grpcio_client.py"))
-        .args([plugin.socket(), plugin.fields()[5].to_string()])
-        .args([&cert, &key])
+    Some(python)
+}
+
+/// tests/grpcio_client.py with `args` (the socket, then the TLS files if
+/// any), its GetMetadata and GetProviderSchema answers checked.
+fn grpcio_client_gets_the_metadata_and_schema(python: &std::path::Path, args: &[&std::ffi::OsStr]) {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/grpcio_client.py");
+    let out = Command::new(python)
+        .arg(script)
+        .args(args)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -706,6 +706,45 @@ fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
         pb::get_provider_schema::Response::decode(&answer("GetProviderSchema")[..]).unwrap();
     assert!(schema.diagnostics.is_empty());
     assert!(schema.resource_schemas.contains_key("example_secret"));
+}
+
+#[test]
+fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
+    let Some(python) = grpcio_python() else {
+        return;
+    };
+    let dir = temp_dir("grpcio");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let (cert, key) = (dir.join("client.pem"), dir.join("client.key"));
+    std::fs::write(&cert, &identity.pem).unwrap();
+    std::fs::write(&key, &identity.key_pem).unwrap();
+    let socket = plugin.socket();
+    let server_cert = plugin.fields()[5].to_string();
+    grpcio_client_gets_the_metadata_and_schema(
+        &python,
+        &[
+            socket.as_ref(),
+            server_cert.as_ref(),
+            cert.as_ref(),
+            key.as_ref(),
+        ],
+    );
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// grpcio's default `:authority` for a unix socket is its percent-encoded
+/// path, which h2 alone would refuse (every call reset, PROTOCOL_ERROR).
+#[test]
+fn a_python_grpcio_client_on_default_settings_gets_the_metadata_and_schema_in_plaintext() {
+    let Some(python) = grpcio_python() else {
+        return;
+    };
+    let dir = temp_dir("grpcio-plain");
+    let plugin = start(None, &dir);
+    let socket = plugin.socket();
+    grpcio_client_gets_the_metadata_and_schema(&python, &[socket.as_ref()]);
     drop(plugin);
     let _ = std::fs::remove_dir_all(&dir);
 }
