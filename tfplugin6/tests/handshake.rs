@@ -514,6 +514,46 @@ fn the_socket_directory_is_owner_only_even_under_umask_000() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A panic in provider code, over the wire as Terraform sees it: the call
+/// is answered with an error diagnostic naming the panic and where it
+/// happened, and the provider goes on serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panic_in_provider_code_reaches_the_client_as_a_diagnostic_over_grpc() {
+    let dir = temp_dir("panic");
+    let identity = client_identity();
+    let plugin = start(Some(&identity), &dir);
+    let channel = connect(&plugin, &identity).await.unwrap();
+    let mut client = pb::provider_client::ProviderClient::new(channel);
+    let request = pb::read_data_source::Request {
+        type_name: "example_panic".into(),
+        // {"message": "boom"} in msgpack.
+        config: Some(pb::DynamicValue {
+            msgpack: b"\x81\xa7message\xa4boom".to_vec(),
+            json: vec![],
+        }),
+        ..Default::default()
+    };
+    for _ in 0..2 {
+        let answer = client
+            .read_data_source(request.clone())
+            .await
+            .expect("answered, not a cancelled stream")
+            .into_inner();
+        let d = &answer.diagnostics[0];
+        assert_eq!(d.severity, pb::diagnostic::Severity::Error as i32);
+        assert_eq!(d.summary, "The provider panicked");
+        assert!(d.detail.contains("boom"), "{}", d.detail);
+        assert!(d.detail.contains("example_provider.rs:"), "{}", d.detail);
+    }
+    // Still serving.
+    client
+        .get_metadata(pb::get_metadata::Request {})
+        .await
+        .unwrap();
+    drop(plugin);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `ReadDataSource` of `example_block`, whose provider code blocks its
 /// thread for `seconds`.
 fn read_blocking(seconds: u8) -> pb::read_data_source::Request {

@@ -3,8 +3,8 @@
 //!
 //! It has a data source, `example_echo` (`output` is `input`); a data
 //! source that blocks its thread, `example_block` (it sleeps `seconds`
-//! with `std::thread::sleep`, as careless synchronous code would); and a
-//! resource, `example_secret`, with a write-only `password` that the
+//! with `std::thread::sleep`, as careless synchronous code would); one
+//! whose provider code panics, `example_panic`; and a resource, `example_secret`, with a write-only `password` that the
 //! server must null in every state it returns.
 
 use ctywire::schema::{Attribute, Block, Schema};
@@ -31,6 +31,10 @@ impl Provider for Example {
             "example_block",
             Schema::new(Block::new().attribute(Attribute::new("seconds", Type::Number).required())),
         )
+        .data_source(
+            "example_panic",
+            Schema::new(Block::new().attribute(Attribute::new("message", Type::String).required())),
+        )
         .resource(
             "example_secret",
             Schema::new(
@@ -49,6 +53,10 @@ impl Provider for Example {
         &self,
         req: ReadDataSourceRequest,
     ) -> Result<ReadDataSourceResponse, Diagnostics> {
+        if req.type_name == "example_panic" {
+            let message = req.config.attr("message").and_then(Value::as_str);
+            panic!("{}", message.unwrap_or("no message"));
+        }
         if req.type_name == "example_block" {
             let seconds = req.config.attr("seconds").and_then(Value::as_f64);
             std::thread::sleep(std::time::Duration::from_secs_f64(
