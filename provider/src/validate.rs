@@ -73,6 +73,21 @@ struct Validation<'a> {
     diags: Diagnostics,
 }
 
+/// Whether `v` is `block`'s empty value: every attribute null, every
+/// nested block absent (null, no elements, or an empty group).
+fn is_empty_block(block: &Block, v: &Value) -> bool {
+    block
+        .attributes
+        .iter()
+        .all(|a| v.attr(&a.name).is_none_or(Value::is_null))
+        && block.blocks.iter().all(|nb| match v.attr(&nb.name) {
+            None => true,
+            Some(b) if b.is_null() => true,
+            Some(b) if nb.nesting == NestingMode::Group => is_empty_block(&nb.block, b),
+            Some(b) => b.is_empty(),
+        })
+}
+
 /// A rule as words: "must be {text}" / "is not {text}", or with "have".
 struct Rule {
     have: bool,
@@ -142,6 +157,11 @@ impl<'a> Validation<'a> {
             return;
         }
         match nesting {
+            // Terraform sends a group block the configuration leaves out
+            // as its empty value rather than null (configschema's
+            // DefaultSpec): nothing in it was configured, so nothing in it
+            // is missing.
+            NestingMode::Group if is_empty_block(block, v) => {}
             NestingMode::Single | NestingMode::Group => self.block(block, v, depth),
             NestingMode::List => {
                 for (i, e) in v.elements().unwrap_or(&[]).iter().enumerate() {

@@ -681,3 +681,38 @@ fn presence_is_checked_inside_nested_attributes_and_blocks_but_not_absent_ones()
     assert!(validate(&b, &none).is_empty());
     assert!(presence(&b, &config).is_err());
 }
+
+#[test]
+fn a_group_block_left_out_of_the_configuration_is_not_missing_its_required_attributes() {
+    // Terraform sends a group block the configuration leaves out as its
+    // empty value (every attribute null), not as null.
+    let inner = block(
+        vec![
+            with_presence("name", Type::String, Presence::Required),
+            with_presence("note", Type::String, Presence::Optional),
+        ],
+        vec![nested_block("rule", NestingMode::List, port_block())],
+    );
+    let b = block(
+        vec![],
+        vec![nested_block("settings", NestingMode::Group, inner)],
+    );
+    let null = Value::null(Type::String);
+    let no_rules = Value::list(port_ty(), vec![]).unwrap();
+    let group = |name: Value, note: Value| {
+        obj(vec![(
+            "settings",
+            obj(vec![("name", name), ("note", note), ("rule", no_rules.clone())]),
+        )])
+    };
+    assert!(validate(&b, &group(null.clone(), null.clone())).is_empty());
+    assert!(presence(&b, &group(null.clone(), null.clone())).is_ok());
+    // Written with something in it, the group is held to its schema.
+    let diags = validate(&b, &group(null, s("x"))).into_vec();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(
+        diags[0].summary,
+        "Missing Configuration for Required Attribute"
+    );
+    assert_eq!(diags[0].attribute, at(&["settings", "name"]));
+}
