@@ -433,9 +433,8 @@ impl<P: Provider> Builder<P> {
     /// on stdout), logging to Terraform's log (`TF_LOG`). A schema problem
     /// is printed and the process exits with status 1.
     pub async fn serve(self) {
-        crate::hclog::init();
         match self.build() {
-            Ok(framework) => tf::serve(framework).await,
+            Ok(framework) => framework.serve().await,
             Err(e) => {
                 eprintln!("{e}");
                 std::process::exit(1);
@@ -482,6 +481,15 @@ fn find<'a, T: ?Sized>(
 }
 
 impl<P: Provider> Framework<P> {
+    /// Serves the built provider as Terraform launches it (go-plugin's
+    /// handshake on stdout), logging to Terraform's log (`TF_LOG`). For a
+    /// program that must clean up after a schema problem:
+    /// [`Builder::build`] first, then this.
+    pub async fn serve(self) {
+        crate::hclog::init();
+        tf::serve(self).await
+    }
+
     /// The context of a call on `type_name`: fails until the provider is
     /// configured (Terraform always configures it first).
     fn context(&self, type_name: &str) -> Result<Context<P::Data>, Diagnostics> {

@@ -550,9 +550,8 @@ fn forward_log(plugin: &str, params: &[Raw]) {
     match read {
         Ok((level, message, fields)) => {
             let mut line = format!("{plugin}: {message}");
-            for key in fields.keys() {
-                let v = fields.get(key).map(|r| r.0.as_slice()).unwrap_or(&[]);
-                line.push_str(&format!(" {key}={}", show(v)));
+            for (key, v) in fields.iter() {
+                line.push_str(&format!(" {key}={}", show(&v.0)));
             }
             log::log!(target: TARGET, level, "{line}");
         }

@@ -118,11 +118,14 @@ impl Fields {
             Error::type_error(format!("a map is required, not {}", mp::kind(bytes)))
         })?;
         let mut entries: Vec<(String, Raw)> = Vec::new();
+        // A set beside the entries: a map may have millions of keys, and a
+        // scan per key would be quadratic.
+        let mut seen = std::collections::HashSet::new();
         for (k, v) in pairs {
             let key = mp::as_str(k).ok_or_else(|| {
                 Error::type_error(format!("map keys are strings, not {}", mp::kind(k)))
             })?;
-            if entries.iter().any(|(seen, _)| seen == key) {
+            if !seen.insert(key) {
                 return Err(field_error(key, Error::data("the key appears twice")));
             }
             entries.push((key.to_string(), Raw(v.to_vec())));
@@ -224,6 +227,13 @@ impl Fields {
     /// The keys, in order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// Every key with its bytes, in order (for maps whose keys are names
+    /// the reader does not know ahead: [`get`](Self::get) per key would be
+    /// quadratic).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Raw)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
     }
 
     /// The required string `key`.
@@ -396,6 +406,17 @@ pub struct ErrorObject {
 }
 
 impl ErrorObject {
+    /// Whether the other side has no such method: code -32601, or the
+    /// bare "method not found: NAME" string generic msgpack-rpc libraries
+    /// (and our bridge) answer with, read as an internal error (§1.3).
+    pub fn is_method_not_found(&self) -> bool {
+        self.code == code::METHOD_NOT_FOUND
+            || self
+                .message
+                .get(.."method not found".len())
+                .is_some_and(|head| head.eq_ignore_ascii_case("method not found"))
+    }
+
     /// An error with a code and a message.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         ErrorObject {
@@ -928,9 +949,8 @@ impl FunctionSignature {
 pub fn read_function_schemas(result: &Fields) -> Result<BTreeMap<String, FunctionSignature>> {
     let functions = result.fields("functions")?;
     let mut out = BTreeMap::new();
-    for name in functions.keys() {
-        let raw = functions.get(name).map(|r| r.0.as_slice()).unwrap_or(&[]);
-        let sig = FunctionSignature::read(raw)
+    for (name, raw) in functions.iter() {
+        let sig = FunctionSignature::read(&raw.0)
             .map_err(|e| field_error("functions", e.under(PathStep::Attr(name.to_string()))))?;
         out.insert(name.to_string(), sig);
     }

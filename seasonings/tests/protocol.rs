@@ -315,3 +315,36 @@ fn fields_write_what_they_read() {
     assert_eq!(back.keys().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(f.into_params().len(), 1);
 }
+
+#[test]
+fn a_missing_method_is_known_by_its_code_or_by_the_generic_libraries_string() {
+    let by_code = ErrorObject::read(&map(&[
+        ("code", int(code::METHOD_NOT_FOUND)),
+        ("message", str_("Method not found")),
+    ]));
+    assert!(by_code.is_method_not_found());
+    // What generic msgpack-rpc libraries (and the bridge) answer: a bare
+    // string, read as an internal error.
+    let bare = ErrorObject::read(&str_("method not found: resources.validateConfig"));
+    assert_eq!(bare.code, code::INTERNAL_ERROR);
+    assert!(bare.is_method_not_found());
+    let other = ErrorObject::read(&str_("method failed"));
+    assert!(!other.is_method_not_found());
+}
+
+#[test]
+fn a_map_with_many_keys_reads_in_linear_time_and_a_repeated_key_is_refused() {
+    // 200,000 keys: a scan per key would take minutes.
+    let n = 200_000;
+    let mut out = Vec::new();
+    rmp::encode::write_map_len(&mut out, n).unwrap();
+    for i in 0..n {
+        out.extend(str_(&format!("k{i}")));
+        out.push(0xc0);
+    }
+    let f = Fields::read(&out).unwrap();
+    assert_eq!(f.iter().count(), n as usize);
+    let twice = map(&[("a", int(1)), ("a", int(2))]);
+    let e = Fields::read(&twice).unwrap_err();
+    assert!(e.to_string().contains("appears twice"), "{e}");
+}

@@ -303,3 +303,30 @@ mod arbitrary {
         }
     }
 }
+
+#[test]
+fn a_schema_nested_deeper_than_the_limit_is_refused_not_a_stack_overflow() {
+    // {block_types: {a: {nesting_mode: "single", block: ...}}}, 10,000
+    // deep: each level is a prefix of the next, so the bytes are built
+    // flat, and reading stops at the limit instead of recursing on.
+    let level = {
+        let mut f = Vec::new();
+        rmp::encode::write_map_len(&mut f, 1).unwrap();
+        rmp::encode::write_str(&mut f, "block_types").unwrap();
+        rmp::encode::write_map_len(&mut f, 1).unwrap();
+        rmp::encode::write_str(&mut f, "a").unwrap();
+        rmp::encode::write_map_len(&mut f, 2).unwrap();
+        rmp::encode::write_str(&mut f, "nesting_mode").unwrap();
+        rmp::encode::write_str(&mut f, "single").unwrap();
+        rmp::encode::write_str(&mut f, "block").unwrap();
+        f
+    };
+    let mut bytes = level.repeat(10_000);
+    bytes.push(0x80);
+    let err = read_schemas(&result(Raw(bytes))).unwrap_err().to_string();
+    assert!(err.contains("nest more than 64 deep"), "{err}");
+    assert!(
+        err.starts_with(".resource_schemas.thing.block.block_types.a.block"),
+        "{err}"
+    );
+}

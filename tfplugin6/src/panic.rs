@@ -34,7 +34,7 @@ impl Panic {
         };
         Panic {
             message,
-            location: LOCATION.with(|l| l.borrow_mut().take()),
+            location: LOCATION.try_with(|l| l.borrow_mut().take()).ok().flatten(),
         }
     }
 
@@ -65,7 +65,9 @@ fn note_locations() {
             let at = info
                 .location()
                 .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
-            LOCATION.with(|l| *l.borrow_mut() = at);
+            // try_with: a panic while the thread exits finds the
+            // thread-local gone; a second panic here would abort.
+            let _ = LOCATION.try_with(|l| *l.borrow_mut() = at);
             previous(info);
         }));
     });

@@ -319,16 +319,37 @@ fn negotiate_version(offered: &str) -> Result<u32, ServeError> {
 pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Result<(), ServeError> {
     let env = HandshakeEnv::from_env()?;
     let service = ProviderService::new(provider).with_runtime(Handle::current());
-    let server = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("tfplugin6-server")
-        .enable_all()
-        .build()?;
-    let served = server.spawn(serve_env(env, options, service)).await;
-    // Not dropped in place: dropping a runtime blocks, which an async
-    // context must not.
-    server.shutdown_background();
-    served.unwrap_or_else(|e| Err(ServeError::Io(std::io::Error::other(e))))
+    let server = ServerRuntime(Some(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("tfplugin6-server")
+            .enable_all()
+            .build()?,
+    ));
+    let handle = server
+        .0
+        .as_ref()
+        .map(|rt| rt.spawn(serve_env(env, options, service)));
+    match handle {
+        Some(task) => task
+            .await
+            .unwrap_or_else(|e| Err(ServeError::Io(std::io::Error::other(e)))),
+        None => Ok(()),
+    }
+}
+
+/// The server's own runtime, shut down in the background however
+/// [`try_serve`] ends — finished, or its future dropped early (in a
+/// `select!`, a timeout, a runtime shutting down): dropping a runtime in
+/// place blocks, which an async context must not (tokio panics).
+struct ServerRuntime(Option<tokio::runtime::Runtime>);
+
+impl Drop for ServerRuntime {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            rt.shutdown_background();
+        }
+    }
 }
 
 /// The rest of [`try_serve`], on the server's runtime.

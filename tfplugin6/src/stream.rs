@@ -37,6 +37,11 @@ impl fmt::Display for StreamClosed {
 impl std::error::Error for StreamClosed {}
 
 pub(crate) type Sender<T> = mpsc::Sender<Result<T, Status>>;
+/// What the provider's side holds: the service keeps the one strong
+/// sender, so the stream ends when the service is done with the call —
+/// even while a stopped call's provider task is still blocked in its
+/// thread, holding this.
+type WeakSender<T> = mpsc::WeakSender<Result<T, Status>>;
 
 /// One object a list found.
 #[derive(Clone, Debug)]
@@ -60,7 +65,7 @@ pub(crate) type EncodeResult =
 /// Where a [`Provider::list_resource`](crate::Provider::list_resource)
 /// sends what it finds.
 pub struct ListResults {
-    tx: Sender<pb::list_resource::Event>,
+    tx: WeakSender<pb::list_resource::Event>,
     encode: EncodeResult,
     /// What a failure to encode is sent as.
     failed: fn(Diagnostics) -> pb::list_resource::Event,
@@ -87,7 +92,7 @@ impl ListResults {
         limit: i64,
     ) -> Self {
         ListResults {
-            tx,
+            tx: tx.downgrade(),
             encode,
             failed,
             include_resource_object,
@@ -113,10 +118,11 @@ impl ListResults {
                 return Err(StreamClosed);
             }
         }
+        let tx = self.tx.upgrade().ok_or(StreamClosed)?;
         match (self.encode)(result) {
-            Ok(event) => self.tx.send(Ok(event)).await.map_err(|_| StreamClosed),
+            Ok(event) => tx.send(Ok(event)).await.map_err(|_| StreamClosed),
             Err(d) => {
-                let _ = self.tx.send(Ok((self.failed)(d))).await;
+                let _ = tx.send(Ok((self.failed)(d))).await;
                 Err(StreamClosed)
             }
         }
@@ -127,12 +133,12 @@ impl ListResults {
 /// reports progress.
 #[derive(Debug)]
 pub struct ActionProgress {
-    tx: Sender<pb::invoke_action::Event>,
+    tx: WeakSender<pb::invoke_action::Event>,
 }
 
 impl ActionProgress {
     pub(crate) fn new(tx: Sender<pb::invoke_action::Event>) -> Self {
-        ActionProgress { tx }
+        ActionProgress { tx: tx.downgrade() }
     }
 
     /// Sends a progress message (Terraform shows it as it comes), waiting
@@ -145,6 +151,7 @@ impl ActionProgress {
                 message: message.into(),
             })),
         };
-        self.tx.send(Ok(event)).await.map_err(|_| StreamClosed)
+        let tx = self.tx.upgrade().ok_or(StreamClosed)?;
+        tx.send(Ok(event)).await.map_err(|_| StreamClosed)
     }
 }

@@ -702,7 +702,11 @@ fn a_group_block_left_out_of_the_configuration_is_not_missing_its_required_attri
     let group = |name: Value, note: Value| {
         obj(vec![(
             "settings",
-            obj(vec![("name", name), ("note", note), ("rule", no_rules.clone())]),
+            obj(vec![
+                ("name", name),
+                ("note", note),
+                ("rule", no_rules.clone()),
+            ]),
         )])
     };
     assert!(validate(&b, &group(null.clone(), null.clone())).is_empty());

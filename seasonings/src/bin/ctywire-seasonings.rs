@@ -53,10 +53,16 @@ async fn serve(program: &str, args: &[String]) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     let plugin = Arc::new(plugin);
-    let provider = builder(plugin.clone()).await.map_err(|e| e.to_string())?;
+    // Built here rather than by `serve`, which exits at once on a schema
+    // problem: returning instead drops the plugin, which stops its process.
+    let framework = builder(plugin.clone())
+        .await
+        .map_err(|e| e.to_string())?
+        .build()
+        .map_err(|e| format!("the plugin's schemas cannot be served: {e}"))?;
     // Serves until Terraform is done; the plugin ends with this process
     // (and exits by itself when its stdin closes).
-    provider.serve().await;
+    framework.serve().await;
     Ok(())
 }
 

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use schema::{read_schemas, Schemas, TypeSchema};
 
 use crate::host::{ErrorKind, Plugin, PluginError};
-use crate::protocol::{code, method, read_diagnostics, read_path, Capability, Fields, Severity};
+use crate::protocol::{method, read_diagnostics, read_path, Capability, Fields, Severity};
 
 /// The provider block: empty. The plugin command is fixed where the
 /// provider is installed; a plugin takes no configuration from Terraform.
@@ -196,9 +196,7 @@ impl PluginType {
     async fn validate(&self, method: &str, config: &Value) -> Diagnostics {
         match self.call(method, &[("config", config)], &[]).await {
             Ok(answer) => answer.diagnostics,
-            Err(e) if e.remote().is_some_and(|r| r.code == code::METHOD_NOT_FOUND) => {
-                Diagnostics::new()
-            }
+            Err(e) if e.remote().is_some_and(|r| r.is_method_not_found()) => Diagnostics::new(),
             Err(e) => failed(e),
         }
     }

@@ -32,6 +32,11 @@ pub struct Schemas {
     pub data_sources: BTreeMap<String, TypeSchema>,
 }
 
+/// How deep blocks and nested attributes may nest: a plugin's answer is
+/// input, and the reading recurses, so a limit keeps a hostile schema from
+/// exhausting the stack (the framework's walks stop at the same depth).
+const MAX_DEPTH: usize = 64;
+
 fn at(key: &str) -> impl Fn(Error) -> Error + '_ {
     move |e| e.under(PathStep::Attr(key.to_string()))
 }
@@ -55,11 +60,9 @@ pub fn read_schemas(result: &Fields) -> Result<Schemas> {
 /// Each entry of `map`, read with `f` (its error under the entry's name).
 fn each<T>(map: &Fields, f: impl Fn(&Fields) -> Result<T>) -> Result<BTreeMap<String, T>> {
     let mut out = BTreeMap::new();
-    for name in map.keys() {
-        let read = map
-            .fields(name)
-            .and_then(|fields| f(&fields).map_err(at(name)));
-        out.insert(name.to_string(), read?);
+    for (name, raw) in map.iter() {
+        let read = Fields::read(&raw.0).and_then(|fields| f(&fields));
+        out.insert(name.to_string(), read.map_err(at(name))?);
     }
     Ok(out)
 }
@@ -73,19 +76,26 @@ fn read_type_schema(f: &Fields) -> Result<TypeSchema> {
     };
     Ok(TypeSchema {
         version,
-        block: read_block(&f.fields("block")?).map_err(at("block"))?,
+        block: read_block(&f.fields("block")?, 0).map_err(at("block"))?,
         plan_change: f.flag("plan_change")?,
     })
 }
 
-fn read_block(f: &Fields) -> Result<Block> {
+fn read_block(f: &Fields, depth: usize) -> Result<Block> {
+    if depth > MAX_DEPTH {
+        return Err(Error::limit(format!(
+            "blocks and nested attributes nest more than {MAX_DEPTH} deep"
+        )));
+    }
     let attributes = match f.present("attributes") {
         None => BTreeMap::new(),
-        Some(_) => each(&f.fields("attributes")?, read_attribute).map_err(at("attributes"))?,
+        Some(_) => each(&f.fields("attributes")?, |a| read_attribute(a, depth))
+            .map_err(at("attributes"))?,
     };
     let blocks = match f.present("block_types") {
         None => BTreeMap::new(),
-        Some(_) => each(&f.fields("block_types")?, read_block_type).map_err(at("block_types"))?,
+        Some(_) => each(&f.fields("block_types")?, |b| read_block_type(b, depth))
+            .map_err(at("block_types"))?,
     };
     Ok(Block {
         attributes: attributes
@@ -117,11 +127,11 @@ fn deprecated(f: &Fields) -> Result<Option<String>> {
     Ok(f.flag("deprecated")?.then(String::new))
 }
 
-fn read_attribute(f: &Fields) -> Result<Attribute> {
+fn read_attribute(f: &Fields, depth: usize) -> Result<Attribute> {
     let (ty, nested) = match (f.present("type"), f.present("nested_type")) {
         (Some(t), None) => (read_type(&t.0).map_err(at("type"))?, None),
         (None, Some(_)) => {
-            let n = read_nested(&f.fields("nested_type")?).map_err(at("nested_type"))?;
+            let n = read_nested(&f.fields("nested_type")?, depth + 1).map_err(at("nested_type"))?;
             let ty = n.implied_type().map_err(at("nested_type"))?;
             (ty, Some(n))
         }
@@ -173,18 +183,18 @@ fn nesting(f: &Fields, block: bool) -> Result<NestingMode> {
     })
 }
 
-fn read_nested(f: &Fields) -> Result<Nested> {
+fn read_nested(f: &Fields, depth: usize) -> Result<Nested> {
     Ok(Nested {
         nesting: nesting(f, false)?,
-        block: read_block(f)?,
+        block: read_block(f, depth)?,
     })
 }
 
-fn read_block_type(f: &Fields) -> Result<NestedBlock> {
+fn read_block_type(f: &Fields, depth: usize) -> Result<NestedBlock> {
     Ok(NestedBlock {
         name: String::new(),
         nesting: nesting(f, true)?,
-        block: read_block(&f.fields("block")?).map_err(at("block"))?,
+        block: read_block(&f.fields("block")?, depth + 1).map_err(at("block"))?,
         min_items: f.opt_uint("min_items")?.unwrap_or(0),
         max_items: f.opt_uint("max_items")?.unwrap_or(0),
         validators: Vec::new(),
