@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use ctywire::{Number, Type, Value};
 use ctywire_seasonings::host::{ErrorKind, Plugin, PluginError, PluginOptions};
 use ctywire_seasonings::protocol::{code, Capability, Fields};
+use support::plugins::workspace;
 
-#[path = "../../tests/support/skip.rs"]
-mod skip;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+// The e2e support carries the one rule for a missing component; the
+// plugins' support finds the interpreters with it.
+#[path = "../../e2e/tests/support/mod.rs"]
+mod e2e;
+mod support;
 
 /// The language a plugin is written in, and how to run it.
 #[derive(Clone, Copy, Debug)]
@@ -39,28 +39,10 @@ impl Lang {
     /// SKIPPED (a failure under CI).
     fn runtime(self) -> Option<Runtime> {
         match self {
-            // `$SEASONINGS_PYTHON`, else the peers script's venv, else
-            // `python3` on PATH.
-            Lang::Python => {
-                let candidates = [
-                    std::env::var_os("SEASONINGS_PYTHON").map(PathBuf::from),
-                    Some(workspace().join("target/peers/python/bin/python")),
-                    Some(PathBuf::from("python3")),
-                ];
-                for c in candidates.into_iter().flatten() {
-                    if runs(&c, &["-c", "import msgpack"], &[]) {
-                        return Some(Runtime {
-                            program: c,
-                            env: Vec::new(),
-                        });
-                    }
-                }
-                skip::missing(
-                    "python with msgpack",
-                    "run `bash scripts/seasonings-peers.sh` (a venv with msgpack from PyPI)",
-                );
-                None
-            }
+            Lang::Python => support::plugins::python().map(|program| Runtime {
+                program,
+                env: Vec::new(),
+            }),
             // `node` on PATH, `@msgpack/msgpack` from the peers script's
             // node_modules (through NODE_PATH, which the helper's `require`
             // honours).
@@ -71,7 +53,7 @@ impl Lang {
                 if runs(&program, &["-e", "require('@msgpack/msgpack')"], &env) {
                     return Some(Runtime { program, env });
                 }
-                skip::missing(
+                e2e::missing(
                     "node with @msgpack/msgpack",
                     "install Node, then run `bash scripts/seasonings-peers.sh` (@msgpack/msgpack from npm)",
                 );
