@@ -3,37 +3,26 @@
 //! `CallFunction`, an error event ending the stream for `ListResource`
 //! and `InvokeAction`), and the service goes on answering other calls.
 
-use ctywire::schema::{Attribute, Block, IdentityAttribute, IdentitySchema, Schema};
+use ctywire::schema::{Block, Schema};
 use ctywire::{Type, Value};
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as _;
 use ctywire_tfplugin6::*;
 use tonic::Request;
 
+mod support;
+use support::{named, named_value, string_id};
+
 /// A provider whose every call panics, naming the call; the two streams
 /// panic after sending one event.
 struct Panicky;
 
-fn named() -> Schema {
-    Schema::new(Block::new().attribute(Attribute::new("name", Type::String).optional()))
-}
-
 #[async_trait]
 impl Provider for Panicky {
     fn schemas(&self) -> Schemas {
-        let id = IdentitySchema {
-            version: 0,
-            identity_attributes: vec![IdentityAttribute {
-                name: "id".into(),
-                ty: Type::String,
-                required_for_import: true,
-                optional_for_import: false,
-                description: String::new(),
-            }],
-        };
         Schemas::new(Schema::new(Block::new()))
             .resource("test_thing", named())
-            .identity("test_thing", id)
+            .identity("test_thing", string_id())
             .list_resource("test_thing", named())
             .data_source("test_thing", named())
             .ephemeral_resource("test_thing", named())
@@ -173,14 +162,6 @@ impl Provider for Panicky {
     async fn stop_provider(&self) -> Result<(), String> {
         panic!("stop_provider panicked on purpose")
     }
-}
-
-/// `{name = "x"}` in msgpack.
-fn named_value() -> Option<pb::DynamicValue> {
-    Some(pb::DynamicValue {
-        msgpack: b"\x81\xa4name\xa1x".to_vec(),
-        json: vec![],
-    })
 }
 
 /// `{}` in msgpack.

@@ -5,13 +5,15 @@
 
 use std::time::Duration;
 
-use ctywire::schema::{Attribute, Block, IdentityAttribute, IdentitySchema, Schema};
-use ctywire::Type;
+use ctywire::schema::{Block, Schema};
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as _;
 use ctywire_tfplugin6::*;
 use tokio::sync::mpsc::Receiver;
 use tonic::{Request, Status};
+
+mod support;
+use support::{named, named_value, string_id};
 
 /// How long the provider code blocks its thread: far longer than the
 /// streams may take to end once stopped.
@@ -21,26 +23,12 @@ const BLOCK: Duration = Duration::from_secs(5);
 /// synchronous code would.
 struct Blocking;
 
-fn named() -> Schema {
-    Schema::new(Block::new().attribute(Attribute::new("name", Type::String).optional()))
-}
-
 #[async_trait]
 impl Provider for Blocking {
     fn schemas(&self) -> Schemas {
-        let id = IdentitySchema {
-            version: 0,
-            identity_attributes: vec![IdentityAttribute {
-                name: "id".into(),
-                ty: Type::String,
-                required_for_import: true,
-                optional_for_import: false,
-                description: String::new(),
-            }],
-        };
         Schemas::new(Schema::new(Block::new()))
             .resource("test_thing", named())
-            .identity("test_thing", id)
+            .identity("test_thing", string_id())
             .list_resource("test_thing", named())
             .action("test_thing", named())
     }
@@ -54,13 +42,6 @@ impl Provider for Blocking {
         std::thread::sleep(BLOCK);
         Diagnostics::new()
     }
-}
-
-fn named_value() -> Option<pb::DynamicValue> {
-    Some(pb::DynamicValue {
-        msgpack: b"\x81\xa4name\xa1x".to_vec(),
-        json: vec![],
-    })
 }
 
 /// Every event until the stream ends, which must come within a second.
