@@ -24,6 +24,8 @@ mod instance;
 mod payloads;
 #[path = "bench/timing.rs"]
 mod timing;
+#[cfg(feature = "provider")]
+mod provider;
 
 #[derive(Parser)]
 #[command(
@@ -114,6 +116,12 @@ enum Command {
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
     },
+    /// A provider's registry documentation and release archives.
+    #[cfg(feature = "provider")]
+    Provider {
+        #[command(subcommand)]
+        command: provider::ProviderCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -150,6 +158,8 @@ fn main() -> ExitCode {
         Command::Encode { ty, format, file } => encode(&ty, format, &file),
         Command::Roundtrip => roundtrip(),
         Command::Bench { case, seconds } => bench(&case, seconds),
+        #[cfg(feature = "provider")]
+        Command::Provider { command } => provider::run(command),
         Command::ImpliedType {
             schema,
             resource,

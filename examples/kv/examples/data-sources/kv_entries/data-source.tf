@@ -1,0 +1,7 @@
+data "kv_entries" "web" {
+  prefix = "web"
+}
+
+output "web_keys" {
+  value = data.kv_entries.web.keys
+}

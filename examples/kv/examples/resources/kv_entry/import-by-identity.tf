@@ -1,0 +1,6 @@
+import {
+  to = kv_entry.web
+  identity = {
+    key = "web"
+  }
+}
