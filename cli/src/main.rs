@@ -22,10 +22,10 @@ mod alloc;
 mod instance;
 #[path = "bench/payloads.rs"]
 mod payloads;
-#[path = "bench/timing.rs"]
-mod timing;
 #[cfg(feature = "provider")]
 mod provider;
+#[path = "bench/timing.rs"]
+mod timing;
 
 #[derive(Parser)]
 #[command(

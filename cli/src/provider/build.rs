@@ -148,7 +148,7 @@ fn provider_executable(line: &str) -> Option<PathBuf> {
 
 /// Whether rustc has `target`'s standard library: without it nothing can
 /// be built for it, and the reason is that, not a compiler error.
-fn buildable(target: &str) -> Result<(), String> {
+pub fn buildable(target: &str) -> Result<(), String> {
     let out = Command::new(rustc())
         .args(["--print", "target-libdir", "--target", target])
         .output()
@@ -205,7 +205,11 @@ mod tests {
             ("x86_64-pc-windows-gnu", "windows_amd64", true),
             ("x86_64-unknown-freebsd", "freebsd_amd64", false),
         ] {
-            assert_eq!(platform(triple).unwrap(), (want.to_string(), exe), "{triple}");
+            assert_eq!(
+                platform(triple).unwrap(),
+                (want.to_string(), exe),
+                "{triple}"
+            );
         }
     }
 

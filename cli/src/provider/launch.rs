@@ -102,13 +102,21 @@ async fn ask(channel: Channel) -> Result<ProviderSchema, String> {
     };
     let kinds = [
         ("resource", &response.resource_schemas, &mut out.resources),
-        ("data source", &response.data_source_schemas, &mut out.data_sources),
+        (
+            "data source",
+            &response.data_source_schemas,
+            &mut out.data_sources,
+        ),
         (
             "ephemeral resource",
             &response.ephemeral_resource_schemas,
             &mut out.ephemeral_resources,
         ),
-        ("list resource", &response.list_resource_schemas, &mut out.list_resources),
+        (
+            "list resource",
+            &response.list_resource_schemas,
+            &mut out.list_resources,
+        ),
     ];
     for (kind, from, to) in kinds {
         for (name, s) in from {
@@ -168,7 +176,10 @@ fn errors_of(call: &str, diagnostics: &[pb::Diagnostic]) -> Result<(), String> {
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(format!("{call} answered with errors:\n  {}", errors.join("\n  ")))
+        Err(format!(
+            "{call} answered with errors:\n  {}",
+            errors.join("\n  ")
+        ))
     }
 }
 
@@ -296,23 +307,21 @@ impl Plugin {
         let (network, address) = (self.network.clone(), self.address.clone());
         let endpoint = Endpoint::from_static("http://localhost").connect_timeout(START_TIMEOUT);
         let connect = endpoint.connect_with_connector(tower::service_fn(move |_: Uri| {
-                let connector = connector.clone();
-                let (network, address) = (network.clone(), address.clone());
-                async move {
-                    let localhost = ServerName::try_from("localhost").expect("a valid name");
-                    if network == "unix" {
-                        let stream = tokio::net::UnixStream::connect(address).await?;
-                        let tls = connector.connect(localhost, stream).await?;
-                        Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(EitherStream::Unix(
-                            tls,
-                        )))
-                    } else {
-                        let stream = tokio::net::TcpStream::connect(address).await?;
-                        let tls = connector.connect(localhost, stream).await?;
-                        Ok(hyper_util::rt::TokioIo::new(EitherStream::Tcp(tls)))
-                    }
+            let connector = connector.clone();
+            let (network, address) = (network.clone(), address.clone());
+            async move {
+                let localhost = ServerName::try_from("localhost").expect("a valid name");
+                if network == "unix" {
+                    let stream = tokio::net::UnixStream::connect(address).await?;
+                    let tls = connector.connect(localhost, stream).await?;
+                    Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(EitherStream::Unix(tls)))
+                } else {
+                    let stream = tokio::net::TcpStream::connect(address).await?;
+                    let tls = connector.connect(localhost, stream).await?;
+                    Ok(hyper_util::rt::TokioIo::new(EitherStream::Tcp(tls)))
                 }
-            }));
+            }
+        }));
         tokio::time::timeout(START_TIMEOUT, connect)
             .await
             .map_err(|_| format!("connecting: no connection within {START_TIMEOUT:?}"))?

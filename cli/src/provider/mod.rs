@@ -94,18 +94,24 @@ pub fn run(command: ProviderCommand) -> Result<(), String> {
             } else {
                 targets
             };
-            let mut binaries = Vec::new();
+            // Every target checked (its platform, its standard library),
+            // and gpg found, before the first build.
+            let host = build::host()?;
+            let mut platforms = Vec::new();
             for target in &targets {
-                let (platform, exe) = build::platform(target)?;
-                binaries.push((target, platform, exe));
+                platforms.push(build::platform(target)?);
+                if *target != host {
+                    build::buildable(target)?;
+                }
             }
-            let binaries = binaries
-                .into_iter()
-                .map(|(target, platform, exe)| {
-                    let path = build::cargo_build(&manifest_path, target, &profile)?;
-                    Ok((platform, path, exe))
-                })
-                .collect::<Result<Vec<_>, String>>()?;
+            if let Some(key) = &gpg_key {
+                release::gpg_runs(&gpg_program, key)?;
+            }
+            let mut binaries = Vec::new();
+            for (target, (platform, exe)) in targets.iter().zip(platforms) {
+                let path = build::cargo_build(&manifest_path, target, &profile)?;
+                binaries.push((platform, path, exe));
+            }
             let written = release::write(&release::Release {
                 source: &source,
                 version: &version,

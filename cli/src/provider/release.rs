@@ -16,7 +16,8 @@ use sha2::{Digest, Sha256};
 
 /// The manifest the registry reads: which protocol versions the provider
 /// speaks (ctywire-tfplugin6 serves protocol 6 only).
-const MANIFEST: &str = "{\n  \"version\": 1,\n  \"metadata\": {\n    \"protocol_versions\": [\"6.0\"]\n  }\n}\n";
+const MANIFEST: &str =
+    "{\n  \"version\": 1,\n  \"metadata\": {\n    \"protocol_versions\": [\"6.0\"]\n  }\n}\n";
 /// An existing network mirror index read to add a version to it.
 const MAX_INDEX_BYTES: u64 = 16 << 20;
 
@@ -102,8 +103,18 @@ pub fn write(release: &Release) -> Result<Vec<PathBuf>, String> {
     let version = release.version;
     let stem = format!("terraform-provider-{name}_{version}");
     let dist = release.out.join("release");
-    let fs_mirror = release.out.join("filesystem-mirror").join(host).join(namespace).join(name);
-    let net_mirror = release.out.join("network-mirror").join(host).join(namespace).join(name);
+    let fs_mirror = release
+        .out
+        .join("filesystem-mirror")
+        .join(host)
+        .join(namespace)
+        .join(name);
+    let net_mirror = release
+        .out
+        .join("network-mirror")
+        .join(host)
+        .join(namespace)
+        .join(name);
     for dir in [&dist, &fs_mirror, &net_mirror] {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -112,11 +123,17 @@ pub fn write(release: &Release) -> Result<Vec<PathBuf>, String> {
     let mut archives = BTreeMap::new();
     for (platform, binary, exe) in &release.binaries {
         let zip_name = format!("{stem}_{platform}.zip");
-        let inner = format!("terraform-provider-{name}_v{version}{}", if *exe { ".exe" } else { "" });
+        let inner = format!(
+            "terraform-provider-{name}_v{version}{}",
+            if *exe { ".exe" } else { "" }
+        );
         let zip_path = dist.join(&zip_name);
         pack(binary, &inner, &zip_path)?;
         sums.insert(zip_name.clone(), sha256_file(&zip_path)?);
-        archives.insert(platform.clone(), (zip_name.clone(), hash1_of_zip(&zip_path)?));
+        archives.insert(
+            platform.clone(),
+            (zip_name.clone(), hash1_of_zip(&zip_path)?),
+        );
         written.push(zip_path.clone());
         for mirror in [&fs_mirror, &net_mirror] {
             let to = mirror.join(&zip_name);
@@ -144,7 +161,11 @@ pub fn write(release: &Release) -> Result<Vec<PathBuf>, String> {
     written.extend(network_index(&net_mirror, version, &archives)?);
     Ok(written
         .into_iter()
-        .map(|p| p.strip_prefix(release.out).map(Path::to_path_buf).unwrap_or(p))
+        .map(|p| {
+            p.strip_prefix(release.out)
+                .map(Path::to_path_buf)
+                .unwrap_or(p)
+        })
         .collect())
 }
 
@@ -223,24 +244,47 @@ fn place(from: &Path, to: &Path) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", to.display()))
 }
 
-/// A detached binary signature of `file`, by `gpg`. OpenPGP is gpg's
-/// business: a missing gpg is an error that says so.
+/// Whether `program` runs and has a secret key `key`: asked before the
+/// builds, so a release that cannot be signed fails at once.
+pub fn gpg_runs(program: &str, key: &str) -> Result<(), String> {
+    let out = gpg(program, &["--batch", "--list-secret-keys", key])?;
+    if !out.status.success() {
+        return Err(format!(
+            "--gpg-key {key:?}: gpg has no such secret key: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(())
+}
+
+fn gpg(program: &str, args: &[&str]) -> Result<std::process::Output, String> {
+    Command::new(program).args(args).output().map_err(|e| {
+        if e.kind() == io::ErrorKind::NotFound {
+            format!(
+                "--gpg-key needs gpg to sign the checksums, and {program:?} is not installed \
+                 (on Debian: apt-get install gnupg)"
+            )
+        } else {
+            format!("running {program}: {e}")
+        }
+    })
+}
+
+/// A detached binary signature of `file`, by gpg. OpenPGP is gpg's
+/// business, not this command's.
 fn sign(program: &str, key: &str, file: &Path, sig: &Path) -> Result<(), String> {
-    let out = Command::new(program)
-        .args(["--batch", "--yes", "--local-user", key, "--detach-sign", "--output"])
-        .arg(sig)
-        .arg(file)
-        .output()
-        .map_err(|e| {
-            if e.kind() == io::ErrorKind::NotFound {
-                format!(
-                    "--gpg-key needs gpg to sign the checksums, and {program:?} is not installed \
-                     (on Debian: apt-get install gnupg)"
-                )
-            } else {
-                format!("running {program}: {e}")
-            }
-        })?;
+    let (sig, file) = (sig.to_string_lossy(), file.to_string_lossy());
+    let args = [
+        "--batch",
+        "--yes",
+        "--local-user",
+        key,
+        "--detach-sign",
+        "--output",
+        &sig,
+        &file,
+    ];
+    let out = gpg(program, &args)?;
     if !out.status.success() {
         return Err(format!(
             "gpg could not sign with key {key:?}: {}",
@@ -308,7 +352,14 @@ mod tests {
             parse_source("example.com/ctywire/kv").unwrap(),
             ("example.com", "ctywire", "kv")
         );
-        for bad in ["kv", "a/b/c/d", "x/../kv", "ctywire/KV", "ctywire/-kv", "ctywire/k v"] {
+        for bad in [
+            "kv",
+            "a/b/c/d",
+            "x/../kv",
+            "ctywire/KV",
+            "ctywire/-kv",
+            "ctywire/k v",
+        ] {
             assert!(parse_source(bad).is_err(), "{bad}");
         }
     }
