@@ -866,16 +866,20 @@ pub fn check(docs: &Path, expected: &BTreeMap<String, String>) -> Vec<String> {
             continue;
         }
         let folder = relative.split_once('/').map(|(f, _)| f);
-        match folder {
-            None if relative != "index.md" => problems.push(format!(
+        let misplaced = match folder {
+            None if relative != "index.md" => Some(format!(
                 "{shown}: the registry takes index.md and pages in {}/ or {GUIDES}/ only",
                 generated_folders.join("/, ")
             )),
-            Some(f) if f != GUIDES && !generated_folders.contains(&f) => problems.push(format!(
+            Some(f) if f != GUIDES && !generated_folders.contains(&f) => Some(format!(
                 "{shown}: {f}/ is not a folder the registry reads ({}/ or {GUIDES}/)",
                 generated_folders.join("/, ")
             )),
-            _ => {}
+            _ => None,
+        };
+        if let Some(misplaced) = misplaced {
+            problems.push(misplaced);
+            continue;
         }
         let text = match std::fs::read_to_string(docs.join(relative)) {
             Ok(t) => t,
@@ -1021,5 +1025,305 @@ fn first_difference(want: &str, have: &str) -> String {
                 )
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ctywire::schema::{IdentityAttribute, NestedBlock, Object};
+    use ctywire_tfplugin6::Parameter;
+
+    /// A provider with one of every kind, nested attributes of every
+    /// nesting, blocks inside blocks, object types and every label.
+    fn everything() -> ProviderSchema {
+        let object =
+            Type::object_with_optional([("host", Type::String), ("port", Type::Number)], ["port"])
+                .unwrap();
+        let inner = Block::new().attribute(Attribute::new("depth", Type::Number).required());
+        let rule = Block::new()
+            .attribute(Attribute::new("port", Type::Number).required())
+            .block(NestedBlock::new("inner", NestingMode::Set, inner));
+        let server = Block::new()
+            .attribute(Attribute::new("name", Type::String).optional())
+            .attribute(
+                Attribute::nested(
+                    "disks",
+                    Object::new(
+                        NestingMode::Map,
+                        vec![Attribute::new("size", Type::Number).required()],
+                    ),
+                )
+                .optional(),
+            )
+            .attribute(
+                Attribute::new("password", Type::String)
+                    .optional()
+                    .sensitive()
+                    .write_only(),
+            )
+            .attribute(Attribute::new("endpoint", object.clone()).optional())
+            .attribute(Attribute::new("peers", Type::list(object)).computed())
+            .attribute(
+                Attribute::nested(
+                    "single",
+                    Object::new(
+                        NestingMode::Single,
+                        vec![Attribute::new("x", Type::Bool).computed()],
+                    ),
+                )
+                .computed(),
+            )
+            .block(NestedBlock::new("rule", NestingMode::List, rule).items(1, 3));
+        let mut server_schema = Schema::new(server);
+        server_schema.block.description =
+            "A **server**, see [the guide](https://example.com/g).".into();
+        let mut old = Attribute::new("old", Type::String).optional();
+        old.deprecated = true;
+        old.deprecation_message = "use new".into();
+        let one = |a: Attribute| Schema::new(Block::new().attribute(a));
+        let mut s = ProviderSchema {
+            provider: one(Attribute::new("token", Type::String).optional().sensitive()),
+            ..ProviderSchema::default()
+        };
+        s.resources.insert("x_server".into(), server_schema);
+        s.data_sources.insert("x_servers".into(), one(old));
+        s.ephemeral_resources.insert(
+            "x_token".into(),
+            one(Attribute::new("value", Type::String).computed()),
+        );
+        s.list_resources.insert(
+            "x_server".into(),
+            one(Attribute::new("prefix", Type::String).optional()),
+        );
+        s.actions.insert(
+            "x_reboot".into(),
+            one(Attribute::new("server", Type::String).required()),
+        );
+        let mut join = Function {
+            parameters: vec![Parameter::new("sep", Type::String)],
+            variadic_parameter: Some(Parameter::new("parts", Type::list(Type::String))),
+            return_type: Type::String,
+            summary: "Joins parts.".into(),
+            ..Function::default()
+        };
+        join.parameters[0].description = "The separator.".into();
+        s.functions.insert("join".into(), join);
+        s.identities.insert(
+            "x_server".into(),
+            IdentitySchema {
+                version: 0,
+                identity_attributes: vec![
+                    IdentityAttribute {
+                        name: "id".into(),
+                        ty: Type::String,
+                        required_for_import: true,
+                        optional_for_import: false,
+                        description: "The server's id.".into(),
+                    },
+                    IdentityAttribute {
+                        name: "region".into(),
+                        ty: Type::String,
+                        required_for_import: false,
+                        optional_for_import: true,
+                        description: String::new(),
+                    },
+                ],
+            },
+        );
+        s
+    }
+
+    fn pages() -> BTreeMap<String, String> {
+        generate(&everything(), "x", Path::new("/nonexistent")).unwrap()
+    }
+
+    #[test]
+    fn every_kind_the_protocol_has_gets_its_page_in_the_registrys_folder() {
+        let pages = pages();
+        let names: Vec<&str> = pages.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "actions/x_reboot.md",
+                "data-sources/x_servers.md",
+                "ephemeral-resources/x_token.md",
+                "functions/join.md",
+                "index.md",
+                "list-resources/x_server.md",
+                "resources/x_server.md",
+            ]
+        );
+        for (page, title) in [
+            ("actions/x_reboot.md", "# x_reboot (Action)"),
+            (
+                "ephemeral-resources/x_token.md",
+                "# x_token (Ephemeral Resource)",
+            ),
+            ("list-resources/x_server.md", "# x_server (List Resource)"),
+            ("index.md", "# x Provider"),
+        ] {
+            assert!(
+                pages[page].contains(&format!("\n{title}\n")),
+                "{page}:\n{}",
+                pages[page]
+            );
+        }
+        // Every page passes the registry's front matter rules.
+        for (page, text) in &pages {
+            front_matter_rules(text).unwrap_or_else(|e| panic!("{page}: {e}"));
+        }
+    }
+
+    #[test]
+    fn nested_schemas_are_listed_under_anchors_that_every_link_finds() {
+        let page = &pages()["resources/x_server.md"];
+        for line in [
+            "- `rule` (Block List, Min: 1, Max: 3) (see [below for nested schema](#nestedblock--rule))",
+            "- `disks` (Attributes Map) (see [below for nested schema](#nestedatt--disks))",
+            "- `endpoint` (Object) (see [below for nested schema](#nestedobjatt--endpoint))",
+            "- `peers` (List of Object) (see [below for nested schema](#nestedobjatt--peers))",
+            "- `single` (Attributes) (see [below for nested schema](#nestedatt--single))",
+            "- `password` (String, Sensitive, [Write-only](https://developer.hashicorp.com/terraform/language/resources/ephemeral#write-only-arguments))",
+            "<a id=\"nestedblock--rule--inner\"></a>\n### Nested Schema for `rule.inner`\n\nRequired:\n\n- `depth` (Number)",
+        ] {
+            assert!(page.contains(line), "missing {line:?} in:\n{page}");
+        }
+        // An object's optional attributes are Optional, the rest Required.
+        assert!(
+            page.contains("### Nested Schema for `endpoint`\n\nRequired:\n\n- `host` (String)\n\nOptional:\n\n- `port` (Number)"),
+            "{page}"
+        );
+        // The block with min_items is required; computed-only things read-only.
+        let required =
+            &page[page.find("### Required").unwrap()..page.find("### Optional").unwrap()];
+        assert!(required.contains("`rule`"), "{required}");
+        let read_only = &page[page.find("### Read-Only").unwrap()..page.find("<a id").unwrap()];
+        assert!(
+            read_only.contains("`peers`") && read_only.contains("`single`"),
+            "{read_only}"
+        );
+        // Objects held by a computed attribute are read-only throughout.
+        assert!(page.contains("### Nested Schema for `peers`\n\nRead-Only:\n\n- `host` (String)\n- `port` (Number)"), "{page}");
+        let links: Vec<&str> = page
+            .match_indices("](#")
+            .map(|(i, _)| {
+                let rest = &page[i + 3..];
+                &rest[..rest.find(')').unwrap()]
+            })
+            .collect();
+        assert_eq!(links.len(), 6, "{links:?}");
+        for anchor in links {
+            assert_eq!(
+                page.matches(&format!("<a id=\"{anchor}\"></a>")).count(),
+                1,
+                "{anchor}"
+            );
+        }
+    }
+
+    #[test]
+    fn identity_deprecation_front_matter_and_functions_read_as_the_registry_shows_them() {
+        let pages = pages();
+        let server = &pages["resources/x_server.md"];
+        assert!(server.contains("## Import\n\n<!-- schema generated by ctywire provider docs -->\n### Identity Schema\n\n#### Required\n\n- `id` (String) The server's id.\n\n#### Optional\n\n- `region` (String)"), "{server}");
+        // The front matter's description is plain text; the page keeps Markdown.
+        assert!(
+            server
+                .contains("description: |-\n  A server, see the guide https://example.com/g.\n---"),
+            "{server}"
+        );
+        assert!(
+            server.contains("\nA **server**, see [the guide](https://example.com/g).\n"),
+            "{server}"
+        );
+        let data = &pages["data-sources/x_servers.md"];
+        assert!(
+            data.contains("- `old` (String, Deprecated) Deprecated: use new"),
+            "{data}"
+        );
+        let join = &pages["functions/join.md"];
+        assert!(
+            join.contains("# function: join\n\nJoins parts.\n"),
+            "{join}"
+        );
+        assert!(
+            join.contains("```text\njoin(sep string, parts ...list of string) string\n```"),
+            "{join}"
+        );
+        assert!(
+            join.contains(
+                "1. `sep` (String) The separator.\n2. `parts` (Variadic, List of String)"
+            ),
+            "{join}"
+        );
+        assert!(
+            join.contains("page_title: \"join function - terraform-provider-x\""),
+            "{join}"
+        );
+    }
+
+    #[test]
+    fn the_registrys_front_matter_rules_are_held() {
+        let ok = "---\npage_title: \"a\"\nsubcategory: \"\"\ndescription: |-\n  b\n---\n\n# a\n";
+        front_matter_rules(ok).unwrap();
+        for (text, says) in [
+            ("# a\n", "no YAML front matter"),
+            ("---\npage_title: a\n", "never closed"),
+            ("---\npage_title: a\nlayout: \"x\"\n---\n", "`layout`"),
+            (
+                "---\npage_title: a\nsidebar_current: \"x\"\n---\n",
+                "`sidebar_current`",
+            ),
+            ("---\npage_title: a\nauthor: me\n---\n", "reads only"),
+            ("---\ndescription: a\n---\n", "no page_title"),
+            ("---\npage_title a\n---\n", "not `key: value`"),
+        ] {
+            let e = front_matter_rules(text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_template_overrides_a_page_and_an_unknown_action_names_its_line() {
+        let root = std::env::temp_dir().join(format!("ctywire-docs-tmpl-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("templates/actions")).unwrap();
+        std::fs::create_dir_all(root.join("examples/actions/x_reboot")).unwrap();
+        std::fs::write(
+            root.join("examples/actions/x_reboot/action.tf"),
+            "action \"x_reboot\" \"r\" {}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("templates/actions/x_reboot.md.tmpl"),
+            "---\npage_title: \"{{ .Name }} {{.Type}}\"\n---\n\n# Rebooting with {{ .ProviderName }}\n\n{{ tffile \"examples/actions/x_reboot/action.tf\" }}\n\n{{ .SchemaMarkdown | trimspace }}\n",
+        )
+        .unwrap();
+        let pages = generate(&everything(), "x", &root).unwrap();
+        let page = &pages["actions/x_reboot.md"];
+        assert!(page.starts_with("---\npage_title: \"x_reboot Action\"\n---\n\n# Rebooting with terraform-provider-x\n\n```terraform\naction \"x_reboot\" \"r\" {}\n```\n\n<!-- schema generated"), "{page}");
+        assert!(page.ends_with("- `server` (String)\n"), "{page}");
+        std::fs::write(
+            root.join("templates/actions/x_reboot.md.tmpl"),
+            "# a\n\n{{ if .HasExample }}\n",
+        )
+        .unwrap();
+        let e = generate(&everything(), "x", &root).unwrap_err();
+        assert!(
+            e.contains("x_reboot.md.tmpl:3:") && e.contains("`{{ if .HasExample }}`"),
+            "{e}"
+        );
+        std::fs::write(
+            root.join("templates/actions/x_reboot.md.tmpl"),
+            "{{ .Name | upper }}",
+        )
+        .unwrap();
+        let e = generate(&everything(), "x", &root).unwrap_err();
+        assert!(e.contains("`| upper`"), "{e}");
+        std::fs::write(root.join("templates/actions/x_reboot.md.tmpl"), "{{ .Name ").unwrap();
+        let e = generate(&everything(), "x", &root).unwrap_err();
+        assert!(e.contains("never closed"), "{e}");
+        let _ = std::fs::remove_dir_all(&root);
     }
 }
