@@ -28,6 +28,9 @@ TEST_COMMAND = "bash scripts/test-peers.sh && cargo test --workspace --all-featu
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+# An HTML anchor, as the registry pages of `ctywire provider docs` (and
+# tfplugindocs) put before each nested schema: GitHub keeps its id.
+HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"\s*>")
 INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
 DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\"[^\"]*\")?\s*$")
 CODE_SPAN = re.compile(r"(`+)(?:.+?)\1")
@@ -77,13 +80,15 @@ _anchors = {}
 
 
 def anchors(path):
-    """Every anchor of a Markdown file, repeated headings numbered as GitHub does."""
+    """Every anchor of a Markdown file, repeated headings numbered as GitHub
+    does, and the ids of HTML anchors."""
     if path not in _anchors:
         seen = {}
         found = set()
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for _, line in prose_lines(text, blank_code_spans=False):
+            found.update(HTML_ANCHOR.findall(line))
             m = HEADING.match(line)
             if not m:
                 continue

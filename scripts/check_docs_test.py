@@ -49,6 +49,11 @@ class Links(unittest.TestCase):
         )
         self.assertEqual(self.problems(text), [])
 
+    def test_an_html_anchor_is_an_anchor(self):
+        text = '# Page\n[a](#nestedblock--rule) [b](#nope)\n\n<a id="nestedblock--rule"></a>\n### Nested\n'
+        (problem,) = self.problems(text)
+        self.assertIn("#nope: no heading with the anchor #nope", problem)
+
     def test_a_missing_file_is_named_with_its_line(self):
         (problem,) = self.problems("# Page\n\nsee [the guide](nope.md)\n")
         self.assertRegex(problem, r"page\.md:3: nope\.md: no such file$")
