@@ -10,9 +10,7 @@ use std::path::{Path, PathBuf};
 
 use ctywire::schema::{Attribute, Block, IdentitySchema, NestingMode, Schema};
 use ctywire::Type;
-use ctywire_tfplugin6::Function;
-
-use super::launch::ProviderSchema;
+use ctywire_tfplugin6::{Function, Schemas};
 
 /// The registry takes at most this many files from `docs/`,
 const MAX_FILES: usize = 2000;
@@ -95,7 +93,7 @@ impl Kind {
 /// The pages for `schema`, by path under `docs/`. `root` is the provider's
 /// folder (its `examples/` and `templates/`); `name` its type (`kv`).
 pub fn generate(
-    schema: &ProviderSchema,
+    schema: &Schemas,
     name: &str,
     root: &Path,
 ) -> Result<BTreeMap<String, String>, String> {
@@ -1044,7 +1042,7 @@ mod tests {
 
     /// A provider with one of every kind, nested attributes of every
     /// nesting, blocks inside blocks, object types and every label.
-    fn everything() -> ProviderSchema {
+    fn everything() -> Schemas {
         let object =
             Type::object_with_optional([("host", Type::String), ("port", Type::Number)], ["port"])
                 .unwrap();
@@ -1090,10 +1088,9 @@ mod tests {
         old.deprecated = true;
         old.deprecation_message = "use new".into();
         let one = |a: Attribute| Schema::new(Block::new().attribute(a));
-        let mut s = ProviderSchema {
-            provider: one(Attribute::new("token", Type::String).optional().sensitive()),
-            ..ProviderSchema::default()
-        };
+        let mut s = Schemas::new(one(Attribute::new("token", Type::String)
+            .optional()
+            .sensitive()));
         s.resources.insert("x_server".into(), server_schema);
         s.data_sources.insert("x_servers".into(), one(old));
         s.ephemeral_resources.insert(

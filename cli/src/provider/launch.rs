@@ -4,7 +4,6 @@
 //! then `GetProviderSchema` and `GetResourceIdentitySchemas` over gRPC,
 //! read by ctywire-tfplugin6's own conversions (its `client` side).
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -13,13 +12,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine;
-use ctywire::schema::{IdentitySchema, Schema};
+use ctywire::schema::Schema;
 use ctywire_tfplugin6::client::{
     diagnostic_from_proto, function_from_proto, identity_schema_from_proto, schema_from_proto,
 };
 use ctywire_tfplugin6::pb::plugin::grpc_controller_client::GrpcControllerClient;
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
-use ctywire_tfplugin6::{Function, Severity, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
+use ctywire_tfplugin6::{Schemas, Severity, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, SignatureScheme};
@@ -38,26 +37,9 @@ const MAX_MESSAGE: usize = 256 << 20;
 /// How much of the provider's stderr an error quotes.
 const STDERR_KEPT: usize = 8 * 1024;
 
-/// What `GetProviderSchema` and `GetResourceIdentitySchemas` answer, as
-/// ctywire types, each map sorted by name.
-#[derive(Default)]
-pub struct ProviderSchema {
-    pub provider: Schema,
-    pub resources: BTreeMap<String, Schema>,
-    pub data_sources: BTreeMap<String, Schema>,
-    pub ephemeral_resources: BTreeMap<String, Schema>,
-    pub list_resources: BTreeMap<String, Schema>,
-    pub actions: BTreeMap<String, Schema>,
-    pub functions: BTreeMap<String, Function>,
-    pub identities: BTreeMap<String, IdentitySchema>,
-    // STATE STORES: the protocol layer (ctywire-tfplugin6) does not carry
-    // `state_store_schemas` (GetProviderSchema field 10) yet. When it does,
-    // read them here into `state_stores: BTreeMap<String, Schema>`, and the
-    // docs generator's `Kind::StateStore` (docs.rs) writes their pages.
-}
-
-/// Launches `binary`, asks it for its schemas and stops it.
-pub fn provider_schema(binary: &Path) -> Result<ProviderSchema, String> {
+/// Launches `binary`, asks it for its schemas and stops it. The answer is
+/// the protocol layer's own [`Schemas`], what a provider serves.
+pub fn provider_schema(binary: &Path) -> Result<Schemas, String> {
     let sockets = tempfile::tempdir().map_err(|e| format!("a socket directory: {e}"))?;
     let identity = ClientIdentity::new()?;
     let mut plugin = Plugin::start(binary, sockets.path(), &identity)?;
@@ -80,7 +62,7 @@ pub fn provider_schema(binary: &Path) -> Result<ProviderSchema, String> {
     result.map_err(|e| plugin.explain(e))
 }
 
-async fn ask(channel: Channel) -> Result<ProviderSchema, String> {
+async fn ask(channel: Channel) -> Result<Schemas, String> {
     let mut client = pb::provider_client::ProviderClient::new(channel)
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
@@ -93,13 +75,14 @@ async fn ask(channel: Channel) -> Result<ProviderSchema, String> {
     .map_err(|e| format!("GetProviderSchema: {}", e.message()))?
     .into_inner();
     errors_of("GetProviderSchema", &response.diagnostics)?;
-    let mut out = ProviderSchema {
-        provider: match &response.provider {
-            Some(s) => schema_from_proto(s).map_err(|e| format!("the provider schema: {e}"))?,
-            None => Schema::default(),
-        },
-        ..ProviderSchema::default()
-    };
+    let mut out = Schemas::new(match &response.provider {
+        Some(s) => schema_from_proto(s).map_err(|e| format!("the provider schema: {e}"))?,
+        None => Schema::default(),
+    });
+    // STATE STORES: the protocol layer does not carry `state_store_schemas`
+    // (GetProviderSchema field 10) yet. When its `Schemas` has them, read
+    // them here like the kinds below, and the docs generator's
+    // `Kind::StateStore` (docs.rs) writes their pages.
     let kinds = [
         ("resource", &response.resource_schemas, &mut out.resources),
         (
