@@ -11,32 +11,35 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The executable `bin` of `package`, built with cargo.
+fn built(package: &str, bin: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["build", "--quiet", "-p", package, "--bin", bin])
+        .args(["--message-format=json"])
+        .current_dir(repo())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|m| {
+            let exe = m.get("executable")?.as_str()?;
+            exe.ends_with(&format!("/{bin}"))
+                .then(|| PathBuf::from(exe))
+        })
+        .expect("cargo names the executable")
+}
+
 /// kv's executable, built as `ctywire provider docs` itself builds it.
 fn kv_binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "terraform-provider-kv"])
-            .args(["--message-format=json"])
-            .current_dir(repo())
-            .output()
-            .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .find_map(|m| {
-                let exe = m.get("executable")?.as_str()?;
-                exe.ends_with("terraform-provider-kv")
-                    .then(|| PathBuf::from(exe))
-            })
-            .expect("cargo names kv's executable")
-    })
+    BIN.get_or_init(|| built("terraform-provider-kv", "terraform-provider-kv"))
 }
 
 fn docs(args: &[&str], dir: &Path) -> (bool, String, String) {
@@ -208,5 +211,44 @@ fn a_binary_that_is_not_a_provider_fails_with_what_it_said() {
     assert!(!ok);
     assert!(err.contains("exited before its handshake"), "{err}");
     assert!(err.contains("no plugin here"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_provider_served_by_the_protocol_layer_alone_is_documented_too() {
+    // The protocol layer's example provider: no framework, no doc comments.
+    let binary = built("ctywire-tfplugin6", "tfplugin6-example-provider");
+    let dir = std::env::temp_dir().join(format!("ctywire-docs-plain-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ok, _, err) = docs(
+        &["--binary", binary.to_str().unwrap(), "--name", "example"],
+        &dir,
+    );
+    assert!(ok, "{err}");
+    let page = |p: &str| std::fs::read_to_string(dir.join("docs").join(p)).unwrap();
+    let secret = page("resources/example_secret.md");
+    assert!(
+        secret.contains("page_title: \"example_secret Resource - terraform-provider-example\""),
+        "{secret}"
+    );
+    assert!(
+        secret.contains("### Optional\n\n- `password` (String, [Write-only]"),
+        "{secret}"
+    );
+    assert!(
+        secret.contains("### Read-Only\n\n- `id` (String)\n"),
+        "{secret}"
+    );
+    let echo = page("data-sources/example_echo.md");
+    assert!(
+        echo.contains("### Required\n\n- `input` (Dynamic)\n"),
+        "{echo}"
+    );
+    assert!(page("index.md").contains("- `prefix` (String)"));
+    // An executable not named terraform-provider-TYPE needs --name.
+    let (ok, _, err) = docs(&["--binary", binary.to_str().unwrap()], &dir);
+    assert!(!ok);
+    assert!(err.contains("say the type with --name"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
