@@ -10,7 +10,9 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use super::client::{Client, IdentityType, ResourceSchema, Schemas};
 use super::config::Decoded;
 use super::show::{child, hoist_set_marks, same_path};
-use crate::objchange::{assert_object_compatible, assert_plan_valid, proposed_new};
+use ctywire_objchange::{
+    assert_object_compatible, assert_plan_valid, proposed_new, unknown_paths, unknowns_as_null,
+};
 
 /// The tail core appends to every provider bug it reports.
 const PROVIDER_BUG: &str =
@@ -721,7 +723,7 @@ impl<'a> Core<'a> {
             None => Value::null(rs.ty.clone()),
         };
         if !config_value.is_wholly_known() {
-            let unknown: Vec<String> = crate::values::unknown_paths(&config_value)
+            let unknown: Vec<String> = unknown_paths(&config_value)
                 .iter()
                 .map(|p| p.to_string())
                 .collect();
@@ -785,7 +787,7 @@ impl<'a> Core<'a> {
             return (None, diags);
         }
         if !new.is_wholly_known() {
-            for p in crate::values::unknown_paths(&new) {
+            for p in unknown_paths(&new) {
                 diags.push(error(
                     "Provider returned invalid result object after apply",
                     format!(
@@ -793,10 +795,10 @@ impl<'a> Core<'a> {
                     ),
                 ));
             }
-            new = match crate::values::unknowns_as_null(new) {
+            new = match unknowns_as_null(new) {
                 Ok(v) => v,
-                Err(d) => {
-                    diags.extend(d);
+                Err(e) => {
+                    diags.extend(Diagnostics::from(e));
                     return (state.cloned(), diags);
                 }
             };

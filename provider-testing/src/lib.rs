@@ -1,128 +1,7 @@
-//! Test a provider in milliseconds: an in-process Terraform core.
-//!
-//! [`Harness`] drives any provider — built on this crate or written on
-//! [`ctywire_tfplugin6::Provider`] directly — the way Terraform 1.11's core
-//! drives it, through the real gRPC service in-process (protobuf requests,
-//! msgpack `DynamicValue`s; no process, no handshake):
-//!
-//! * **Commands as the CLI runs them:** [`plan`](Harness::plan),
-//!   [`apply`](Harness::apply) (or [`apply_plan`](Harness::apply_plan) of a
-//!   saved plan), [`refresh`](Harness::refresh) (`apply -refresh-only`),
-//!   [`import`](Harness::import), [`destroy`](Harness::destroy), each made
-//!   of core's steps: the provider configured, every object read from
-//!   state through `UpgradeResourceState`, refreshed with `ReadResource`,
-//!   planned (core's `ProposedNew`, `PlanResourceChange`, the required
-//!   replacements, the replace's second plan), re-planned at apply and
-//!   applied (`ApplyResourceChange`).
-//! * **Core's checks, in core's words:** a plan is checked as
-//!   `objchange.AssertPlanValid` checks it, a new object as
-//!   `AssertObjectCompatible`, write-only attributes must come back null,
-//!   unknowns must be gone after apply. A failure is a [`Diagnostics`]
-//!   that reads as Terraform's error does ("Provider produced invalid
-//!   plan: Provider "registry.terraform.io/…" planned an invalid value for
-//!   kv_entry.a.key: …").
-//! * **Configuration as users write it:** a `main.tf.json` document
-//!   ([`config`](Harness::config)) or one resource's body
-//!   ([`resource`](Harness::resource)) in Terraform's JSON syntax, where a
-//!   string `"${kv_entry.a.id}"` refers to another resource (unknown at
-//!   plan while that value is unknown, its applied value at apply), and
-//!   `"${after_apply.NAME}"` is a value unknown until apply
-//!   ([`known_after_apply`](Harness::known_after_apply)).
-//! * **Protocol 6.9–6.10, as Terraform 1.12–1.15 add them:** identity
-//!   schemas are asked for with the schema (`GetResourceIdentitySchemas`);
-//!   each object's identity is kept in state with its version (upgraded
-//!   with `UpgradeResourceIdentity` when that changes), sent with read,
-//!   plan and apply and taken from their answers, and shown in [`State`]
-//!   ([`State::identity`], and `identity` in the JSON, as Terraform 1.12's
-//!   `terraform show -json` prints it);
-//!   [`import_identity`](Harness::import_identity) imports as an `import`
-//!   block with `identity` does; [`list`](Harness::list) runs a `list`
-//!   block (`ValidateListResourceConfig`, then `ListResource`'s stream),
-//!   its results readable into typed models ([`Listed`]).
-//! * **Answers as users read them:** a [`Plan`] in the shape `terraform
-//!   show -json PLANFILE` prints (`resource_changes[]` with `change.actions`,
-//!   `before`, `after`, `after_unknown`, `before_sensitive`,
-//!   `after_sensitive`, `replace_paths`), a [`State`] in the shape of
-//!   `terraform show -json` (`values.root_module.resources[]`), both as
-//!   `serde_json` values. Numbers are go-cty's text read by serde_json:
-//!   exact when your serde_json has `arbitrary_precision`.
-//!
-//! The crate's `harness_matches_terraform` test runs scenarios through
-//! Terraform 1.11 and through the harness and compares plans and states
-//! field by field.
-//!
-//! ```
-//! use ctywire::schema::{Attribute, Block, Schema};
-//! use ctywire::{Type, Value};
-//! use ctywire_provider::testing::Harness;
-//! use ctywire_provider::tfplugin6::{self as tf, async_trait, Diagnostics};
-//! use serde_json::json;
-//!
-//! /// A provider whose `demo_thing` gets an id at create.
-//! struct Demo;
-//!
-//! #[async_trait]
-//! impl tf::Provider for Demo {
-//!     fn schemas(&self) -> tf::Schemas {
-//!         let thing = Block::new()
-//!             .attribute(Attribute::new("name", Type::String).required())
-//!             .attribute(Attribute::new("id", Type::String).computed());
-//!         tf::Schemas::new(Schema::new(Block::new())).resource("demo_thing", Schema::new(thing))
-//!     }
-//!
-//!     async fn plan_resource_change(
-//!         &self,
-//!         req: tf::PlanResourceChangeRequest,
-//!     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
-//!         let mut planned = req.proposed_new_state;
-//!         if req.prior_state.is_null() && !planned.is_null() {
-//!             planned.set_attr("id", Value::unknown(Type::String))?;
-//!         }
-//!         Ok(tf::PlanResourceChangeResponse::new(planned))
-//!     }
-//!
-//!     async fn apply_resource_change(
-//!         &self,
-//!         req: tf::ApplyResourceChangeRequest,
-//!     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
-//!         let mut new = req.planned_state;
-//!         if !new.is_null() && req.prior_state.is_null() {
-//!             new.set_attr("id", Value::string("id-1"))?;
-//!         }
-//!         Ok(tf::ApplyResourceChangeResponse::new(new))
-//!     }
-//! }
-//!
-//! # fn main() -> Result<(), Diagnostics> {
-//! let mut tf = Harness::new(Demo)?;
-//! tf.resource("demo_thing.a", json!({ "name": "a" }))?;
-//! // `b` takes `a`'s id, unknown until `a` is created.
-//! tf.resource("demo_thing.b", json!({ "name": "${demo_thing.a.id}" }))?;
-//!
-//! let plan = tf.plan()?;
-//! assert_eq!(plan.actions("demo_thing.b"), ["create"]);
-//! assert_eq!(plan.change("demo_thing.b")["after_unknown"], json!({ "id": true, "name": true }));
-//!
-//! let state = tf.apply()?;
-//! assert_eq!(state.values("demo_thing.b")["name"], "id-1");
-//! assert_eq!(tf.plan()?.actions("demo_thing.a"), ["no-op"]);
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! Where the harness departs from core, and why:
-//! * The provider is configured once and kept (again only when its
-//!   configuration changes); Terraform starts and configures a provider
-//!   process per command. Keeping it lets a test's in-memory provider keep
-//!   its objects between commands.
-//! * Only managed resources are planned: no data sources, outputs,
-//!   modules, `count`/`for_each`, `ignore_changes` or provisioners (such a
-//!   configuration is an error, never silently ignored); of `lifecycle`,
-//!   `create_before_destroy` is honoured.
-//! * A resource failing stops the command; core goes on with the
-//!   resources that do not depend on it.
-//! * `resource_drift`, `planned_values` and `prior_state` are not part of
-//!   the [`Plan`]'s JSON.
+// The crate documentation is its README, the page crates.io shows: one text,
+// and its examples run as doctests.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 mod client;
 mod config;
@@ -146,7 +25,7 @@ pub use self::core::Action;
 use self::core::{type_of, Change, Core, Object, Stored};
 
 /// An in-process Terraform core holding one provider, a configuration and
-/// the state. See the [module documentation](self).
+/// the state. See the [crate documentation](crate).
 pub struct Harness {
     client: Client,
     schemas: Schemas,

@@ -5,9 +5,9 @@
 
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ctywire::{Type, Value};
-use ctywire_provider::testing::{Action, Harness};
 use ctywire_provider::tfplugin6::{self as tf, async_trait};
 use ctywire_provider::Diagnostics;
+use ctywire_provider_testing::{Action, Harness};
 use serde_json::json;
 
 /// `demo_thing`: `id` computed at create, `name` required, `note`

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use ctywire_provider::testing::{Action, Harness};
+use ctywire_provider_testing::{Action, Harness};
 use serde_json::json;
 
 #[path = "../src/main.rs"]
