@@ -197,7 +197,7 @@ pub(crate) struct TestProvider {
 }
 
 /// The provider without a recorder, for a test that includes this file
-/// and drives it in-process (ctywire-provider's harness_matches_terraform);
+/// and drives it in-process (ctywire-provider-testing's harness_matches_terraform);
 /// this binary's own `main` serves with a recorder instead.
 #[allow(dead_code)]
 pub(crate) fn in_process() -> TestProvider {

@@ -5,10 +5,8 @@
 
 use ctywire::schema::Block;
 use ctywire::Value;
+use ctywire_objchange::{assert_object_compatible, assert_plan_valid, unknown_paths, Problem};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
-
-use crate::objchange::{assert_object_compatible, assert_plan_valid, Problem};
-use crate::values::unknown_paths;
 
 const WHOSE_BUG: &str =
     "This is a bug in the provider, not in your configuration: please report it to the provider's developers.";

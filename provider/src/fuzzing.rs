@@ -14,7 +14,7 @@ pub fn validate(block: &Block, config: &Value) -> Diagnostics {
 
 /// Core's ProposedNewState, as the harness computes it.
 pub fn proposed_new(block: &Block, prior: &Value, config: &Value) -> Value {
-    crate::objchange::proposed_new(&block.to_schema_block(), prior, config)
+    ctywire_objchange::proposed_new(&block.to_schema_block(), prior, config)
 }
 
 /// The plan engine, then the check every plan passes before Terraform

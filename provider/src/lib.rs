@@ -25,14 +25,12 @@ mod hclog;
 mod identity;
 mod list;
 pub mod model;
-mod objchange;
 mod plan;
 mod plan_hook;
 mod provider;
 mod resource;
 pub mod schema;
 mod server;
-pub mod testing;
 mod validate;
 mod values;
 

@@ -56,8 +56,8 @@ use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use crate::objchange;
 use crate::schema::{Attribute, Block, Nested};
+use ctywire_objchange as objchange;
 
 /// How deep nested blocks and attributes may go. Recursion follows the
 /// schema, which a provider writes, so this only stops a runaway schema.

@@ -708,7 +708,7 @@ impl Resource<String> for Bridge {
 
 #[test]
 fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
-    use ctywire_provider::testing::Harness;
+    use ctywire_provider_testing::Harness;
     use serde_json::json;
     let provider = Builder::new(Test)
         .resource("test_bridge", Bridge)

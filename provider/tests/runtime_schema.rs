@@ -8,12 +8,12 @@ use std::sync::Mutex;
 
 use ctywire_provider::dynamic::{DynDataSource, DynFunction, DynResource};
 use ctywire_provider::schema::{Attribute, Block, Presence};
-use ctywire_provider::testing::Harness;
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
 use ctywire_provider::{
     async_trait, Builder, Context, Diagnostic, Diagnostics, FnProvider, FunctionError, Model, Type,
     Value,
 };
+use ctywire_provider_testing::Harness;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 

@@ -204,7 +204,7 @@ mod served {
     use std::path::PathBuf;
     use std::sync::Arc;
 
-    use ctywire_provider::testing::Harness;
+    use ctywire_provider_testing::Harness;
     use ctywire_seasonings::host::{Plugin, PluginOptions};
     use ctywire_seasonings::provider::builder;
     use serde_json::json;

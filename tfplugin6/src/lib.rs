@@ -43,7 +43,7 @@ pub use stream::{ActionProgress, ListResourceResult, ListResults, StreamClosed, 
 
 /// Terraform's side of the conversions: what a client of a
 /// [`ProviderService`] (an in-process Terraform core, such as
-/// `ctywire_provider::testing`) needs to read the provider's answers and
+/// `ctywire_provider_testing`) needs to read the provider's answers and
 /// write its requests. They are the very functions the server uses in the
 /// other direction, held to them by round-trip tests, so both sides read
 /// the protocol by one rule.

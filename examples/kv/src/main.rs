@@ -205,7 +205,7 @@ fn hash(args: HashArgs) -> Result<String, FunctionError> {
 }
 
 /// The provider: what `main` serves, and what a test drives in-process
-/// (ctywire-provider's harness_matches_terraform includes this file).
+/// (ctywire-provider-testing's harness_matches_terraform includes this file).
 pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
     Builder::new(Kv)
         .resource("kv_entry", Entries)

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use ctywire_provider::testing::{Action, Harness};
+use ctywire_provider_testing::{ChangeAction, Harness};
 use serde_json::json;
 
 #[path = "../src/main.rs"]
@@ -92,7 +92,7 @@ fn an_entry_deleted_outside_is_refreshed_away_and_planned_again() {
     std::fs::remove_file(store.0.join("a.json")).unwrap();
     assert_eq!(
         tf.plan().unwrap().action("kv_entry.a"),
-        Some(Action::Create)
+        Some(ChangeAction::Create)
     );
     assert!(tf.refresh().unwrap().addresses().is_empty());
 }

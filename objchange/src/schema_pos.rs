@@ -23,8 +23,10 @@ pub(crate) enum SchemaPos<'s> {
 /// The nested schema a set's elements follow: a set block's body, or a
 /// set nested attribute's object (core's `nestedSchema`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Nested<'s> {
+pub enum Nested<'s> {
+    /// A set block's body.
     Block(&'s Block),
+    /// A set nested attribute's object.
     Object(&'s Object),
 }
 

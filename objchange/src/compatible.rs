@@ -22,11 +22,7 @@ use super::value_ops::{
 use super::Problem;
 
 /// core's `AssertObjectCompatible(schema, planned, actual)`.
-pub(crate) fn assert_object_compatible(
-    schema: &Block,
-    planned: &Value,
-    actual: &Value,
-) -> Vec<Problem> {
+pub fn assert_object_compatible(schema: &Block, planned: &Value, actual: &Value) -> Vec<Problem> {
     // A wholly known plan that came out exactly is compatible by
     // definition (every rule compares planned known values with the
     // actual ones): one comparison instead of correlating every set

@@ -18,7 +18,7 @@ use super::value_ops::{children, MAX_DEPTH};
 /// the prior values of computed attributes the configuration leaves null,
 /// through nested blocks and nested attributes (paired by index in lists,
 /// by key in maps, and by `validPriorFromConfig` in sets).
-pub(crate) fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
+pub fn proposed_new(schema: &Block, prior: &Value, config: &Value) -> Value {
     proposed_new_block(schema, prior, config, 0)
 }
 

@@ -3,14 +3,16 @@
 //! `configschema.Block.DecoderSpec`), with references to other resources
 //! (`"${kv_entry.a.id}"`) evaluated against what is known of them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ctywire::schema::{Attribute, Block, NestingMode};
 use ctywire::{Number, Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 
+use super::core::Stored;
 use super::show::same_path;
+use super::Harness;
 
 /// Keys of a resource body that are Terraform's, not the provider's
 /// (`configs.Resource`'s meta-arguments).
@@ -596,6 +598,158 @@ fn is_identifier(s: &str) -> bool {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+// References resolved: what a reference stands for in each command.
+
+/// JSON whose strings are literal text, not templates: `${` and `%{`
+/// escaped.
+pub(crate) fn escape_templates(v: Json) -> Json {
+    match v {
+        Json::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
+        Json::Array(a) => Json::Array(a.into_iter().map(escape_templates).collect()),
+        Json::Object(o) => Json::Object(
+            o.into_iter()
+                .map(|(k, v)| (k, escape_templates(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// References while validating: everything unknown.
+pub(crate) struct UnknownScope;
+
+impl Scope for UnknownScope {
+    fn resolve(&self, _: &Reference) -> Result<(Value, Vec<Path>), String> {
+        Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
+    }
+}
+
+/// References while planning: the planned values of the resources planned
+/// so far (unknown where they are), `after_apply` values unknown.
+pub(crate) struct PlanScope<'a> {
+    pub(crate) harness: &'a Harness,
+    pub(crate) planned: &'a BTreeMap<String, (Value, Vec<Path>)>,
+}
+
+impl Scope for PlanScope<'_> {
+    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+        match r {
+            Reference::AfterApply(name) => {
+                if !self.harness.after_apply.contains_key(name) {
+                    return Err(format!(
+                        "no value {name:?} was declared with known_after_apply"
+                    ));
+                }
+                Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
+            }
+            Reference::Resource { address, path } => {
+                let (v, marks) = self
+                    .planned
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has not been planned"))?;
+                resolve_in(v, marks, path)
+            }
+        }
+    }
+}
+
+/// References while applying: the objects applied so far, `after_apply`
+/// values known.
+pub(crate) struct ApplyScope<'a> {
+    pub(crate) harness: &'a Harness,
+    pub(crate) working: &'a BTreeMap<String, Stored>,
+}
+
+impl Scope for ApplyScope<'_> {
+    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+        match r {
+            Reference::AfterApply(name) => {
+                let json = self.harness.after_apply.get(name).ok_or_else(|| {
+                    format!("no value {name:?} was declared with known_after_apply")
+                })?;
+                let decoded = decode_body(
+                    &ctywire::schema::Block::new().attribute(
+                        ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional(),
+                    ),
+                    &json!({ "v": escape_templates(json.clone()) }),
+                    &UnknownScope,
+                    &[],
+                )
+                .map_err(|d| d.to_string())?;
+                Ok((
+                    decoded
+                        .value
+                        .attr("v")
+                        .cloned()
+                        .unwrap_or(Value::null(ctywire::Type::Dynamic)),
+                    Vec::new(),
+                ))
+            }
+            Reference::Resource { address, path } => {
+                let stored = self
+                    .working
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has no object in state"))?;
+                let rs = self
+                    .harness
+                    .schemas
+                    .resources
+                    .get(&stored.type_name)
+                    .ok_or_else(|| format!("{address}: unknown resource type"))?;
+                let v =
+                    ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
+                let mut marks = stored.sensitive.clone();
+                marks.extend(crate::core::sensitive_paths(&rs.schema.block, &v));
+                resolve_in(&v, &marks, path)
+            }
+        }
+    }
+}
+
+/// The part of `v` at `path` and the marks inside it (relative to it); a
+/// mark above it marks the whole part. Unknown on the way: unknown.
+fn resolve_in(v: &Value, marks: &[Path], path: &Path) -> Result<(Value, Vec<Path>), String> {
+    let mut cur = v;
+    for (i, step) in path.steps().iter().enumerate() {
+        if !cur.is_known() {
+            return Ok((
+                Value::unknown(ctywire::Type::Dynamic),
+                marks_under(marks, path, i),
+            ));
+        }
+        cur = super::show::child(cur, step).ok_or_else(|| {
+            format!(
+                "{} has no {}",
+                Path::from(path.steps()[..i].to_vec()),
+                Path::from(path.steps()[..=i].to_vec())
+            )
+        })?;
+    }
+    Ok((cur.clone(), marks_under(marks, path, path.steps().len())))
+}
+
+/// Marks relative to `path` (its first `len` steps): a mark on or above
+/// it marks the whole (the root path), one below it keeps its tail.
+fn marks_under(marks: &[Path], path: &Path, len: usize) -> Vec<Path> {
+    let prefix = &path.steps()[..len.min(path.steps().len())];
+    let mut out = Vec::new();
+    for m in marks {
+        let ms = m.steps();
+        let shared = ms.len().min(prefix.len());
+        if !same_path(
+            &Path::from(ms[..shared].to_vec()),
+            &Path::from(prefix[..shared].to_vec()),
+        ) {
+            continue;
+        }
+        if ms.len() <= prefix.len() {
+            return vec![Path::root()];
+        }
+        out.push(Path::from(ms[prefix.len()..].to_vec()));
+    }
+    out
 }
 
 #[cfg(test)]

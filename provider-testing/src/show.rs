@@ -1,14 +1,21 @@
 //! Values as `terraform show -json` prints them: `before`/`after` with
 //! unknowns left out, `after_unknown`, `before_sensitive`/`after_sensitive`,
-//! `replace_paths`, and a state's `values` and `sensitive_values`.
+//! `replace_paths`, and a state's `values` and `sensitive_values`; and the
+//! answers in those shapes ([`Plan`], [`State`], [`Listed`]).
 //!
 //! Each function mirrors the core function named in its comment
 //! (hashicorp/terraform v1.11, `internal/command/jsonplan/plan.go` and
 //! `internal/command/jsonstate/state.go`).
 
+use std::collections::BTreeMap;
+
 use ctywire::PathStep;
 use ctywire::{Path, Type, Value};
+use ctywire_tfplugin6::Diagnostics;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value as Json};
+
+use super::core::{Change, ChangeAction, Object};
 
 /// `ctyjson.Marshal(v, v.Type())` read into a `serde_json::Value`: go-cty's
 /// JSON text, so numbers are exact when serde_json keeps them exact
@@ -241,6 +248,134 @@ pub(crate) fn path_json(p: &Path) -> Json {
             })
             .collect(),
     )
+}
+
+// The harness's answers, in the shapes `terraform show -json` prints.
+
+/// A plan, as `terraform plan -out` saves it: apply it with
+/// [`Harness::apply_plan`], read it with [`to_json`](Plan::to_json) and the
+/// accessors.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub(crate) changes: Vec<Change>,
+    pub(crate) prior: BTreeMap<String, Object>,
+    pub(crate) serial: u64,
+    pub(crate) json: Json,
+}
+
+/// The state after a command, in the shape `terraform show -json` prints
+/// it.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub(crate) json: Json,
+}
+
+impl Plan {
+    /// The plan as `terraform show -json PLANFILE` prints it (its
+    /// `resource_changes`).
+    pub fn to_json(&self) -> &Json {
+        &self.json
+    }
+
+    /// The `resource_changes` entry for `address` (`Json::Null` if none).
+    pub fn resource_change(&self, address: &str) -> &Json {
+        self.json["resource_changes"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["address"] == address))
+            .unwrap_or(&Json::Null)
+    }
+
+    /// The `change` object of `address`'s resource change.
+    pub fn change(&self, address: &str) -> &Json {
+        &self.resource_change(address)["change"]
+    }
+
+    /// `change.actions` of `address` (empty if it has no change).
+    pub fn actions(&self, address: &str) -> Vec<&str> {
+        self.change(address)["actions"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The action planned for `address`, if any.
+    pub fn action(&self, address: &str) -> Option<ChangeAction> {
+        self.changes
+            .iter()
+            .find(|c| c.address == address)
+            .map(|c| c.action)
+    }
+
+    /// Whether nothing changes.
+    pub fn is_empty(&self) -> bool {
+        self.changes.iter().all(|c| c.action == ChangeAction::NoOp)
+    }
+}
+
+/// One object a [`Harness::list`] found.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// Its display name.
+    pub display_name: String,
+    /// Its identity, as JSON.
+    pub identity_json: Json,
+    /// Its state as JSON, when the list was asked to include it.
+    pub object_json: Option<Json>,
+    pub(crate) identity: Value,
+    pub(crate) object: Option<Value>,
+}
+
+impl Listed {
+    /// Its identity read into `T` (a typed identity model).
+    pub fn identity<T: DeserializeOwned>(&self) -> Result<T, Diagnostics> {
+        ctywire::from_value(&self.identity).map_err(|e| Diagnostics::error(e.to_string()))
+    }
+
+    /// Its state read into `M` (the resource's model); `None` when the
+    /// list did not include it.
+    pub fn object<M: DeserializeOwned>(&self) -> Result<Option<M>, Diagnostics> {
+        match &self.object {
+            Some(v) => ctywire::from_value(v)
+                .map(Some)
+                .map_err(|e| Diagnostics::error(e.to_string())),
+            None => Ok(None),
+        }
+    }
+}
+
+impl State {
+    /// The identity of `address`'s object (protocol 6.9), as Terraform
+    /// 1.12's `terraform show -json` prints it (`Json::Null` if none).
+    pub fn identity(&self, address: &str) -> &Json {
+        &self.resource(address)["identity"]
+    }
+
+    /// The state as `terraform show -json` prints it (its `values`).
+    pub fn to_json(&self) -> &Json {
+        &self.json
+    }
+
+    /// The `values.root_module.resources[]` entry for `address`
+    /// (`Json::Null` if none).
+    pub fn resource(&self, address: &str) -> &Json {
+        self.json["values"]["root_module"]["resources"]
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["address"] == address))
+            .unwrap_or(&Json::Null)
+    }
+
+    /// The `values` of `address`'s object.
+    pub fn values(&self, address: &str) -> &Json {
+        &self.resource(address)["values"]
+    }
+
+    /// The addresses in state, sorted.
+    pub fn addresses(&self) -> Vec<&str> {
+        self.json["values"]["root_module"]["resources"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|r| r["address"].as_str()).collect())
+            .unwrap_or_default()
+    }
 }
 
 #[cfg(test)]

@@ -10,15 +10,19 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use super::client::{Client, IdentityType, ResourceSchema, Schemas};
 use super::config::Decoded;
 use super::show::{child, hoist_set_marks, same_path};
-use crate::objchange::{assert_object_compatible, assert_plan_valid, proposed_new};
+use ctywire_objchange::{
+    assert_object_compatible, assert_plan_valid, proposed_new, unknown_paths, unknowns_as_null,
+};
 
 /// The tail core appends to every provider bug it reports.
 const PROVIDER_BUG: &str =
     "This is a bug in the provider, which should be reported in the provider's own issue tracker.";
 
-/// `plans.Action`.
+/// What a plan does to a resource instance: core's `plans.Action` (named
+/// for the change it is part of, as `change.actions` in `terraform show
+/// -json`, and not to be confused with the framework's `Action` trait).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum ChangeAction {
     /// Nothing to do.
     NoOp,
     /// A new object.
@@ -33,34 +37,37 @@ pub enum Action {
     CreateThenDelete,
 }
 
-impl Action {
+impl ChangeAction {
     /// Core's name for it (`plans.Action.String()`), as its messages print it.
     pub fn name(self) -> &'static str {
         match self {
-            Action::NoOp => "NoOp",
-            Action::Create => "Create",
-            Action::Update => "Update",
-            Action::Delete => "Delete",
-            Action::DeleteThenCreate => "DeleteThenCreate",
-            Action::CreateThenDelete => "CreateThenDelete",
+            ChangeAction::NoOp => "NoOp",
+            ChangeAction::Create => "Create",
+            ChangeAction::Update => "Update",
+            ChangeAction::Delete => "Delete",
+            ChangeAction::DeleteThenCreate => "DeleteThenCreate",
+            ChangeAction::CreateThenDelete => "CreateThenDelete",
         }
     }
 
     /// `change.actions` in `terraform show -json` (jsonplan's `actionString`).
     pub fn actions(self) -> &'static [&'static str] {
         match self {
-            Action::NoOp => &["no-op"],
-            Action::Create => &["create"],
-            Action::Update => &["update"],
-            Action::Delete => &["delete"],
-            Action::DeleteThenCreate => &["delete", "create"],
-            Action::CreateThenDelete => &["create", "delete"],
+            ChangeAction::NoOp => &["no-op"],
+            ChangeAction::Create => &["create"],
+            ChangeAction::Update => &["update"],
+            ChangeAction::Delete => &["delete"],
+            ChangeAction::DeleteThenCreate => &["delete", "create"],
+            ChangeAction::CreateThenDelete => &["create", "delete"],
         }
     }
 
     /// Whether it replaces the object (`Action.IsReplace`).
     pub fn is_replace(self) -> bool {
-        matches!(self, Action::DeleteThenCreate | Action::CreateThenDelete)
+        matches!(
+            self,
+            ChangeAction::DeleteThenCreate | ChangeAction::CreateThenDelete
+        )
     }
 }
 
@@ -99,7 +106,7 @@ pub(crate) struct Object {
 pub(crate) struct Change {
     pub address: String,
     pub type_name: String,
-    pub action: Action,
+    pub action: ChangeAction,
     pub before: Value,
     pub after: Value,
     pub before_marks: Vec<Path>,
@@ -363,11 +370,11 @@ impl<'a> Core<'a> {
         let block = &rs.schema.block;
         let cbd = match planned {
             // If we already planned the action, we stick to that plan.
-            Some(p) => p.action == Action::CreateThenDelete,
+            Some(p) => p.action == ChangeAction::CreateThenDelete,
             None => create_before_destroy,
         };
         if let Some(p) = planned {
-            if p.action == Action::NoOp {
+            if p.action == ChangeAction::NoOp {
                 return Ok(p.clone());
             }
         }
@@ -467,11 +474,11 @@ impl<'a> Core<'a> {
         let mut before = prior;
         let mut before_marks = prior_marks;
         if let Some(t) = tainted {
-            if action == Action::Create {
+            if action == ChangeAction::Create {
                 action = if cbd {
-                    Action::CreateThenDelete
+                    ChangeAction::CreateThenDelete
                 } else {
-                    Action::DeleteThenCreate
+                    ChangeAction::DeleteThenCreate
                 };
                 before = t.value.clone();
                 before_marks = t.marks.clone();
@@ -479,13 +486,15 @@ impl<'a> Core<'a> {
             }
         }
         // A change of sensitivity alone is an update.
-        if action == Action::NoOp && !marks_equal(&after, &after_marks, &before, &before_marks) {
-            action = Action::Update;
+        if action == ChangeAction::NoOp
+            && !marks_equal(&after, &after_marks, &before, &before_marks)
+        {
+            action = ChangeAction::Update;
         }
         // At apply, a replace's create finds its prior deleted already: it
         // is mapped back to the planned replace.
         if let Some(p) = planned {
-            if p.action.is_replace() && action == Action::Create {
+            if p.action.is_replace() && action == ChangeAction::Create {
                 action = p.action;
                 before = p.before.clone();
                 before_marks = p.before_marks.clone();
@@ -495,7 +504,7 @@ impl<'a> Core<'a> {
         let id_diags = self.check_identity(
             address,
             &identity,
-            action.is_replace() || action == Action::Create,
+            action.is_replace() || action == ChangeAction::Create,
         );
         if id_diags.has_errors() {
             return Err(id_diags);
@@ -600,7 +609,7 @@ impl<'a> Core<'a> {
             return Ok(Change {
                 address: address.to_owned(),
                 type_name: type_name.to_owned(),
-                action: Action::NoOp,
+                action: ChangeAction::NoOp,
                 before: Value::null(Type::Dynamic),
                 after: Value::null(Type::Dynamic),
                 before_marks: Vec::new(),
@@ -640,7 +649,7 @@ impl<'a> Core<'a> {
         Ok(Change {
             address: address.to_owned(),
             type_name: type_name.to_owned(),
-            action: Action::Delete,
+            action: ChangeAction::Delete,
             before: obj.value.clone(),
             after: null,
             before_marks: obj.marks.clone(),
@@ -661,7 +670,7 @@ impl<'a> Core<'a> {
         let address = &planned.address;
         if planned.action != actual.action {
             match (planned.action, actual.action) {
-                (Action::Update, Action::NoOp) => {}
+                (ChangeAction::Update, ChangeAction::NoOp) => {}
                 (a, b) if a.is_replace() && b.is_replace() => diags.push(error(
                     "Terraform produced inconsistent final plan",
                     format!(
@@ -707,7 +716,7 @@ impl<'a> Core<'a> {
         config: Option<&Decoded>,
     ) -> (Option<Object>, Diagnostics) {
         let mut diags = Diagnostics::new();
-        if change.action == Action::NoOp {
+        if change.action == ChangeAction::NoOp {
             return (state.cloned(), diags);
         }
         let address = &change.address;
@@ -721,7 +730,7 @@ impl<'a> Core<'a> {
             None => Value::null(rs.ty.clone()),
         };
         if !config_value.is_wholly_known() {
-            let unknown: Vec<String> = crate::values::unknown_paths(&config_value)
+            let unknown: Vec<String> = unknown_paths(&config_value)
                 .iter()
                 .map(|p| p.to_string())
                 .collect();
@@ -735,7 +744,7 @@ impl<'a> Core<'a> {
             return (None, diags);
         }
         // An update of sensitivity alone: the provider is not called.
-        if change.action == Action::Update
+        if change.action == ChangeAction::Update
             && known_equal(&change.before, &change.after)
             && !marks_equal(
                 &change.before,
@@ -785,7 +794,7 @@ impl<'a> Core<'a> {
             return (None, diags);
         }
         if !new.is_wholly_known() {
-            for p in crate::values::unknown_paths(&new) {
+            for p in unknown_paths(&new) {
                 diags.push(error(
                     "Provider returned invalid result object after apply",
                     format!(
@@ -793,10 +802,10 @@ impl<'a> Core<'a> {
                     ),
                 ));
             }
-            new = match crate::values::unknowns_as_null(new) {
+            new = match unknowns_as_null(new) {
                 Ok(v) => v,
-                Err(d) => {
-                    diags.extend(d);
+                Err(e) => {
+                    diags.extend(Diagnostics::from(e));
                     return (state.cloned(), diags);
                 }
             };
@@ -805,7 +814,7 @@ impl<'a> Core<'a> {
         marks.extend(sensitive_paths(block, &new));
         let marks = normalize_marks(&new, &marks);
 
-        if change.action != Action::Delete && !diags.has_errors() {
+        if change.action != ChangeAction::Delete && !diags.has_errors() {
             for p in assert_object_compatible(block, &change.after, &new) {
                 diags.push(error(
                     "Provider produced inconsistent result after apply",
@@ -817,7 +826,7 @@ impl<'a> Core<'a> {
             }
         }
         if !diags.has_errors() {
-            if change.action == Action::Delete && !new.is_null() {
+            if change.action == ChangeAction::Delete && !new.is_null() {
                 diags.push(error(
                     "Provider returned invalid result object after apply",
                     format!(
@@ -826,7 +835,7 @@ impl<'a> Core<'a> {
                     ),
                 ));
             }
-            if change.action != Action::Delete && new.is_null() {
+            if change.action != ChangeAction::Delete && new.is_null() {
                 diags.push(error(
                     "Provider returned invalid result object after apply",
                     format!(
@@ -949,20 +958,20 @@ fn action_of(
     planned: &Value,
     cbd: bool,
     required_replace: &[Path],
-) -> (Action, Option<&'static str>) {
+) -> (ChangeAction, Option<&'static str>) {
     if prior.is_null() {
-        (Action::Create, None)
+        (ChangeAction::Create, None)
     } else if !required_replace.is_empty() {
         let a = if cbd {
-            Action::CreateThenDelete
+            ChangeAction::CreateThenDelete
         } else {
-            Action::DeleteThenCreate
+            ChangeAction::DeleteThenCreate
         };
         (a, Some("replace_because_cannot_update"))
     } else if known_equal(planned, prior) {
-        (Action::NoOp, None)
+        (ChangeAction::NoOp, None)
     } else {
-        (Action::Update, None)
+        (ChangeAction::Update, None)
     }
 }
 

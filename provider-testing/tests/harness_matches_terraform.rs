@@ -14,8 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ctywire_provider::testing::Harness;
 use ctywire_provider::Diagnostics;
+use ctywire_provider_testing::Harness;
 use serde_json::{json, Value as Json};
 
 #[path = "../../e2e/tests/support/mod.rs"]

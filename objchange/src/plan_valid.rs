@@ -14,7 +14,7 @@ use super::Problem;
 
 /// core's `AssertPlanValid(schema, prior, config, planned)`: every way the
 /// planned state breaks core's rules, each at its path.
-pub(crate) fn assert_plan_valid(
+pub fn assert_plan_valid(
     schema: &Block,
     prior: &Value,
     config: &Value,

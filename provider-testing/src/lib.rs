@@ -1,135 +1,15 @@
-//! Test a provider in milliseconds: an in-process Terraform core.
-//!
-//! [`Harness`] drives any provider — built on this crate or written on
-//! [`ctywire_tfplugin6::Provider`] directly — the way Terraform 1.11's core
-//! drives it, through the real gRPC service in-process (protobuf requests,
-//! msgpack `DynamicValue`s; no process, no handshake):
-//!
-//! * **Commands as the CLI runs them:** [`plan`](Harness::plan),
-//!   [`apply`](Harness::apply) (or [`apply_plan`](Harness::apply_plan) of a
-//!   saved plan), [`refresh`](Harness::refresh) (`apply -refresh-only`),
-//!   [`import`](Harness::import), [`destroy`](Harness::destroy), each made
-//!   of core's steps: the provider configured, every object read from
-//!   state through `UpgradeResourceState`, refreshed with `ReadResource`,
-//!   planned (core's `ProposedNew`, `PlanResourceChange`, the required
-//!   replacements, the replace's second plan), re-planned at apply and
-//!   applied (`ApplyResourceChange`).
-//! * **Core's checks, in core's words:** a plan is checked as
-//!   `objchange.AssertPlanValid` checks it, a new object as
-//!   `AssertObjectCompatible`, write-only attributes must come back null,
-//!   unknowns must be gone after apply. A failure is a [`Diagnostics`]
-//!   that reads as Terraform's error does ("Provider produced invalid
-//!   plan: Provider "registry.terraform.io/…" planned an invalid value for
-//!   kv_entry.a.key: …").
-//! * **Configuration as users write it:** a `main.tf.json` document
-//!   ([`config`](Harness::config)) or one resource's body
-//!   ([`resource`](Harness::resource)) in Terraform's JSON syntax, where a
-//!   string `"${kv_entry.a.id}"` refers to another resource (unknown at
-//!   plan while that value is unknown, its applied value at apply), and
-//!   `"${after_apply.NAME}"` is a value unknown until apply
-//!   ([`known_after_apply`](Harness::known_after_apply)).
-//! * **Protocol 6.9–6.10, as Terraform 1.12–1.15 add them:** identity
-//!   schemas are asked for with the schema (`GetResourceIdentitySchemas`);
-//!   each object's identity is kept in state with its version (upgraded
-//!   with `UpgradeResourceIdentity` when that changes), sent with read,
-//!   plan and apply and taken from their answers, and shown in [`State`]
-//!   ([`State::identity`], and `identity` in the JSON, as Terraform 1.12's
-//!   `terraform show -json` prints it);
-//!   [`import_identity`](Harness::import_identity) imports as an `import`
-//!   block with `identity` does; [`list`](Harness::list) runs a `list`
-//!   block (`ValidateListResourceConfig`, then `ListResource`'s stream),
-//!   its results readable into typed models ([`Listed`]).
-//! * **Answers as users read them:** a [`Plan`] in the shape `terraform
-//!   show -json PLANFILE` prints (`resource_changes[]` with `change.actions`,
-//!   `before`, `after`, `after_unknown`, `before_sensitive`,
-//!   `after_sensitive`, `replace_paths`), a [`State`] in the shape of
-//!   `terraform show -json` (`values.root_module.resources[]`), both as
-//!   `serde_json` values. Numbers are go-cty's text read by serde_json:
-//!   exact when your serde_json has `arbitrary_precision`.
-//!
-//! The crate's `harness_matches_terraform` test runs scenarios through
-//! Terraform 1.11 and through the harness and compares plans and states
-//! field by field.
-//!
-//! ```
-//! use ctywire::schema::{Attribute, Block, Schema};
-//! use ctywire::{Type, Value};
-//! use ctywire_provider::testing::Harness;
-//! use ctywire_provider::tfplugin6::{self as tf, async_trait, Diagnostics};
-//! use serde_json::json;
-//!
-//! /// A provider whose `demo_thing` gets an id at create.
-//! struct Demo;
-//!
-//! #[async_trait]
-//! impl tf::Provider for Demo {
-//!     fn schemas(&self) -> tf::Schemas {
-//!         let thing = Block::new()
-//!             .attribute(Attribute::new("name", Type::String).required())
-//!             .attribute(Attribute::new("id", Type::String).computed());
-//!         tf::Schemas::new(Schema::new(Block::new())).resource("demo_thing", Schema::new(thing))
-//!     }
-//!
-//!     async fn plan_resource_change(
-//!         &self,
-//!         req: tf::PlanResourceChangeRequest,
-//!     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
-//!         let mut planned = req.proposed_new_state;
-//!         if req.prior_state.is_null() && !planned.is_null() {
-//!             planned.set_attr("id", Value::unknown(Type::String))?;
-//!         }
-//!         Ok(tf::PlanResourceChangeResponse::new(planned))
-//!     }
-//!
-//!     async fn apply_resource_change(
-//!         &self,
-//!         req: tf::ApplyResourceChangeRequest,
-//!     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
-//!         let mut new = req.planned_state;
-//!         if !new.is_null() && req.prior_state.is_null() {
-//!             new.set_attr("id", Value::string("id-1"))?;
-//!         }
-//!         Ok(tf::ApplyResourceChangeResponse::new(new))
-//!     }
-//! }
-//!
-//! # fn main() -> Result<(), Diagnostics> {
-//! let mut tf = Harness::new(Demo)?;
-//! tf.resource("demo_thing.a", json!({ "name": "a" }))?;
-//! // `b` takes `a`'s id, unknown until `a` is created.
-//! tf.resource("demo_thing.b", json!({ "name": "${demo_thing.a.id}" }))?;
-//!
-//! let plan = tf.plan()?;
-//! assert_eq!(plan.actions("demo_thing.b"), ["create"]);
-//! assert_eq!(plan.change("demo_thing.b")["after_unknown"], json!({ "id": true, "name": true }));
-//!
-//! let state = tf.apply()?;
-//! assert_eq!(state.values("demo_thing.b")["name"], "id-1");
-//! assert_eq!(tf.plan()?.actions("demo_thing.a"), ["no-op"]);
-//! # Ok(())
-//! # }
-//! ```
-//!
-//! Where the harness departs from core, and why:
-//! * The provider is configured once and kept (again only when its
-//!   configuration changes); Terraform starts and configures a provider
-//!   process per command. Keeping it lets a test's in-memory provider keep
-//!   its objects between commands.
-//! * Only managed resources are planned: no data sources, outputs,
-//!   modules, `count`/`for_each`, `ignore_changes` or provisioners (such a
-//!   configuration is an error, never silently ignored); of `lifecycle`,
-//!   `create_before_destroy` is honoured.
-//! * A resource failing stops the command; core goes on with the
-//!   resources that do not depend on it.
-//! * `resource_drift`, `planned_values` and `prior_state` are not part of
-//!   the [`Plan`]'s JSON.
+// The crate documentation is its README, the page crates.io shows: one text,
+// and its examples run as doctests.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 mod client;
 mod config;
 mod core;
+mod order;
 mod show;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ctywire::{Path, Value};
@@ -137,16 +17,19 @@ use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
 use ctywire_tfplugin6::{
     Diagnostic, Diagnostics, InvokeActionStream, ListResourceStream, ProviderService,
 };
-use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value as Json};
 
 use self::client::{Client, Schemas};
-use self::config::{decode_body, references, Decoded, Reference, Scope, META_ARGUMENTS};
-pub use self::core::Action;
+use self::config::{
+    decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, META_ARGUMENTS,
+};
+pub use self::core::ChangeAction;
 use self::core::{type_of, Change, Core, Object, Stored};
+use self::order::depth_in;
+pub use self::show::{Listed, Plan, State};
 
 /// An in-process Terraform core holding one provider, a configuration and
-/// the state. See the [module documentation](self).
+/// the state. See the [crate documentation](crate).
 pub struct Harness {
     client: Client,
     schemas: Schemas,
@@ -159,24 +42,6 @@ pub struct Harness {
     state: BTreeMap<String, Stored>,
     serial: u64,
     warnings: Diagnostics,
-}
-
-/// A plan, as `terraform plan -out` saves it: apply it with
-/// [`Harness::apply_plan`], read it with [`to_json`](Plan::to_json) and the
-/// accessors.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    changes: Vec<Change>,
-    prior: BTreeMap<String, Object>,
-    serial: u64,
-    json: Json,
-}
-
-/// The state after a command, in the shape `terraform show -json` prints
-/// it.
-#[derive(Clone, Debug)]
-pub struct State {
-    json: Json,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -635,7 +500,7 @@ impl Harness {
         let mut deletes: Vec<&Change> = plan
             .changes
             .iter()
-            .filter(|c| c.action == Action::Delete)
+            .filter(|c| c.action == ChangeAction::Delete)
             .collect();
         deletes.sort_by_key(|c| std::cmp::Reverse(depth_in(&c.address, working)));
         for change in deletes {
@@ -651,13 +516,13 @@ impl Harness {
             let Some(change) = by_address.get(address.as_str()) else {
                 continue;
             };
-            if matches!(change.action, Action::NoOp | Action::Delete) {
+            if matches!(change.action, ChangeAction::NoOp | ChangeAction::Delete) {
                 continue;
             }
             let type_name = type_of(&address);
             let mut deposed = None;
             match change.action {
-                Action::DeleteThenCreate => {
+                ChangeAction::DeleteThenCreate => {
                     // The destroy node: `Simplify(true)` of the replace.
                     let destroy = destroy_part(change);
                     let current = match working.get(&address) {
@@ -668,7 +533,7 @@ impl Harness {
                     self.save(working, &address, new, &destroy, &d)?;
                     split(d, warnings)?;
                 }
-                Action::CreateThenDelete => deposed = working.remove(&address),
+                ChangeAction::CreateThenDelete => deposed = working.remove(&address),
                 _ => {}
             }
             let decoded = self.decode(
@@ -695,7 +560,7 @@ impl Harness {
             // `reducePlan`: the apply node of a replace creates.
             let reduced = if actual.action.is_replace() {
                 Change {
-                    action: Action::Create,
+                    action: ChangeAction::Create,
                     before: Value::null(actual.after.ty().clone()),
                     before_marks: Vec::new(),
                     ..actual
@@ -734,7 +599,7 @@ impl Harness {
                 working.remove(address);
             }
             Some(mut obj) => {
-                if diags.has_errors() && change.action == Action::Create {
+                if diags.has_errors() && change.action == ChangeAction::Create {
                     obj.tainted = true;
                 }
                 obj.dependencies = self.dependencies(address);
@@ -823,7 +688,7 @@ impl Harness {
                     if !self.resources.contains_key(address) {
                         let mut change =
                             core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
-                        if change.action == Action::Delete {
+                        if change.action == ChangeAction::Delete {
                             change.action_reason = Some("delete_because_no_resource_config");
                         }
                         changes.push(change);
@@ -980,77 +845,6 @@ impl Harness {
             .and_then(Json::as_bool)
             .unwrap_or(false)
     }
-
-    /// The configured resources this one refers to or names in
-    /// `depends_on`, and theirs, sorted (what core records in state).
-    fn dependencies(&self, address: &str) -> Vec<String> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![address.to_owned()];
-        while let Some(a) = todo.pop() {
-            for d in self.direct_dependencies(&a) {
-                if seen.insert(d.clone()) {
-                    todo.push(d);
-                }
-            }
-        }
-        seen.remove(address);
-        seen.into_iter().collect()
-    }
-
-    fn direct_dependencies(&self, address: &str) -> BTreeSet<String> {
-        let Some(body) = self.resources.get(address).and_then(Body::json) else {
-            return BTreeSet::new();
-        };
-        let mut deps = references(body).unwrap_or_default();
-        if let Some(Json::Array(a)) = body.get("depends_on") {
-            deps.extend(a.iter().filter_map(Json::as_str).map(str::to_owned));
-        }
-        deps.retain(|d| self.resources.contains_key(d));
-        deps
-    }
-
-    /// The configured resources, each after those it depends on.
-    fn order(&self) -> Result<Vec<String>, Diagnostics> {
-        let mut done: Vec<String> = Vec::new();
-        let mut visiting = BTreeSet::new();
-        for a in self.resources.keys() {
-            self.visit(a, &mut done, &mut visiting)?;
-        }
-        Ok(done)
-    }
-
-    fn visit(
-        &self,
-        a: &str,
-        done: &mut Vec<String>,
-        visiting: &mut BTreeSet<String>,
-    ) -> Result<(), Diagnostics> {
-        if done.iter().any(|d| d == a) {
-            return Ok(());
-        }
-        if !visiting.insert(a.to_owned()) {
-            return Err(Diagnostic::error("Cycle")
-                .with_detail(format!("{a} depends on itself through its references"))
-                .into());
-        }
-        if let Some(body) = self.resources.get(a).and_then(Body::json) {
-            for r in references(body).map_err(Diagnostics::error)? {
-                if !self.resources.contains_key(&r) {
-                    return Err(Diagnostic::error("Reference to undeclared resource")
-                        .with_detail(format!(
-                            "{a} refers to {r}, which is not declared in the configuration."
-                        ))
-                        .into());
-                }
-            }
-        }
-        for d in self.direct_dependencies(a) {
-            self.visit(&d, done, visiting)?;
-        }
-        visiting.remove(a);
-        done.push(a.to_owned());
-        Ok(())
-    }
 }
 
 /// A resource type's provider: the part before its first `_`.
@@ -1085,7 +879,7 @@ fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
 /// delete of the prior object, with the replace's private data.
 fn destroy_part(change: &Change) -> Change {
     Change {
-        action: Action::Delete,
+        action: ChangeAction::Delete,
         after: Value::null(change.before.ty().clone()),
         after_marks: Vec::new(),
         required_replace: Vec::new(),
@@ -1095,11 +889,6 @@ fn destroy_part(change: &Change) -> Change {
     }
 }
 
-/// How many objects an object depends on (a delete order).
-fn depth_in(address: &str, working: &BTreeMap<String, Stored>) -> usize {
-    working.get(address).map_or(0, |s| s.dependencies.len())
-}
-
 /// Errors stop; warnings are kept.
 fn split(d: Diagnostics, warnings: &mut Diagnostics) -> Result<(), Diagnostics> {
     if d.has_errors() {
@@ -1107,262 +896,4 @@ fn split(d: Diagnostics, warnings: &mut Diagnostics) -> Result<(), Diagnostics> 
     }
     warnings.extend(d);
     Ok(())
-}
-
-/// JSON whose strings are literal text, not templates: `${` and `%{`
-/// escaped.
-fn escape_templates(v: Json) -> Json {
-    match v {
-        Json::String(s) => Json::String(s.replace("${", "$${").replace("%{", "%%{")),
-        Json::Array(a) => Json::Array(a.into_iter().map(escape_templates).collect()),
-        Json::Object(o) => Json::Object(
-            o.into_iter()
-                .map(|(k, v)| (k, escape_templates(v)))
-                .collect(),
-        ),
-        other => other,
-    }
-}
-
-/// References while validating: everything unknown.
-struct UnknownScope;
-
-impl Scope for UnknownScope {
-    fn resolve(&self, _: &Reference) -> Result<(Value, Vec<Path>), String> {
-        Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
-    }
-}
-
-/// References while planning: the planned values of the resources planned
-/// so far (unknown where they are), `after_apply` values unknown.
-struct PlanScope<'a> {
-    harness: &'a Harness,
-    planned: &'a BTreeMap<String, (Value, Vec<Path>)>,
-}
-
-impl Scope for PlanScope<'_> {
-    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
-        match r {
-            Reference::AfterApply(name) => {
-                if !self.harness.after_apply.contains_key(name) {
-                    return Err(format!(
-                        "no value {name:?} was declared with known_after_apply"
-                    ));
-                }
-                Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
-            }
-            Reference::Resource { address, path } => {
-                let (v, marks) = self
-                    .planned
-                    .get(address)
-                    .ok_or_else(|| format!("{address} has not been planned"))?;
-                resolve_in(v, marks, path)
-            }
-        }
-    }
-}
-
-/// References while applying: the objects applied so far, `after_apply`
-/// values known.
-struct ApplyScope<'a> {
-    harness: &'a Harness,
-    working: &'a BTreeMap<String, Stored>,
-}
-
-impl Scope for ApplyScope<'_> {
-    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
-        match r {
-            Reference::AfterApply(name) => {
-                let json = self.harness.after_apply.get(name).ok_or_else(|| {
-                    format!("no value {name:?} was declared with known_after_apply")
-                })?;
-                let decoded = decode_body(
-                    &ctywire::schema::Block::new().attribute(
-                        ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional(),
-                    ),
-                    &json!({ "v": escape_templates(json.clone()) }),
-                    &UnknownScope,
-                    &[],
-                )
-                .map_err(|d| d.to_string())?;
-                Ok((
-                    decoded
-                        .value
-                        .attr("v")
-                        .cloned()
-                        .unwrap_or(Value::null(ctywire::Type::Dynamic)),
-                    Vec::new(),
-                ))
-            }
-            Reference::Resource { address, path } => {
-                let stored = self
-                    .working
-                    .get(address)
-                    .ok_or_else(|| format!("{address} has no object in state"))?;
-                let rs = self
-                    .harness
-                    .schemas
-                    .resources
-                    .get(&stored.type_name)
-                    .ok_or_else(|| format!("{address}: unknown resource type"))?;
-                let v =
-                    ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
-                let mut marks = stored.sensitive.clone();
-                marks.extend(core::sensitive_paths(&rs.schema.block, &v));
-                resolve_in(&v, &marks, path)
-            }
-        }
-    }
-}
-
-/// The part of `v` at `path` and the marks inside it (relative to it); a
-/// mark above it marks the whole part. Unknown on the way: unknown.
-fn resolve_in(v: &Value, marks: &[Path], path: &Path) -> Result<(Value, Vec<Path>), String> {
-    let mut cur = v;
-    for (i, step) in path.steps().iter().enumerate() {
-        if !cur.is_known() {
-            return Ok((
-                Value::unknown(ctywire::Type::Dynamic),
-                marks_under(marks, path, i),
-            ));
-        }
-        cur = show::child(cur, step).ok_or_else(|| {
-            format!(
-                "{} has no {}",
-                Path::from(path.steps()[..i].to_vec()),
-                Path::from(path.steps()[..=i].to_vec())
-            )
-        })?;
-    }
-    Ok((cur.clone(), marks_under(marks, path, path.steps().len())))
-}
-
-/// Marks relative to `path` (its first `len` steps): a mark on or above
-/// it marks the whole (the root path), one below it keeps its tail.
-fn marks_under(marks: &[Path], path: &Path, len: usize) -> Vec<Path> {
-    let prefix = &path.steps()[..len.min(path.steps().len())];
-    let mut out = Vec::new();
-    for m in marks {
-        let ms = m.steps();
-        let shared = ms.len().min(prefix.len());
-        if !show::same_path(
-            &Path::from(ms[..shared].to_vec()),
-            &Path::from(prefix[..shared].to_vec()),
-        ) {
-            continue;
-        }
-        if ms.len() <= prefix.len() {
-            return vec![Path::root()];
-        }
-        out.push(Path::from(ms[prefix.len()..].to_vec()));
-    }
-    out
-}
-
-impl Plan {
-    /// The plan as `terraform show -json PLANFILE` prints it (its
-    /// `resource_changes`).
-    pub fn to_json(&self) -> &Json {
-        &self.json
-    }
-
-    /// The `resource_changes` entry for `address` (`Json::Null` if none).
-    pub fn resource_change(&self, address: &str) -> &Json {
-        self.json["resource_changes"]
-            .as_array()
-            .and_then(|a| a.iter().find(|r| r["address"] == address))
-            .unwrap_or(&Json::Null)
-    }
-
-    /// The `change` object of `address`'s resource change.
-    pub fn change(&self, address: &str) -> &Json {
-        &self.resource_change(address)["change"]
-    }
-
-    /// `change.actions` of `address` (empty if it has no change).
-    pub fn actions(&self, address: &str) -> Vec<&str> {
-        self.change(address)["actions"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Json::as_str).collect())
-            .unwrap_or_default()
-    }
-
-    /// The action planned for `address`, if any.
-    pub fn action(&self, address: &str) -> Option<Action> {
-        self.changes
-            .iter()
-            .find(|c| c.address == address)
-            .map(|c| c.action)
-    }
-
-    /// Whether nothing changes.
-    pub fn is_empty(&self) -> bool {
-        self.changes.iter().all(|c| c.action == Action::NoOp)
-    }
-}
-
-/// One object a [`Harness::list`] found.
-#[derive(Clone, Debug)]
-pub struct Listed {
-    /// Its display name.
-    pub display_name: String,
-    /// Its identity, as JSON.
-    pub identity_json: Json,
-    /// Its state as JSON, when the list was asked to include it.
-    pub object_json: Option<Json>,
-    identity: Value,
-    object: Option<Value>,
-}
-
-impl Listed {
-    /// Its identity read into `T` (a typed identity model).
-    pub fn identity<T: DeserializeOwned>(&self) -> Result<T, Diagnostics> {
-        ctywire::from_value(&self.identity).map_err(|e| Diagnostics::error(e.to_string()))
-    }
-
-    /// Its state read into `M` (the resource's model); `None` when the
-    /// list did not include it.
-    pub fn object<M: DeserializeOwned>(&self) -> Result<Option<M>, Diagnostics> {
-        match &self.object {
-            Some(v) => ctywire::from_value(v)
-                .map(Some)
-                .map_err(|e| Diagnostics::error(e.to_string())),
-            None => Ok(None),
-        }
-    }
-}
-
-impl State {
-    /// The identity of `address`'s object (protocol 6.9), as Terraform
-    /// 1.12's `terraform show -json` prints it (`Json::Null` if none).
-    pub fn identity(&self, address: &str) -> &Json {
-        &self.resource(address)["identity"]
-    }
-
-    /// The state as `terraform show -json` prints it (its `values`).
-    pub fn to_json(&self) -> &Json {
-        &self.json
-    }
-
-    /// The `values.root_module.resources[]` entry for `address`
-    /// (`Json::Null` if none).
-    pub fn resource(&self, address: &str) -> &Json {
-        self.json["values"]["root_module"]["resources"]
-            .as_array()
-            .and_then(|a| a.iter().find(|r| r["address"] == address))
-            .unwrap_or(&Json::Null)
-    }
-
-    /// The `values` of `address`'s object.
-    pub fn values(&self, address: &str) -> &Json {
-        &self.resource(address)["values"]
-    }
-
-    /// The addresses in state, sorted.
-    pub fn addresses(&self) -> Vec<&str> {
-        self.json["values"]["root_module"]["resources"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|r| r["address"].as_str()).collect())
-            .unwrap_or_default()
-    }
 }

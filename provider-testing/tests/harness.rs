@@ -5,9 +5,9 @@
 
 use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ctywire::{Type, Value};
-use ctywire_provider::testing::{Action, Harness};
 use ctywire_provider::tfplugin6::{self as tf, async_trait};
 use ctywire_provider::Diagnostics;
+use ctywire_provider_testing::{ChangeAction, Harness};
 use serde_json::json;
 
 /// `demo_thing`: `id` computed at create, `name` required, `note`
@@ -110,7 +110,10 @@ fn a_plan_made_before_the_state_changed_is_refused() {
     assert_eq!(err.iter().next().unwrap().summary, "Saved plan is stale");
     // The state is the first apply's.
     assert_eq!(h.state().addresses(), ["demo_thing.a"]);
-    assert_eq!(h.plan().unwrap().action("demo_thing.a"), Some(Action::NoOp));
+    assert_eq!(
+        h.plan().unwrap().action("demo_thing.a"),
+        Some(ChangeAction::NoOp)
+    );
 }
 
 #[test]

@@ -60,7 +60,7 @@ use super::value_ops::{
 /// core's `validPriorFromConfig(schema, prior, config)`: whether the prior
 /// set element could have come from this configured element, only
 /// computed values having been added.
-pub(crate) fn valid_prior_from_config(schema: Nested<'_>, prior: &Value, config: &Value) -> bool {
+pub fn valid_prior_from_config(schema: Nested<'_>, prior: &Value, config: &Value) -> bool {
     if raw_eq_unrefined(config, prior) {
         return true;
     }
@@ -132,7 +132,7 @@ pub(crate) fn match_set_elements_plainly(
 
 /// For each config element in order, the index of the prior element core
 /// plans it from (`None`: no prior element; the config element is new).
-pub(crate) fn match_set_elements(
+pub fn match_set_elements(
     schema: Nested<'_>,
     prior: &[Value],
     config: &[Value],

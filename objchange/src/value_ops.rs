@@ -16,7 +16,7 @@ pub(crate) const MAX_DEPTH: usize = ctywire::DEFAULT_MAX_DEPTH;
 /// core's `unrefinedValue(a).RawEquals(unrefinedValue(b))`: equal types and
 /// equal values, an unknown equal to an unknown of the same type whatever
 /// their refinements. Past [`MAX_DEPTH`] nothing is equal.
-pub(crate) fn raw_eq_unrefined(a: &Value, b: &Value) -> bool {
+pub fn raw_eq_unrefined(a: &Value, b: &Value) -> bool {
     eq_at(a, b, 0)
 }
 
@@ -57,7 +57,7 @@ fn eq_at(a: &Value, b: &Value, depth: usize) -> bool {
 /// A small, fast 64-bit hasher (FxHash's mixing step) for bucketing set
 /// elements; collisions only cost a comparison, never a wrong answer.
 #[derive(Default)]
-pub(crate) struct FastHasher(u64);
+pub struct FastHasher(u64);
 
 impl Hasher for FastHasher {
     fn finish(&self) -> u64 {
@@ -80,7 +80,7 @@ impl Hasher for FastHasher {
 /// hash equal. Types are left out (equal values have equal types, and
 /// leaving them out only merges buckets); numbers go in by their canonical
 /// text, which equal numbers share (`-0` is folded into `0`).
-pub(crate) fn hash_unrefined(v: &Value, h: &mut FastHasher) {
+pub fn hash_unrefined(v: &Value, h: &mut FastHasher) {
     hash_at(v, h, 0);
 }
 

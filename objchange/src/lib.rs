@@ -1,28 +1,7 @@
-//! Terraform core's own rules around a plan and an apply, as pure
-//! functions over ctywire values and the protocol schema
-//! ([`ctywire::schema::Block`]), so that they hold for any provider:
-//!
-//! * [`proposed_new`]: the proposed new state core sends to
-//!   `PlanResourceChange` (core's `objchange.ProposedNew`);
-//! * [`assert_plan_valid`]: core's check of a provider's planned state
-//!   against the prior state and configuration (`objchange.AssertPlanValid`;
-//!   each [`Problem`] is a "Provider produced invalid plan" error);
-//! * [`assert_object_compatible`]: core's check of a later value against a
-//!   planned one (`objchange.AssertObjectCompatible`; "Provider produced
-//!   inconsistent final plan" and "… inconsistent result after apply").
-//!
-//! Each function mirrors the core function named in its comment, as of
-//! Terraform 1.11 (whose messages these are). Core assumes values conform
-//! to the schema and panics otherwise; here nothing panics: a part that
-//! does not conform is treated as a mismatch. Every walk is bounded by
-//! [`value_ops::MAX_DEPTH`].
-//!
-//! Core iterates attributes and block types in Go map order, so the order
-//! of its messages varies from run to run; here attributes come first,
-//! then block types, each sorted by name.
-
-// Nothing in the crate calls these yet (the server will); until then
-// only the tests do.
+// The crate documentation is its README, the page crates.io shows: one text,
+// and its examples run as doctests.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
 
 mod compatible;
 mod plan_valid;
@@ -30,6 +9,7 @@ mod proposed_new;
 mod range;
 mod schema_pos;
 mod set_match;
+mod unknowns;
 mod value_ops;
 
 #[cfg(test)]
@@ -40,30 +20,36 @@ use std::fmt;
 use ctywire::Path;
 use ctywire::PathStep;
 
-pub(crate) use compatible::assert_object_compatible;
-pub(crate) use plan_valid::assert_plan_valid;
-pub(crate) use proposed_new::proposed_new;
-// The plan engine pairs set elements (and moved list elements) by core's
-// rule: the same code as ProposedNew's.
-pub(crate) use schema_pos::Nested;
-pub(crate) use set_match::{match_set_elements, valid_prior_from_config};
-pub(crate) use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher};
+pub use compatible::assert_object_compatible;
+pub use plan_valid::assert_plan_valid;
+pub use proposed_new::proposed_new;
+// The framework's plan engine pairs set elements (and moved list elements)
+// by core's rule: the same code as ProposedNew's, so public for it; hidden,
+// as no provider needs them.
+#[doc(hidden)]
+pub use schema_pos::Nested;
+#[doc(hidden)]
+pub use set_match::{match_set_elements, valid_prior_from_config};
+pub use unknowns::{unknown_paths, unknowns_as_null};
+#[doc(hidden)]
+pub use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher};
 
 /// One thing core would report: where, and what, in core's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Problem {
+#[non_exhaustive]
+pub struct Problem {
     /// The offending value, relative to the resource object. For an
     /// element of a set (which a [`Path`] cannot name) this is the set's
-    /// path, and [`in_set_element`](Self::in_set_element) is true.
-    pub(crate) path: Path,
+    /// path, and `in_set_element` is true.
+    pub path: Path,
     /// The problem is in an element of the set at `path`; Terraform prints
     /// that step as `[...]`.
-    pub(crate) in_set_element: bool,
+    pub in_set_element: bool,
     /// The message as Terraform 1.11 words it.
-    pub(crate) message: String,
+    pub message: String,
     /// The attribute at fault is sensitive, so the message (as core chose
     /// it) shows no values.
-    pub(crate) sensitive: bool,
+    pub sensitive: bool,
 }
 
 impl Problem {
@@ -88,7 +74,7 @@ impl Problem {
 
     /// The path as Terraform prints it (`tfdiags.FormatCtyPath`):
     /// `.rule[0].port`, `.tags["env"]`, `.tag[...]`.
-    pub(crate) fn display_path(&self) -> String {
+    pub fn display_path(&self) -> String {
         let mut out = String::new();
         for step in self.path.steps() {
             match step {
@@ -117,7 +103,7 @@ impl Problem {
     /// What Terraform prints after the resource address
     /// (`tfdiags.FormatErrorPrefixed`): `<path>: <message>`, or
     /// `: <message>` at the root.
-    pub(crate) fn after_address(&self) -> String {
+    pub fn after_address(&self) -> String {
         format!("{}: {}", self.display_path(), self.message)
     }
 }
