@@ -4,8 +4,11 @@
 //! until apply), applies, re-plans to nothing, updates, replaces, calls the
 //! plugin's function, reads its data source, plans again an object deleted
 //! outside, shows the plugin's validation at its attribute, imports, keeps
-//! an object whose create failed after it existed (tainted), and destroys. Each test runs for
-//! every language's `things` plugin that can run here (tests/support).
+//! an object whose create failed after it existed (tainted), shows the
+//! plugin's plan warnings, upgrades a state stored at an older schema
+//! version through the plugin, and destroys. Each test runs for every
+//! language's `things` plugin that can run here (tests/support: Python,
+//! Node).
 //! Without `terraform` or an interpreter it says `SKIPPED: …` and passes,
 //! except under `CI=true`.
 
@@ -25,6 +28,7 @@ const SOURCE: &str = "registry.terraform.io/ctywire/things";
 struct Workspace {
     dir: PathBuf,
     language: &'static str,
+    env: Vec<(String, String)>,
 }
 
 impl Workspace {
@@ -42,6 +46,7 @@ impl Workspace {
             .arg(&launchers)
             .arg("--")
             .args(&plugin.command)
+            .envs(plugin.env.iter().map(|(k, v)| (k, v)))
             .output()
             .expect("ctywire-seasonings runs");
         assert!(
@@ -59,6 +64,7 @@ impl Workspace {
         Workspace {
             dir,
             language: plugin.language,
+            env: plugin.env.clone(),
         }
     }
 
@@ -71,9 +77,11 @@ impl Workspace {
 
     fn tf(&self, args: &[&str]) -> (i32, String) {
         // The plugin keeps its objects in $THINGS_DIR: Terraform passes
-        // its environment to the provider, which passes it to the plugin.
+        // its environment to the provider, which passes it to the plugin
+        // (and its runtime's, NODE_PATH say).
         let mut c = terraform(&self.dir);
         c.env("THINGS_DIR", self.things_dir())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .args(args)
             .arg("-no-color");
         let (code, out) = run(&mut c);
@@ -378,5 +386,73 @@ resource "things_thing" "u" {
             out.contains("Cannot import non-existent remote object"),
             "{out}"
         );
+    });
+}
+
+#[test]
+fn warnings_from_the_plugins_plan_reach_terraform() {
+    for_each_plugin("warning", |ws| {
+        ws.write(
+            r#"
+resource "things_thing" "t" {
+  name = "quiet"
+  text = "!!!"
+}
+"#,
+        );
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "a warning does not stop the plan:\n{out}");
+        assert!(out.contains("Warning: Empty slug"), "{out}");
+        assert!(
+            out.contains("'!!!' has no letters or digits to slug"),
+            "{out}"
+        );
+        assert!(out.contains("with things_thing.t,"), "{out}");
+        assert!(
+            out.contains(r#"text = "!!!""#),
+            "the warning points at its attribute:\n{out}"
+        );
+    });
+}
+
+#[test]
+fn a_state_stored_at_an_older_schema_version_is_upgraded_by_the_plugin() {
+    for_each_plugin("upgrade", |ws| {
+        ws.write(
+            r#"
+resource "things_note" "n" {
+  content = "kept"
+}
+"#,
+        );
+        ws.apply();
+        // The state as the note's version 0 stored it: `body`, not
+        // `content`.
+        let path = ws.dir.join("terraform.tfstate");
+        let mut state: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let instance = &mut state["resources"][0]["instances"][0];
+        assert_eq!(instance["schema_version"], 1, "the note is at version 1");
+        instance["schema_version"] = 0.into();
+        let attributes = instance["attributes"].as_object_mut().unwrap();
+        let content = attributes.remove("content").unwrap();
+        attributes.insert("body".into(), content);
+        let id = attributes["id"].clone();
+        std::fs::write(&path, serde_json::to_vec_pretty(&state).unwrap()).unwrap();
+
+        let (code, out) = ws.plan();
+        assert_eq!(
+            code, 0,
+            "the upgraded state matches the configuration:\n{out}"
+        );
+        // A refresh-only apply writes the state back, upgraded.
+        let (code, out) = ws.tf(&["apply", "-input=false", "-auto-approve", "-refresh-only"]);
+        assert_eq!(code, 0, "{out}");
+        let state: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let instance = &state["resources"][0]["instances"][0];
+        assert_eq!(instance["schema_version"], 1, "stored at version 1 again");
+        assert_eq!(instance["attributes"]["content"], "kept");
+        assert_eq!(instance["attributes"]["id"], id);
     });
 }

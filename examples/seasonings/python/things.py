@@ -2,9 +2,11 @@
 `ctywire-seasonings` as the provider "things".
 
 * `things_thing` plans itself: its `slug` is known at plan when `text`
-  is, unknown (it arrives as UNKNOWN) when not; a new `name` replaces it;
-  `fail_after_create` makes its create fail after the object exists.
-* `things_note` is planned by the host (Terraform's rules).
+  is, unknown (it arrives as UNKNOWN) when not, and a warning when the
+  text has nothing to slug; a new `name` replaces it; `fail_after_create`
+  makes its create fail after the object exists.
+* `things_note` is planned by the host (Terraform's rules); it is at
+  schema version 1, and upgrades a version 0 state (`body` for `content`).
 * `data.things_slug` and `provider::things::slug(...)` slug a text.
 
 Objects are JSON files in $THINGS_DIR (default ./things).
@@ -98,8 +100,11 @@ class Thing(Stored):
         elif is_unknown(proposed["name"]) or proposed["name"] != prior["name"]:
             replace.append(["name"])
             planned["id"] = UNKNOWN
+        warnings = []
+        if planned["slug"] == "":
+            warnings.append({"severity": "warning", "summary": "Empty slug", "detail": f"{text!r} has no letters or digits to slug", "path": ["text"]})
         plugin.log("debug", "planned thing", text_known=not is_unknown(text))
-        return planned, replace
+        return planned, replace, warnings
 
     def create(self, planned, config):
         state = dict(planned)
@@ -127,8 +132,13 @@ class Thing(Stored):
             "id": {"type": "string", "computed": True},
         }
     },
+    version=1,
 )
 class Note(Stored):
+    def upgrade(self, version, state):
+        # Version 0 called the content `body`.
+        return {"content": state["body"], "id": state["id"]}
+
     def create(self, planned, config):
         state = {"content": planned["content"], "id": f"note-{secrets.token_hex(4)}"}
         store(state)

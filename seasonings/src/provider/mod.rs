@@ -324,11 +324,54 @@ impl DynResource<()> for PluginType {
             ))
         };
         let (planned, replace, private) = read().map_err(failed)?;
-        // Warnings have no way out of a plan hook; errors stop the plan.
-        checked((), answer.diagnostics)?;
+        // Errors stop the plan; warnings come with it.
+        let ((), warnings) = checked((), answer.diagnostics)?;
         plan.planned = planned;
         plan.requires_replace = replace;
+        plan.diagnostics = warnings;
         Ok(Some(private))
+    }
+
+    async fn upgrade_state(
+        &self,
+        _ctx: &Context<()>,
+        version: i64,
+        state: tf::RawState,
+    ) -> Result<Value, Diagnostics> {
+        let m = method::RESOURCES_UPGRADE_STATE;
+        // Terraform 0.12 and later store JSON; a flatmap state (0.11) has
+        // no JSON for the plugin to read.
+        let raw_state = String::from_utf8(state.json).map_err(|_| {
+            Diagnostics::error(format!("the stored {} state is not UTF-8 JSON", self.name))
+        })?;
+        if raw_state.is_empty() {
+            return Err(Diagnostics::error(format!(
+                "the stored {} state at schema version {version} is a flatmap (Terraform 0.11); the plugin upgrades JSON states only",
+                self.name
+            )));
+        }
+        let mut params = Fields::new();
+        params.insert_str("type", &self.name);
+        let mut v = Vec::new();
+        crate::msgpack::write_int(&mut v, version);
+        params.insert_raw("version", Raw(v));
+        params.insert_str("raw_state", &raw_state);
+        let fields = self.plugin.call(m, params).await.map_err(|e| match e.remote() {
+            // No upgrades of its own: the state cannot be read.
+            Some(r) if r.is_method_not_found() => Diagnostics::error(format!(
+                "{} cannot upgrade a state stored at schema version {version}: the plugin has no {m}",
+                self.name
+            )),
+            _ => failed(e),
+        })?;
+        let answer = Answer {
+            diagnostics: read_diagnostics(&fields)
+                .map(diagnostics)
+                .map_err(|e| failed(self.bad(m, e)))?,
+            fields,
+        };
+        let state = self.value(m, &answer, "upgraded_state").map_err(failed)?;
+        Ok(checked(state, answer.diagnostics)?.0)
     }
 
     async fn apply(
