@@ -456,3 +456,111 @@ resource "things_note" "n" {
         assert_eq!(instance["attributes"]["id"], id);
     });
 }
+
+/// `ctywire-seasonings middleware` with the Python cost estimator over
+/// `plan` (a file, or `-` with `stdin`), prices from `prices`: its exit
+/// code and what it printed.
+fn middleware(ws: &Workspace, plan: &str, stdin: Option<&[u8]>, prices: &str) -> (i32, String) {
+    use std::io::Write;
+    let py = support::plugins::python().expect("the cost plugin's python");
+    let script = support::plugins::workspace().join("examples/seasonings/python/cost.py");
+    let prices_file = ws.dir.join("prices.json");
+    std::fs::write(&prices_file, prices).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctywire-seasonings"))
+        .args(["middleware", plan, "--"])
+        .arg(py)
+        .arg(script)
+        .arg(prices_file)
+        .current_dir(&ws.dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ctywire-seasonings runs");
+    let mut input = child.stdin.take().unwrap();
+    if let Some(bytes) = stdin {
+        input.write_all(bytes).unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn the_middleware_command_runs_a_cost_estimator_over_a_real_plan() {
+    if !terraform_available() {
+        return;
+    }
+    // The plan is Terraform's, of the things provider (any language would
+    // do: the Python one).
+    let Some(plugin) = things().into_iter().find(|p| p.language == "python") else {
+        return;
+    };
+    let ws = Workspace::new(&plugin, "middleware");
+    ws.write(&config("alpha", r#""Hello ${things_note.n.id}""#));
+    let (code, out) = ws.tf(&["plan", "-input=false", "-out=tfplan"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, json) = run(terraform(&ws.dir).args(["show", "-json", "tfplan"]));
+    assert_eq!(code, 0, "{json}");
+    std::fs::write(ws.dir.join("plan.json"), &json).unwrap();
+
+    // What the hooks see: the plan's changes, unknowns as unknowns.
+    let changes = ctywire_seasonings::provider::middleware::read_plan(json.as_bytes()).unwrap();
+    let thing = changes
+        .iter()
+        .find(|c| c.address == "things_thing.t")
+        .expect("the thing is planned");
+    assert_eq!(thing.action, "create");
+    assert_eq!(thing.provider, SOURCE);
+    assert_eq!(thing.after.attr("name").unwrap().as_str(), Some("alpha"));
+    assert!(
+        !thing.after.attr("text").unwrap().is_known(),
+        "{:?}",
+        thing.after
+    );
+
+    let prices = r#"{"things_thing": "12.50", "things_note": "0.10", "budget": 20}"#;
+    let (code, out) = middleware(&ws, "plan.json", None, prices);
+    assert_eq!(code, 0, "within the budget:\n{out}");
+    assert!(
+        out.contains("Warning: things_thing.t: adds $12.50/month (hooks.postPlan)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Warning: things_note.n: adds $0.10/month (hooks.postPlan)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Warning: the plan: the plan adds $12.60/month (hooks.planStageCompleted)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2 resource changes checked: 0 failed, 3 warnings"),
+        "{out}"
+    );
+
+    // Over the budget: the plan fails, from stdin as from a file.
+    let prices = r#"{"things_thing": "12.50", "things_note": "0.10", "budget": "10"}"#;
+    let (code, out) = middleware(&ws, "-", Some(json.as_bytes()), prices);
+    assert_eq!(code, 1, "over the budget:\n{out}");
+    assert!(
+        out.contains("Error: the plan: the plan adds $12.60/month, over the budget of $10.00"),
+        "{out}"
+    );
+
+    // Not a plan: a state's JSON is refused, naming what it wants.
+    std::fs::write(
+        ws.dir.join("state.json"),
+        r#"{"format_version":"1.0","values":{}}"#,
+    )
+    .unwrap();
+    let (code, out) = middleware(&ws, "state.json", None, prices);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("state.json: "), "{out}");
+    assert!(out.contains("not a plan"), "{out}");
+}

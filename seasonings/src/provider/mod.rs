@@ -14,6 +14,7 @@
 //! whose call failed as a whole answers the prior state, so nothing is
 //! lost either way.
 
+pub mod middleware;
 mod schema;
 
 use std::sync::Arc;
