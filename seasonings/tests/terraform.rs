@@ -313,6 +313,58 @@ resource "things_thing" "bad" {
 }
 
 #[test]
+fn a_plugin_that_exits_during_a_create_leaves_the_object_tainted_not_lost() {
+    for_each_plugin("crash", |ws| {
+        let body = |crash: bool| {
+            format!(
+                r#"
+resource "things_thing" "c" {{
+  name               = "crash"
+  text               = "Made"
+  exit_during_create = {crash}
+}}
+"#
+            )
+        };
+        ws.write(&body(true));
+        let (code, out) = ws.tf(&["apply", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 1, "the apply fails:\n{out}");
+        assert!(
+            out.contains(r#"plugin "things", resources.applyChange"#),
+            "the error names the plugin and the method:\n{out}"
+        );
+        assert!(
+            out.contains("exiting in the middle of creating"),
+            "with the plugin's stderr:\n{out}"
+        );
+        assert!(out.contains("Error: The object may exist"), "{out}");
+        let objects = ws.objects();
+        assert_eq!(objects.len(), 1, "the plugin made it: {objects:?}");
+
+        // Terraform holds it, tainted; the plugin finds it again by its
+        // name, and the next apply replaces it: nothing is left behind.
+        let (code, out) = ws.tf(&["state", "show", "things_thing.c"]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains("# things_thing.c: (tainted)"), "{out}");
+        ws.write(&body(false));
+        let (code, out) = ws.plan();
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("is tainted, so must be replaced"), "{out}");
+        ws.apply();
+        let stored = objects[0].trim_end_matches(".json");
+        let after = ws.objects();
+        assert_eq!(after.len(), 1, "{after:?}");
+        assert_ne!(
+            after[0], objects[0],
+            "the crashed create's object {stored} was replaced"
+        );
+        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(ws.objects(), Vec::<String>::new());
+    });
+}
+
+#[test]
 fn install_without_a_plugin_command_says_how_to_call_it() {
     let out = Command::new(env!("CARGO_BIN_EXE_ctywire-seasonings"))
         .args(["install", "--dir", "x"])

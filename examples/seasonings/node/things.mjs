@@ -5,7 +5,9 @@
 // * `things_thing` plans itself: its `slug` is known at plan when `text`
 //   is, unknown (it arrives as UNKNOWN) when not, and a warning when the
 //   text has nothing to slug; a new `name` replaces it; `fail_after_create`
-//   makes its create fail after the object exists.
+//   makes its create fail after the object exists, `exit_during_create`
+//   makes the plugin exit in the middle of it (a crash), the object made; a
+//   state without an id (what such a create leaves) finds its object by name.
 // * `things_note` is planned by the host (Terraform's rules); it is at
 //   schema version 1, and upgrades a version 0 state (`body` for `content`).
 // * `data.things_slug` and `provider::things::slug(...)` slug a text.
@@ -34,6 +36,13 @@ function stored(id) {
   return fs.existsSync(file(id)) ? JSON.parse(fs.readFileSync(file(id), "utf8")) : null;
 }
 
+function everything() {
+  return fs
+    .readdirSync(thingsDir())
+    .sort()
+    .map((name) => JSON.parse(fs.readFileSync(path.join(thingsDir(), name), "utf8")));
+}
+
 function store(state) {
   fs.writeFileSync(file(state.id), JSON.stringify(state));
 }
@@ -60,6 +69,7 @@ plugin.resource(
       slug: { type: "string", computed: true, description: "The text's slug, known at plan when the text is." },
       id: { type: "string", computed: true },
       fail_after_create: { type: "bool", optional: true },
+      exit_during_create: { type: "bool", optional: true },
     },
     description: "A thing, kept in a file.",
   },
@@ -94,6 +104,10 @@ plugin.resource(
     create(planned) {
       const state = { ...planned, id: `${planned.name}-${token()}`, slug: slugify(planned.text) };
       store(state);
+      if (planned.exit_during_create) {
+        console.error(`things: exiting in the middle of creating ${state.id}`);
+        process.exit(3);
+      }
       if (planned.fail_after_create) {
         throw new ApplyFailed(state, "Thing created, then failed", `the thing ${state.id} exists; fix and apply again`);
       }
@@ -103,6 +117,11 @@ plugin.resource(
       const state = { ...planned, id: prior.id, slug: slugify(planned.text) };
       store(state);
       return state;
+    },
+    read(state) {
+      // A create that never answered leaves its object without an id.
+      if (state.id === null) return everything().find((s) => s.name === state.name) ?? null;
+      return stored(state.id);
     },
   },
 );

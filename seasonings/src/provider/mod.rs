@@ -254,6 +254,12 @@ fn failed(e: PluginError) -> Diagnostics {
     }
 }
 
+/// Whether a call ended without the plugin's answer (it exited, or the
+/// call timed out), so what it did is not known.
+fn unanswered(e: &PluginError) -> bool {
+    matches!(e.kind(), ErrorKind::Closed(_) | ErrorKind::Timeout(_))
+}
+
 /// Errors first: `Err` when `diagnostics` hold one, else the value.
 fn checked<T>(value: T, diagnostics: Diagnostics) -> Result<(T, Diagnostics), Diagnostics> {
     if diagnostics.has_errors() {
@@ -403,6 +409,32 @@ impl DynResource<()> for PluginType {
                 diagnostics,
                 ..tf::ApplyResourceChangeResponse::new(new_state)
             }),
+            // A create the plugin never answered (it exited, or is still
+            // at it past the timeout) may have made the object: kept as
+            // planned, what is not known yet null, so Terraform holds it
+            // tainted and the next plan reads and replaces it (§6.3).
+            Err(e)
+                if req.prior_state.is_null() && !req.planned_state.is_null() && unanswered(&e) =>
+            {
+                let kept = req
+                    .planned_state
+                    .transform(|_, v| {
+                        Ok(match v.is_known() {
+                            true => v,
+                            false => Value::null(v.ty().clone()),
+                        })
+                    })
+                    .map_err(Diagnostics::from)?;
+                let mut diagnostics = failed(e);
+                diagnostics.push(Diagnostic::error("The object may exist").with_detail(
+                    "the plugin gave no answer to the create, which may have made the object: Terraform keeps it, tainted, so the next plan reads it and replaces it",
+                ));
+                Ok(tf::ApplyResourceChangeResponse {
+                    private: req.planned_private,
+                    diagnostics,
+                    ..tf::ApplyResourceChangeResponse::new(kept)
+                })
+            }
             // The call failed as a whole, so nothing changed (§6.3): the
             // prior state, kept, with the error.
             Err(e) => Ok(tf::ApplyResourceChangeResponse {
