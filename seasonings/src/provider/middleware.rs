@@ -292,3 +292,66 @@ async fn call(
         message,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn values_take_the_type_their_json_implies_with_unknowns_where_marked() {
+        let plan = br#"{"format_version":"1.2","planned_values":{},"resource_changes":[{
+            "address":"x_a.b","mode":"managed","type":"x_a","name":"b",
+            "provider_name":"registry.terraform.io/x/x",
+            "change":{"actions":["delete","create"],"before":{"n":123456789012345678901234567890.5},
+                      "after":{"n":1,"tags":["a",null]},
+                      "after_unknown":{"id":true,"tags":[false,true]}}}]}"#;
+        let [c] = <[ResourceChange; 1]>::try_from(read_plan(plan).unwrap()).unwrap();
+        assert_eq!(c.action, "replace");
+        assert_eq!(
+            c.before.attr("n").unwrap().as_number().unwrap().to_string(),
+            "123456789012345678901234567890.5",
+            "numbers stay exact"
+        );
+        assert!(!c.after.attr("id").unwrap().is_known(), "unknown in full");
+        let tags = c.after.attr("tags").unwrap().elements().unwrap();
+        assert_eq!(tags[0].as_str(), Some("a"));
+        assert!(!tags[1].is_known());
+        assert_eq!(
+            c.after.attr("n").unwrap().as_number(),
+            Some(&Number::from(1u64))
+        );
+    }
+
+    #[test]
+    fn a_plan_without_changes_has_none_and_a_state_is_refused() {
+        assert_eq!(
+            read_plan(br#"{"format_version":"1.2","planned_values":{}}"#).unwrap(),
+            Vec::new()
+        );
+        let e = read_plan(br#"{"format_version":"1.0","values":{}}"#).unwrap_err();
+        assert!(e.to_string().contains("not a plan"), "{e}");
+        let e =
+            read_plan(br#"{"planned_values":{},"resource_changes":[{"address":1}]}"#).unwrap_err();
+        assert!(e.to_string().contains("resource_changes"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn reading_any_bytes_as_a_plan_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+            let _ = read_plan(&bytes);
+        }
+
+        #[test]
+        fn reading_plan_shaped_json_never_panics(
+            after in "[\\[\\]{}\",:0-9a-z.e-]{0,40}",
+            unknown in "[\\[\\]{}\",:a-z]{0,24}",
+        ) {
+            let text = format!(
+                r#"{{"planned_values":{{}},"resource_changes":[{{"address":"a","mode":"managed","type":"t","name":"n","provider_name":"p","change":{{"actions":["create"],"after":{after},"after_unknown":{unknown}}}}}]}}"#
+            );
+            let _ = read_plan(text.as_bytes());
+        }
+    }
+}
