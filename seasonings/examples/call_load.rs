@@ -31,13 +31,11 @@ use ctywire_seasonings::host::{Plugin, PluginOptions};
 use ctywire_seasonings::protocol::{code, ErrorObject, Fields};
 
 mod support;
-use support::measure;
+use support::{calls_and_in_flight, measure};
 
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
-    let in_flight: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let (calls, in_flight) = calls_and_in_flight();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let peers = root.join("target/peers");
     let options = || PluginOptions {

@@ -29,7 +29,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tonic::transport::{Channel, Endpoint, Uri};
 
 mod support;
-use support::measure;
+use support::{calls_and_in_flight, measure};
 
 /// go-plugin's handshake cookie for Terraform providers.
 const MAGIC_COOKIE: (&str, &str) = (
@@ -39,9 +39,7 @@ const MAGIC_COOKIE: (&str, &str) = (
 
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
-    let in_flight: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let (calls, in_flight) = calls_and_in_flight();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let peers = root.join("target/peers");
     // Built beside this example: target/PROFILE/examples/provider_load.

@@ -94,6 +94,17 @@ impl Workspace {
         out
     }
 
+    /// `terraform destroy`, which leaves the plugin no object.
+    fn destroy(&self) {
+        let (code, out) = self.tf(&["destroy", "-input=false", "-auto-approve"]);
+        assert_eq!(code, 0, "destroy failed:\n{out}");
+        assert_eq!(
+            self.objects(),
+            Vec::<String>::new(),
+            "destroy deletes every object"
+        );
+    }
+
     /// `terraform plan -detailed-exitcode`: 0 when there is nothing to do.
     fn plan(&self) -> (i32, String) {
         self.tf(&["plan", "-input=false", "-detailed-exitcode"])
@@ -262,13 +273,7 @@ fn terraform_plans_applies_updates_replaces_and_destroys_a_plugins_resources() {
             serde_json::json!("data-source-text")
         );
 
-        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
-        assert_eq!(code, 0, "destroy failed:\n{out}");
-        assert_eq!(
-            ws.objects(),
-            Vec::<String>::new(),
-            "destroy deletes every object"
-        );
+        ws.destroy();
     });
 }
 
@@ -303,13 +308,16 @@ resource "things_thing" "bad" {
             out.contains(&format!("id                = \"{stored}\"")),
             "the state names the object:\n{out}"
         );
-        let (code, out) = ws.plan();
-        assert_eq!(code, 2, "{out}");
-        assert!(out.contains("is tainted, so must be replaced"), "{out}");
-        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
-        assert_eq!(code, 0, "{out}");
-        assert_eq!(ws.objects(), Vec::<String>::new());
+        assert_replaced_as_tainted(ws);
+        ws.destroy();
     });
+}
+
+/// The next plan replaces what Terraform holds tainted.
+fn assert_replaced_as_tainted(ws: &Workspace) {
+    let (code, out) = ws.plan();
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("is tainted, so must be replaced"), "{out}");
 }
 
 #[test]
@@ -347,9 +355,7 @@ resource "things_thing" "c" {{
         assert_eq!(code, 0, "{out}");
         assert!(out.contains("# things_thing.c: (tainted)"), "{out}");
         ws.write(&body(false));
-        let (code, out) = ws.plan();
-        assert_eq!(code, 2, "{out}");
-        assert!(out.contains("is tainted, so must be replaced"), "{out}");
+        assert_replaced_as_tainted(ws);
         ws.apply();
         let stored = objects[0].trim_end_matches(".json");
         let after = ws.objects();
@@ -358,9 +364,7 @@ resource "things_thing" "c" {{
             after[0], objects[0],
             "the crashed create's object {stored} was replaced"
         );
-        let (code, out) = ws.tf(&["destroy", "-input=false", "-auto-approve"]);
-        assert_eq!(code, 0, "{out}");
-        assert_eq!(ws.objects(), Vec::<String>::new());
+        ws.destroy();
     });
 }
 
@@ -385,17 +389,21 @@ fn the_plugins_own_validation_names_the_attribute() {
         ws.write(&config("Not Valid", r#""x""#));
         let (code, out) = ws.tf(&["validate"]);
         assert_eq!(code, 1, "{out}");
-        assert!(out.contains("Error: Invalid name"), "{out}");
-        assert!(
-            out.contains("'Not Valid': lower-case letters, digits and - only"),
-            "{out}"
-        );
-        assert!(out.contains("with things_thing.t,"), "{out}");
-        assert!(
-            out.contains(r#"name = "Not Valid""#),
-            "the attribute is shown:\n{out}"
+        assert_shown(
+            &out,
+            "Error: Invalid name",
+            "'Not Valid': lower-case letters, digits and - only",
+            r#"name = "Not Valid""#,
         );
     });
+}
+
+/// `out` shows the diagnostic `heading` with `detail`, at the attribute
+/// of things_thing.t whose line is `attribute`.
+fn assert_shown(out: &str, heading: &str, detail: &str, attribute: &str) {
+    for part in [heading, detail, "with things_thing.t,", attribute] {
+        assert!(out.contains(part), "{part:?} is not shown:\n{out}");
+    }
 }
 
 #[test]
@@ -454,15 +462,11 @@ resource "things_thing" "t" {
         );
         let (code, out) = ws.plan();
         assert_eq!(code, 2, "a warning does not stop the plan:\n{out}");
-        assert!(out.contains("Warning: Empty slug"), "{out}");
-        assert!(
-            out.contains("'!!!' has no letters or digits to slug"),
-            "{out}"
-        );
-        assert!(out.contains("with things_thing.t,"), "{out}");
-        assert!(
-            out.contains(r#"text = "!!!""#),
-            "the warning points at its attribute:\n{out}"
+        assert_shown(
+            &out,
+            "Warning: Empty slug",
+            "'!!!' has no letters or digits to slug",
+            r#"text = "!!!""#,
         );
     });
 }

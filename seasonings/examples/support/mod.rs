@@ -6,6 +6,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
+/// The command line's `[CALLS [IN_FLIGHT]]` (default 20,000 and 64).
+pub fn calls_and_in_flight() -> (usize, usize) {
+    let mut args = std::env::args().skip(1);
+    let calls = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let in_flight = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    (calls, in_flight)
+}
+
 /// Makes `calls` calls with at most `in_flight` at once and prints
 /// throughput and latency percentiles (each call timed from when it is
 /// started, after waiting for a slot).
