@@ -67,6 +67,23 @@ pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
         req: ReadResourceRequest,
     ) -> Result<ReadResourceResponse, Diagnostics>;
 
+    /// A state stored at an older schema `version` (the JSON or flatmap
+    /// Terraform kept), at the current type. Default: not supported (an
+    /// error naming the version). The framework reads a state at the
+    /// current version itself.
+    async fn upgrade_state(
+        &self,
+        ctx: &Context<D>,
+        version: i64,
+        state: RawState,
+    ) -> Result<Value, Diagnostics> {
+        let _ = state;
+        Err(Diagnostics::error(format!(
+            "{} cannot upgrade a state stored at schema version {version}",
+            ctx.type_name()
+        )))
+    }
+
     /// The object `id` names, or `None`. Default: import is not supported.
     async fn import(&self, ctx: &Context<D>, id: String) -> Result<Option<Value>, Diagnostics> {
         let _ = id;
@@ -156,12 +173,9 @@ where
         &self,
         ctx: &Context<D>,
         version: i64,
-        _state: RawState,
+        state: RawState,
     ) -> Result<Value, Diagnostics> {
-        Err(Diagnostics::error(format!(
-            "{} cannot upgrade a state stored at schema version {version}",
-            ctx.type_name()
-        )))
+        self.0.upgrade_state(ctx, version, state).await
     }
 
     async fn upgrade_identity(

@@ -1,10 +1,11 @@
 //! What a resource's own plan hook sees and may change.
 
 use ctywire::{Path, Value};
+use ctywire_tfplugin6::Diagnostics;
 
 /// The framework's plan for one resource, before its consistency checks:
 /// [`Resource::modify_plan`](crate::Resource::modify_plan) may change
-/// `planned` and `requires_replace`.
+/// `planned` and `requires_replace`, and add warnings to `diagnostics`.
 #[derive(Clone, Debug)]
 pub struct PlanChange {
     /// The state before the change; null when creating.
@@ -15,6 +16,10 @@ pub struct PlanChange {
     pub planned: Value,
     /// Attributes whose change replaces the object.
     pub requires_replace: Vec<Path>,
+    /// What the hook reports beside its plan: warnings reach Terraform
+    /// with the plan (a hook's `Err` can only stop it). An error here
+    /// stops the plan as an `Err` would.
+    pub diagnostics: Diagnostics,
 }
 
 impl PlanChange {

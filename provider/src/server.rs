@@ -691,9 +691,13 @@ impl<P: Provider> tf::Provider for Framework<P> {
             config: req.config.clone(),
             planned: planned.planned_state,
             requires_replace: planned.requires_replace,
+            diagnostics: Diagnostics::new(),
         };
         let ctx = self.context(&req.type_name)?;
         let planned_private = k.imp.modify_plan(&ctx, &req, &mut change).await?;
+        if change.diagnostics.has_errors() {
+            return Err(change.diagnostics);
+        }
         checks::plan(
             &req.type_name,
             &k.schema.block,
@@ -714,6 +718,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
             requires_replace: change.requires_replace,
             planned_private: planned_private.unwrap_or(req.prior_private),
             planned_identity,
+            diagnostics: change.diagnostics,
             ..tf::PlanResourceChangeResponse::new(change.planned)
         })
     }

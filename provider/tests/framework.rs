@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
 use ctywire_provider::{
-    async_trait, model, Builder, Context, Diagnostics, Function, FunctionError, Model, PlanChange,
-    Provider, Resource, Result, Type, Unknowable, Value,
+    async_trait, model, Builder, Context, Diagnostic, Diagnostics, Function, FunctionError, Model,
+    Path, PlanChange, Provider, Resource, Result, Type, Unknowable, Value,
 };
 use serde::{Deserialize, Serialize};
 
@@ -47,6 +47,8 @@ enum Bug {
     None,
     /// The plan hook changes a configured value.
     PlanChangesConfig,
+    /// The plan hook warns (not a bug: a warning to show with the plan).
+    PlanWarns,
     /// Create returns another value than the known planned one.
     ApplyChangesPlanned,
     /// Create leaves a value unknown.
@@ -106,8 +108,12 @@ impl Resource<String> for Things {
     }
 
     async fn modify_plan(&self, _: &Context<String>, plan: &mut PlanChange) -> Result<()> {
-        if self.bug == Bug::PlanChangesConfig {
-            plan.planned.set_attr("port", Value::number(1))?;
+        match self.bug {
+            Bug::PlanChangesConfig => plan.planned.set_attr("port", Value::number(1))?,
+            Bug::PlanWarns => plan
+                .diagnostics
+                .push(Diagnostic::warning("Port unset").at(Path::root().attr("port"))),
+            _ => {}
         }
         Ok(())
     }
@@ -249,6 +255,23 @@ async fn a_create_is_planned_by_the_models_declarations_and_applied_through_it()
         applied.new_state,
         thing("a", Some(80), Value::string("a"), Value::number(1))
     );
+}
+
+#[tokio::test]
+async fn warnings_from_the_plan_hook_come_with_the_plan() {
+    let p = configured(Bug::PlanWarns).await;
+    let resp = p
+        .plan_resource_change(plan_request(
+            Value::null(ty()),
+            config("a", None),
+            config("a", None),
+        ))
+        .await
+        .unwrap();
+    let d = described(&resp.diagnostics);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].1.as_str()), ("Port unset", ".port"));
+    assert!(!resp.diagnostics.has_errors());
 }
 
 #[tokio::test]

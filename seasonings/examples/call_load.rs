@@ -18,10 +18,8 @@
 //! cargo run --release -p ctywire-seasonings --example call_load --features host -- 20000 64
 //! ```
 
-use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use ctywire::{Number, Value};
 use ctywire_bridge::msgpack_rpc::Raw;
@@ -31,13 +29,13 @@ use ctywire_bridge::runtime::{
 use ctywire_bridge::Json;
 use ctywire_seasonings::host::{Plugin, PluginOptions};
 use ctywire_seasonings::protocol::{code, ErrorObject, Fields};
-use tokio::sync::Semaphore;
+
+mod support;
+use support::{calls_and_in_flight, measure};
 
 #[tokio::main]
 async fn main() {
-    let mut args = std::env::args().skip(1);
-    let calls: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
-    let in_flight: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(64);
+    let (calls, in_flight) = calls_and_in_flight();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let peers = root.join("target/peers");
     let options = || PluginOptions {
@@ -141,54 +139,6 @@ async fn run_deno(root: &std::path::Path, calls: usize, in_flight: usize) {
     .await;
     let _ = child.peer().call("shutdown", empty()).await;
     child.stop().await;
-}
-
-/// Makes `calls` calls with at most `in_flight` at once and prints
-/// throughput and latency percentiles (each call timed from when it is
-/// started, after waiting for a slot).
-async fn measure<F, Fut>(label: &str, calls: usize, in_flight: usize, call: F)
-where
-    F: Fn() -> Fut,
-    Fut: Future<Output = Result<(), String>> + Send + 'static,
-{
-    let permits = Arc::new(Semaphore::new(in_flight));
-    let started = Instant::now();
-    let mut tasks = Vec::with_capacity(calls);
-    for _ in 0..calls {
-        let permit = permits.clone().acquire_owned().await.expect("semaphore");
-        let call = call();
-        tasks.push(tokio::spawn(async move {
-            let t = Instant::now();
-            let r = call.await;
-            drop(permit);
-            r.map(|()| t.elapsed())
-        }));
-    }
-    let mut latencies: Vec<Duration> = Vec::with_capacity(calls);
-    for t in tasks {
-        match t.await.expect("task") {
-            Ok(d) => latencies.push(d),
-            Err(e) => {
-                println!("{label}: a call failed: {e}");
-                return;
-            }
-        }
-    }
-    let total = started.elapsed();
-    latencies.sort();
-    let pct = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
-    println!(
-        "{label}: {calls} calls, {in_flight} in flight: {:.2} s, {:.0} calls/s, p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
-        total.as_secs_f64(),
-        calls as f64 / total.as_secs_f64(),
-        ms(pct(0.50)),
-        ms(pct(0.99)),
-        ms(latencies[latencies.len() - 1]),
-    );
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 /// A plugin in this process that declares `sum(numbers...)` and answers a

@@ -68,6 +68,14 @@ pub mod method {
     pub const RESOURCES_IMPORT: &str = "resources.import";
     /// §6.1.
     pub const DATA_SOURCES_READ: &str = "dataSources.read";
+    /// §6, optional: a state stored at an older schema version.
+    pub const RESOURCES_UPGRADE_STATE: &str = "resources.upgradeState";
+    /// §7, before a resource is planned.
+    pub const HOOKS_PRE_PLAN: &str = "hooks.prePlan";
+    /// §7, after a resource is planned.
+    pub const HOOKS_POST_PLAN: &str = "hooks.postPlan";
+    /// §7, once a whole plan is made.
+    pub const HOOKS_PLAN_STAGE_COMPLETED: &str = "hooks.planStageCompleted";
 }
 
 /// A method name as sent: dotted. The RFC's transport examples use `/`

@@ -43,22 +43,10 @@ impl Lang {
                 program,
                 env: Vec::new(),
             }),
-            // `node` on PATH, `@msgpack/msgpack` from the peers script's
-            // node_modules (through NODE_PATH, which the helper's `require`
-            // honours).
-            Lang::Node => {
-                let modules = workspace().join("target/peers/node/node_modules");
-                let env = vec![("NODE_PATH".to_string(), modules.display().to_string())];
-                let program = PathBuf::from("node");
-                if runs(&program, &["-e", "require('@msgpack/msgpack')"], &env) {
-                    return Some(Runtime { program, env });
-                }
-                e2e::missing(
-                    "node with @msgpack/msgpack",
-                    "install Node, then run `bash scripts/seasonings-peers.sh` (@msgpack/msgpack from npm)",
-                );
-                None
-            }
+            Lang::Node => support::plugins::node().map(|env| Runtime {
+                program: PathBuf::from("node"),
+                env,
+            }),
         }
     }
 
@@ -90,14 +78,6 @@ impl Lang {
         let args = std::iter::once(script).chain(args.iter().map(|a| a.to_string()));
         Some(Plugin::spawn(rt.program, args, options).await)
     }
-}
-
-fn runs(program: &Path, args: &[&str], env: &[(String, String)]) -> bool {
-    std::process::Command::new(program)
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 async fn slugs(lang: Lang) -> Option<Plugin> {

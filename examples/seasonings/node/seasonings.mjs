@@ -13,7 +13,8 @@
 // plain objects, `UNKNOWN` (or another `ExtData`) for an unknown, a string
 // for a number that is not an exact int64 or float (30-digit integers,
 // "0.1"), and `[type JSON as bytes, value]` where the type is "dynamic".
-// `Decimal` does exact arithmetic on any of those numbers.
+// `Decimal` does exact arithmetic on any of those numbers. `ResourcePlugin`
+// adds resources and data sources (level 4) to the functions.
 
 import { createRequire } from "node:module";
 
@@ -180,6 +181,7 @@ export class Plugin {
       ["functions.getSchema", () => this.#getSchema()],
       ["functions.call", (params) => this.#callFunction(params)],
     ]);
+    this.capabilities = ["functions"];
     this.initialized = false;
     // BigInts out exactly, so integers beyond 2^53 stay integers.
     this.encoder = new ExactEncoder({ useBigInt64: true, ignoreUndefined: true });
@@ -233,7 +235,7 @@ export class Plugin {
       protocol_version: this.protocolVersion,
       name: this.name,
       version: this.version,
-      capabilities: ["functions"],
+      capabilities: this.capabilities,
     };
   }
 
@@ -284,6 +286,130 @@ export class Plugin {
     }
     // The host closed stdin: done, once what is written has gone out.
     process.stdout.write("", () => process.exit(0));
+  }
+}
+
+// ---------------------------------------------------------------------
+// Level 4: resources and data sources (docs/seasonings.md §6)
+
+/** An apply that failed after creating or changing the object: the host
+ * gets `state` with the error, and Terraform keeps the object (tainted
+ * when it was just created) instead of losing it (§6.3). */
+export class ApplyFailed extends Error {
+  constructor(state, summary, detail) {
+    super(summary);
+    this.state = state;
+    this.diagnostic = { severity: "error", summary };
+    if (detail !== undefined) this.diagnostic.detail = detail;
+  }
+}
+
+/** A plugin with resources and data sources besides functions.
+ *
+ * A resource is an object registered with `plugin.resource(name, block,
+ * impl, {version})`; it answers `create(planned, config)`, `update(prior,
+ * planned, config)`, `delete(prior)`, `read(state)` (null: gone) and
+ * optionally `validate(config)` -> diagnostics, `import(id)`,
+ * `upgrade(version, state)` (a state stored at an older schema version,
+ * parsed from its JSON) and `plan(prior, proposed, config)` -> {planned,
+ * requiresReplace?, diagnostics?}: with `plan` the plugin plans the type
+ * itself (`plan_change: true`), else the host plans as Terraform would.
+ * A data source is a function of its config registered with
+ * `plugin.dataSource(name, block, fn)`. Blocks are `terraform providers
+ * schema -json`'s shape; every method may be async. Values arrive with
+ * unknowns as `UNKNOWN`. */
+export class ResourcePlugin extends Plugin {
+  constructor(name, version, options) {
+    super(name, version, options);
+    this.capabilities = ["functions", "resources"];
+    this.resources = new Map();
+    this.dataSources = new Map();
+    const resource = (params) => this.#of(this.resources, params);
+    const methods = {
+      "resources.getSchema": () => this.#schemas(),
+      "resources.validateConfig": async (params) => ({
+        diagnostics: (await resource(params).validate?.(params.config)) ?? [],
+      }),
+      "dataSources.validateConfig": () => ({ diagnostics: [] }),
+      "resources.planChange": async (params) => {
+        const r = resource(params);
+        const plan = await r.plan(params.prior_state ?? null, params.proposed_new_state, params.config);
+        return {
+          planned_state: plan.planned,
+          requires_replace: plan.requiresReplace ?? [],
+          planned_private: params.prior_private ?? null,
+          diagnostics: plan.diagnostics ?? [],
+        };
+      },
+      "resources.applyChange": (params) => this.#apply(resource(params), params),
+      "resources.read": async (params) => ({
+        new_state: (await resource(params).read(params.current_state)) ?? null,
+        private: params.private ?? null,
+        diagnostics: [],
+      }),
+      "resources.import": async (params) => {
+        const r = resource(params);
+        if (r.import === undefined) throw new PluginError("Import not supported", { detail: `${params.type} cannot be imported` });
+        const state = (await r.import(params.id)) ?? null;
+        return { imported: state === null ? [] : [{ type: params.type, state, private: null }], diagnostics: [] };
+      },
+      "resources.upgradeState": async (params) => {
+        const r = resource(params);
+        const state = JSON.parse(params.raw_state);
+        const version = Number(params.version);
+        if (r.upgrade === undefined) {
+          throw new PluginError("Cannot upgrade state", {
+            detail: `${params.type} has no upgrade from schema version ${version}`,
+          });
+        }
+        return { upgraded_state: await r.upgrade(version, state), diagnostics: [] };
+      },
+      "dataSources.read": async (params) => ({
+        state: await this.#of(this.dataSources, params)(params.config),
+        diagnostics: [],
+      }),
+    };
+    for (const [method, fn] of Object.entries(methods)) this.methods.set(method, fn);
+  }
+
+  resource(name, block, impl, { version = 0 } = {}) {
+    const schema = { version, block };
+    if (impl.plan !== undefined) schema.plan_change = true;
+    this.resources.set(name, { schema, impl });
+  }
+
+  dataSource(name, block, fn) {
+    this.dataSources.set(name, { schema: { version: 0, block }, impl: fn });
+  }
+
+  #schemas() {
+    const of = (kinds) => Object.fromEntries([...kinds].map(([n, { schema }]) => [n, schema]));
+    return { resource_schemas: of(this.resources), data_source_schemas: of(this.dataSources) };
+  }
+
+  #of(kinds, params) {
+    const entry = kinds.get(params.type);
+    if (entry === undefined) {
+      throw new PluginError("Unknown type", { detail: `this plugin has no type ${JSON.stringify(params.type)}`, code: INVALID_PARAMS });
+    }
+    return entry.impl;
+  }
+
+  async #apply(r, params) {
+    const prior = params.prior_state ?? null;
+    const planned = params.planned_state ?? null;
+    const answer = (state, diagnostics) => ({ new_state: state, private: params.planned_private ?? null, diagnostics });
+    try {
+      if (planned === null) {
+        await r.delete(prior);
+        return answer(null, []);
+      }
+      const state = prior === null ? await r.create(planned, params.config) : await r.update(prior, planned, params.config);
+      return answer(state, []);
+    } catch (e) {
+      if (e instanceof ApplyFailed) return answer(e.state, [e.diagnostic]);
+      throw e;
+    }
   }
 }
 

@@ -2,8 +2,9 @@
 
 The protocol (ctywire's docs/seasonings.md) is msgpack-rpc over stdin and
 stdout; stderr is free text. This module answers `init`, `ping`,
-`shutdown`, `functions.getSchema` and `functions.call`, sends `log`
-notifications, and turns exceptions into error answers. Only the
+`shutdown`, `functions.getSchema` and `functions.call`, middleware hooks
+(`Plugin.hook`) and, in `ResourcePlugin`, resources and data sources;
+it sends `log` notifications, and turns exceptions into error answers. Only the
 `msgpack` package is needed.
 
 Values arrive as msgpack decodes them: strings, ints, lists, dicts,
@@ -114,6 +115,22 @@ class Plugin:
         self._packer = msgpack.Packer()
         self._initialized = False
 
+    def hook(self, name):
+        """Declares a middleware hook (docs/seasonings.md §7): `name` is
+        `prePlan`, `postPlan`, `planStageCompleted`, ...; the function takes
+        the hook's params and answers {status: "success"|"fail", message?}.
+        A plugin with hooks offers the `hooks` capability."""
+
+        def register(fn):
+            self.methods[f"hooks.{name}"] = fn
+            return fn
+
+        return register
+
+    def capabilities(self):
+        hooks = any(m.startswith("hooks.") for m in self.methods)
+        return ["functions"] + (["hooks"] if hooks else [])
+
     def function(self, parameters, return_type, variadic=None, summary=None, name=None):
         """Declares a function: `parameters` are dicts {name, type,
         is_nullable?, allow_unknown_values?}, types are cty type JSON."""
@@ -160,7 +177,7 @@ class Plugin:
             "protocol_version": self.protocol_version,
             "name": self.name,
             "version": self.version,
-            "capabilities": ["functions"],
+            "capabilities": self.capabilities(),
         }
 
     def _answer(self, msgid, method, params):
@@ -227,8 +244,10 @@ class ResourcePlugin(Plugin):
     A resource is a class registered with `@plugin.resource(name, block)`;
     an instance answers `create(planned, config)`, `update(prior, planned,
     config)`, `delete(prior)`, `read(state)` (None: gone) and optionally
-    `validate(config)` -> diagnostics, `import_(id)` and `plan(prior, proposed, config)` -> (planned,
-    requires_replace paths): with `plan` the plugin plans the type itself
+    `validate(config)` -> diagnostics, `import_(id)`, `upgrade(version,
+    state)` (a state stored at an older schema version, parsed from its
+    JSON) and `plan(prior, proposed, config)` -> (planned, requires_replace
+    paths[, diagnostics]): with `plan` the plugin plans the type itself
     (`plan_change: true`), else the host plans as Terraform would. A data
     source is a function of its config registered with
     `@plugin.data_source(name, block)`. Blocks are `terraform providers
@@ -248,6 +267,7 @@ class ResourcePlugin(Plugin):
                 "resources.applyChange": self._apply_change,
                 "resources.read": self._read,
                 "resources.import": self._import,
+                "resources.upgradeState": self._upgrade_state,
                 "dataSources.read": self._read_data_source,
             }
         )
@@ -270,10 +290,8 @@ class ResourcePlugin(Plugin):
 
         return register
 
-    def _init(self, params):
-        result = super()._init(params)
-        result["capabilities"] = ["functions", "resources"]
-        return result
+    def capabilities(self):
+        return super().capabilities() + ["resources"]
 
     def _resource_schemas(self, params):
         return {
@@ -294,12 +312,12 @@ class ResourcePlugin(Plugin):
 
     def _plan_change(self, params):
         r = self._of(self.resources, params)
-        planned, requires_replace = r.plan(params.get("prior_state"), params["proposed_new_state"], params.get("config"))
+        planned, requires_replace, *diagnostics = r.plan(params.get("prior_state"), params["proposed_new_state"], params.get("config"))
         return {
             "planned_state": planned,
             "requires_replace": requires_replace,
             "planned_private": params.get("prior_private"),
-            "diagnostics": [],
+            "diagnostics": diagnostics[0] if diagnostics else [],
         }
 
     def _apply_change(self, params):
@@ -329,6 +347,13 @@ class ResourcePlugin(Plugin):
         state = r.import_(params.get("id"))
         imported = [] if state is None else [{"type": name, "state": state, "private": None}]
         return {"imported": imported, "diagnostics": []}
+
+    def _upgrade_state(self, params):
+        name, version = params.get("type"), params.get("version")
+        r = self._of(self.resources, params)
+        if not hasattr(r, "upgrade"):
+            raise PluginError("Cannot upgrade state", f"{name} has no upgrade from schema version {version}")
+        return {"upgraded_state": r.upgrade(version, json.loads(params["raw_state"])), "diagnostics": []}
 
     def _read_data_source(self, params):
         fn = self._of(self.data_sources, params)

@@ -2,9 +2,13 @@
 `ctywire-seasonings` as the provider "things".
 
 * `things_thing` plans itself: its `slug` is known at plan when `text`
-  is, unknown (it arrives as UNKNOWN) when not; a new `name` replaces it;
-  `fail_after_create` makes its create fail after the object exists.
-* `things_note` is planned by the host (Terraform's rules).
+  is, unknown (it arrives as UNKNOWN) when not, and a warning when the
+  text has nothing to slug; a new `name` replaces it; `fail_after_create`
+  makes its create fail after the object exists, `exit_during_create` makes
+  the plugin exit in the middle of it (a crash), the object made; a state
+  without an id (what such a create leaves) finds its object by name.
+* `things_note` is planned by the host (Terraform's rules); it is at
+  schema version 1, and upgrades a version 0 state (`body` for `content`).
 * `data.things_slug` and `provider::things::slug(...)` slug a text.
 
 Objects are JSON files in $THINGS_DIR (default ./things).
@@ -14,6 +18,7 @@ import json
 import os
 import re
 import secrets
+import sys
 
 from seasonings import UNKNOWN, ApplyFailed, PluginError, ResourcePlugin, is_unknown
 
@@ -36,6 +41,12 @@ def stored(id_):
         return None
     with open(path) as f:
         return json.load(f)
+
+
+def everything():
+    for name in sorted(os.listdir(things_dir())):
+        with open(os.path.join(things_dir(), name)) as f:
+            yield json.load(f)
 
 
 def store(state):
@@ -76,6 +87,7 @@ def slug(text):
             "slug": {"type": "string", "computed": True, "description": "The text's slug, known at plan when the text is."},
             "id": {"type": "string", "computed": True},
             "fail_after_create": {"type": "bool", "optional": True},
+            "exit_during_create": {"type": "bool", "optional": True},
         },
         "description": "A thing, kept in a file.",
     },
@@ -98,14 +110,20 @@ class Thing(Stored):
         elif is_unknown(proposed["name"]) or proposed["name"] != prior["name"]:
             replace.append(["name"])
             planned["id"] = UNKNOWN
+        warnings = []
+        if planned["slug"] == "":
+            warnings.append({"severity": "warning", "summary": "Empty slug", "detail": f"{text!r} has no letters or digits to slug", "path": ["text"]})
         plugin.log("debug", "planned thing", text_known=not is_unknown(text))
-        return planned, replace
+        return planned, replace, warnings
 
     def create(self, planned, config):
         state = dict(planned)
         state["id"] = f"{planned['name']}-{secrets.token_hex(4)}"
         state["slug"] = slugify(planned["text"])
         store(state)
+        if planned.get("exit_during_create"):
+            print(f"things: exiting in the middle of creating {state['id']}", file=sys.stderr, flush=True)
+            os._exit(3)
         if planned.get("fail_after_create"):
             raise ApplyFailed(state, "Thing created, then failed", f"the thing {state['id']} exists; fix and apply again")
         return state
@@ -117,6 +135,12 @@ class Thing(Stored):
         store(state)
         return state
 
+    def read(self, state):
+        if state["id"] is None:
+            # A create that never answered leaves its object without an id.
+            return next((s for s in everything() if s.get("name") == state["name"]), None)
+        return stored(state["id"])
+
 
 
 @plugin.resource(
@@ -127,8 +151,13 @@ class Thing(Stored):
             "id": {"type": "string", "computed": True},
         }
     },
+    version=1,
 )
 class Note(Stored):
+    def upgrade(self, version, state):
+        # Version 0 called the content `body`.
+        return {"content": state["body"], "id": state["id"]}
+
     def create(self, planned, config):
         state = {"content": planned["content"], "id": f"note-{secrets.token_hex(4)}"}
         store(state)

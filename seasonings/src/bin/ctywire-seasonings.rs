@@ -6,21 +6,34 @@
 //!   `DIR/terraform-provider-NAME` (NAME the plugin's own), a launcher
 //!   that runs `serve` with the command fixed by absolute paths: what a
 //!   CLI configuration's `dev_overrides` points at (`NAME = DIR`).
+//! * `ctywire-seasonings middleware [PLAN.json | -] -- COMMAND [ARG...]`
+//!   runs the plugin's plan hooks over a saved plan's JSON (`terraform
+//!   show -json PLANFILE`, from the file or stdin), prints what they say,
+//!   and exits 1 when one fails: a check in CI before `terraform apply`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ctywire_seasonings::host::{Plugin, PluginOptions};
-use ctywire_seasonings::provider::builder;
+use ctywire_seasonings::provider::{builder, middleware};
 
 const USAGE: &str = "usage:
   ctywire-seasonings serve -- COMMAND [ARG...]
-  ctywire-seasonings install --dir DIR -- COMMAND [ARG...]";
+  ctywire-seasonings install --dir DIR -- COMMAND [ARG...]
+  ctywire-seasonings middleware [PLAN.json | -] -- COMMAND [ARG...]";
+
+/// How the command ended: done, or a middleware hook failed the plan
+/// (what it said is printed already).
+enum Done {
+    Ok,
+    Failed,
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match run(&args) {
-        Ok(()) => 0,
+        Ok(Done::Ok) => 0,
+        Ok(Done::Failed) => 1,
         Err(e) => {
             eprintln!("ctywire-seasonings: {e}");
             1
@@ -29,7 +42,7 @@ fn main() {
     std::process::exit(code);
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(args: &[String]) -> Result<Done, String> {
     let (before, command) = match args.iter().position(|a| a == "--") {
         Some(i) => (&args[..i], &args[i + 1..]),
         None => return Err(format!("the plugin command follows `--`\n{USAGE}")),
@@ -39,13 +52,52 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let done = |()| Done::Ok;
     match before {
-        [verb] if verb == "serve" => runtime.block_on(serve(program, plugin_args)),
-        [verb, flag, dir] if verb == "install" && flag == "--dir" => {
-            runtime.block_on(install(Path::new(dir), program, plugin_args))
-        }
+        [verb] if verb == "serve" => runtime.block_on(serve(program, plugin_args)).map(done),
+        [verb, flag, dir] if verb == "install" && flag == "--dir" => runtime
+            .block_on(install(Path::new(dir), program, plugin_args))
+            .map(done),
+        [verb] if verb == "middleware" => runtime.block_on(hooks("-", program, plugin_args)),
+        [verb, plan] if verb == "middleware" => runtime.block_on(hooks(plan, program, plugin_args)),
         _ => Err(USAGE.to_string()),
     }
+}
+
+/// `middleware`: the plan's JSON from `plan` (`-`: stdin), the plugin's
+/// hooks over it, each finding printed as Terraform prints diagnostics
+/// (`Warning:` / `Error:`, then where, then the hook), and a count.
+async fn hooks(plan: &str, program: &str, args: &[String]) -> Result<Done, String> {
+    let text = if plan == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf)
+            .map_err(|e| format!("reading the plan from stdin: {e}"))?;
+        buf
+    } else {
+        std::fs::read(plan).map_err(|e| format!("{plan}: {e}"))?
+    };
+    let shown = if plan == "-" { "stdin" } else { plan };
+    let changes = middleware::read_plan(&text).map_err(|e| format!("{shown}: {e}"))?;
+    let plugin = Plugin::spawn(program, args.iter().cloned(), PluginOptions::default())
+        .await
+        .map_err(|e| e.to_string())?;
+    let findings = middleware::run(&plugin, &changes).await;
+    plugin.shutdown().await;
+    let findings = findings.map_err(|e| e.to_string())?;
+    for f in &findings {
+        let severity = if f.fail { "Error" } else { "Warning" };
+        let at = f.address.as_deref().unwrap_or("the plan");
+        let message = f.message.as_deref().unwrap_or("(no message)");
+        println!("{severity}: {at}: {message} ({})", f.hook);
+    }
+    let fails = findings.iter().filter(|f| f.fail).count();
+    let failed = fails > 0;
+    println!(
+        "{} resource changes checked: {fails} failed, {} warnings",
+        changes.len(),
+        findings.len() - fails
+    );
+    Ok(if failed { Done::Failed } else { Done::Ok })
 }
 
 async fn serve(program: &str, args: &[String]) -> Result<(), String> {

@@ -14,6 +14,7 @@
 //! whose call failed as a whole answers the prior state, so nothing is
 //! lost either way.
 
+pub mod middleware;
 mod schema;
 
 use std::sync::Arc;
@@ -253,6 +254,12 @@ fn failed(e: PluginError) -> Diagnostics {
     }
 }
 
+/// Whether a call ended without the plugin's answer (it exited, or the
+/// call timed out), so what it did is not known.
+fn unanswered(e: &PluginError) -> bool {
+    matches!(e.kind(), ErrorKind::Closed(_) | ErrorKind::Timeout(_))
+}
+
 /// Errors first: `Err` when `diagnostics` hold one, else the value.
 fn checked<T>(value: T, diagnostics: Diagnostics) -> Result<(T, Diagnostics), Diagnostics> {
     if diagnostics.has_errors() {
@@ -324,11 +331,54 @@ impl DynResource<()> for PluginType {
             ))
         };
         let (planned, replace, private) = read().map_err(failed)?;
-        // Warnings have no way out of a plan hook; errors stop the plan.
-        checked((), answer.diagnostics)?;
+        // Errors stop the plan; warnings come with it.
+        let ((), warnings) = checked((), answer.diagnostics)?;
         plan.planned = planned;
         plan.requires_replace = replace;
+        plan.diagnostics = warnings;
         Ok(Some(private))
+    }
+
+    async fn upgrade_state(
+        &self,
+        _ctx: &Context<()>,
+        version: i64,
+        state: tf::RawState,
+    ) -> Result<Value, Diagnostics> {
+        let m = method::RESOURCES_UPGRADE_STATE;
+        // Terraform 0.12 and later store JSON; a flatmap state (0.11) has
+        // no JSON for the plugin to read.
+        let raw_state = String::from_utf8(state.json).map_err(|_| {
+            Diagnostics::error(format!("the stored {} state is not UTF-8 JSON", self.name))
+        })?;
+        if raw_state.is_empty() {
+            return Err(Diagnostics::error(format!(
+                "the stored {} state at schema version {version} is a flatmap (Terraform 0.11); the plugin upgrades JSON states only",
+                self.name
+            )));
+        }
+        let mut params = Fields::new();
+        params.insert_str("type", &self.name);
+        let mut v = Vec::new();
+        crate::msgpack::write_int(&mut v, version);
+        params.insert_raw("version", Raw(v));
+        params.insert_str("raw_state", &raw_state);
+        let fields = self.plugin.call(m, params).await.map_err(|e| match e.remote() {
+            // No upgrades of its own: the state cannot be read.
+            Some(r) if r.is_method_not_found() => Diagnostics::error(format!(
+                "{} cannot upgrade a state stored at schema version {version}: the plugin has no {m}",
+                self.name
+            )),
+            _ => failed(e),
+        })?;
+        let answer = Answer {
+            diagnostics: read_diagnostics(&fields)
+                .map(diagnostics)
+                .map_err(|e| failed(self.bad(m, e)))?,
+            fields,
+        };
+        let state = self.value(m, &answer, "upgraded_state").map_err(failed)?;
+        Ok(checked(state, answer.diagnostics)?.0)
     }
 
     async fn apply(
@@ -359,6 +409,32 @@ impl DynResource<()> for PluginType {
                 diagnostics,
                 ..tf::ApplyResourceChangeResponse::new(new_state)
             }),
+            // A create the plugin never answered (it exited, or is still
+            // at it past the timeout) may have made the object: kept as
+            // planned, what is not known yet null, so Terraform holds it
+            // tainted and the next plan reads and replaces it (§6.3).
+            Err(e)
+                if req.prior_state.is_null() && !req.planned_state.is_null() && unanswered(&e) =>
+            {
+                let kept = req
+                    .planned_state
+                    .transform(|_, v| {
+                        Ok(match v.is_known() {
+                            true => v,
+                            false => Value::null(v.ty().clone()),
+                        })
+                    })
+                    .map_err(Diagnostics::from)?;
+                let mut diagnostics = failed(e);
+                diagnostics.push(Diagnostic::error("The object may exist").with_detail(
+                    "the plugin gave no answer to the create, which may have made the object: Terraform keeps it, tainted, so the next plan reads it and replaces it",
+                ));
+                Ok(tf::ApplyResourceChangeResponse {
+                    private: req.planned_private,
+                    diagnostics,
+                    ..tf::ApplyResourceChangeResponse::new(kept)
+                })
+            }
             // The call failed as a whole, so nothing changed (§6.3): the
             // prior state, kept, with the error.
             Err(e) => Ok(tf::ApplyResourceChangeResponse {

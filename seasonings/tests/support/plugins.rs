@@ -14,10 +14,12 @@ pub fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A plugin command: the language it is written in and how to run it.
+/// A plugin command: the language it is written in, how to run it, and
+/// what its runtime needs in its environment.
 pub struct PluginCommand {
     pub language: &'static str,
     pub command: Vec<String>,
+    pub env: Vec<(String, String)>,
 }
 
 /// Python with msgpack: `$SEASONINGS_PYTHON`, else the peers script's
@@ -44,15 +46,46 @@ pub fn python() -> Option<PathBuf> {
     None
 }
 
-/// The `things` plugin in each language that can run here. (Node and the
-/// Rust SDK's plugin join this list when they exist.)
+/// `node` on PATH with `@msgpack/msgpack` from the peers script's
+/// node_modules (through NODE_PATH, which the helper's `require` honours):
+/// the environment it needs; none → SKIPPED (a failure under CI).
+pub fn node() -> Option<Vec<(String, String)>> {
+    let modules = workspace().join("target/peers/node/node_modules");
+    let env = vec![("NODE_PATH".to_string(), modules.display().to_string())];
+    let ok = std::process::Command::new("node")
+        .args(["-e", "require('@msgpack/msgpack')"])
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(env);
+    }
+    missing(
+        "node with @msgpack/msgpack",
+        "install Node, then run `bash scripts/seasonings-peers.sh` (@msgpack/msgpack from npm)",
+    );
+    None
+}
+
+/// The `things` plugin in each language that can run here. (The Rust
+/// SDK's plugin joins this list when it exists.)
 pub fn things() -> Vec<PluginCommand> {
+    let examples = workspace().join("examples/seasonings");
     let mut out = Vec::new();
     if let Some(py) = python() {
-        let script = workspace().join("examples/seasonings/python/things.py");
+        let script = examples.join("python/things.py");
         out.push(PluginCommand {
             language: "python",
             command: vec![py.display().to_string(), script.display().to_string()],
+            env: Vec::new(),
+        });
+    }
+    if let Some(env) = node() {
+        let script = examples.join("node/things.mjs");
+        out.push(PluginCommand {
+            language: "node",
+            command: vec!["node".to_string(), script.display().to_string()],
+            env,
         });
     }
     out
