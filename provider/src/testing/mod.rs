@@ -128,6 +128,8 @@ mod client;
 mod config;
 mod core;
 mod show;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -167,6 +169,9 @@ pub struct Harness {
 #[derive(Clone, Debug)]
 pub struct Plan {
     changes: Vec<Change>,
+    /// The addresses the configuration has (none for a destroy or
+    /// refresh-only plan).
+    configured: BTreeSet<String>,
     prior: BTreeMap<String, Object>,
     serial: u64,
     json: Json,
@@ -465,7 +470,7 @@ impl Harness {
         let stored = self.core().store(type_of(address), &obj)?;
         self.state.insert(address.to_owned(), stored);
         self.serial += 1;
-        Ok(self.state())
+        self.state()
     }
 
     /// An `import` block with `identity` (protocol 6.9, Terraform 1.12):
@@ -539,16 +544,27 @@ impl Harness {
             .collect())
     }
 
-    /// The state as `terraform show -json` prints it.
-    pub fn state(&self) -> State {
+    /// The state as `terraform show -json` prints it. An object the
+    /// provider's schema cannot read is an error, not an object left out
+    /// (a state that looks empty must be empty).
+    pub fn state(&self) -> Result<State, Diagnostics> {
         let mut resources = Vec::new();
         for (address, stored) in &self.state {
-            let Some(rs) = self.schemas.resources.get(&stored.type_name) else {
-                continue;
+            let unreadable = |why: String| {
+                Diagnostics::from(
+                    Diagnostic::error("Invalid resource instance data in state").with_detail(
+                        format!("The object of {address} in state cannot be read: {why}."),
+                    ),
+                )
             };
-            let Ok(value) = ctywire::json::decode(&stored.attrs_json, &rs.ty) else {
-                continue;
-            };
+            let rs = (self.schemas.resources.get(&stored.type_name)).ok_or_else(|| {
+                unreadable(format!(
+                    "the provider has no resource type {:?}",
+                    stored.type_name
+                ))
+            })?;
+            let value = ctywire::json::decode(&stored.attrs_json, &rs.ty)
+                .map_err(|e| unreadable(e.to_string()))?;
             let (type_name, name) = address.split_once('.').unwrap_or((address, ""));
             let mut r = Map::new();
             r.insert("address".into(), json!(address));
@@ -581,16 +597,16 @@ impl Harness {
             let identity =
                 (stored.identity.as_ref()).zip(self.schemas.identities.get(&stored.type_name));
             if let Some(((json, version), it)) = identity {
-                if let Ok(v) = ctywire::json::decode(json, &it.ty) {
-                    r.insert("identity_schema_version".into(), json!(version));
-                    r.insert("identity".into(), show::to_json(&v));
-                }
+                let v = ctywire::json::decode(json, &it.ty)
+                    .map_err(|e| unreadable(format!("its identity: {e}")))?;
+                r.insert("identity_schema_version".into(), json!(version));
+                r.insert("identity".into(), show::to_json(&v));
             }
             resources.push(Json::Object(r));
         }
-        State {
+        Ok(State {
             json: json!({ "values": { "root_module": { "resources": resources } } }),
-        }
+        })
     }
 
     /// `terraform apply PLANFILE`: re-plans each change with what is known
@@ -615,7 +631,8 @@ impl Harness {
         self.warnings.extend(warnings);
         self.state = working;
         self.serial += 1;
-        result.map(|()| self.state())
+        result?;
+        self.state()
     }
 
     fn apply_changes(
@@ -758,8 +775,13 @@ impl Harness {
         self.warnings.extend(warnings);
         let (changes, prior) = result?;
         let json = self.plan_json(&changes);
+        let configured = match mode {
+            Mode::Normal => self.resources.keys().cloned().collect(),
+            Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
+        };
         Ok(Plan {
             changes,
+            configured,
             prior,
             serial: self.serial,
             json,
@@ -1295,9 +1317,12 @@ impl Plan {
             .map(|c| c.action)
     }
 
-    /// Whether nothing changes.
+    /// Whether nothing changes: every change is a no-op, and every
+    /// configured resource has one (a resource the plan leaves out is not
+    /// "unchanged").
     pub fn is_empty(&self) -> bool {
         self.changes.iter().all(|c| c.action == Action::NoOp)
+            && (self.configured.iter()).all(|a| self.action(a) == Some(Action::NoOp))
     }
 }
 
