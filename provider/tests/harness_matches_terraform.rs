@@ -427,7 +427,10 @@ fn thing_full() -> Json {
     json!({
         "name": "first",
         "size": 0.1,
-        "big": 1.2345678901234568e29,
+        // Past an f64's 17 digits: a string, which Terraform and the
+        // harness convert to a number exactly (JSON syntax reads a number
+        // literal as exactly too, but serde_json would round this one).
+        "big": "123456789012345678901234567890",
         "enabled": true,
         "tags": { "env": "test", "team": "codec" },
         "ports": [443, 80, 443],
@@ -892,12 +895,12 @@ impl Cli {
 
     fn show_plan(&mut self) -> Result<Json, String> {
         let text = self.ok(&["show", "-json", "-no-color", "tfplan"])?;
-        serde_json::from_str(&text).map_err(|e| format!("show -json tfplan: {e}"))
+        exact(&text).map_err(|e| format!("show -json tfplan: {e}"))
     }
 
     fn show_state(&mut self) -> Result<Json, String> {
         let text = self.ok(&["show", "-json", "-no-color"])?;
-        serde_json::from_str(&text).map_err(|e| format!("show -json: {e}"))
+        exact(&text).map_err(|e| format!("show -json: {e}"))
     }
 
     /// The error diagnostics of a `-json` run: (summary, detail).
@@ -922,6 +925,41 @@ impl Cli {
 const PLAN: &[&str] = &["plan", "-input=false", "-no-color", "-json", "-out=tfplan"];
 
 // ---- comparison -----------------------------------------------------------
+
+/// The key of the object a number becomes in [`exact`]'s documents.
+const NUMBER: &str = "\u{0}number";
+
+/// A JSON document read with every number exact (serde_json's `Value`
+/// holds an `f64` without `arbitrary_precision`, which would hide a
+/// difference past the 17th digit): each number becomes
+/// `{NUMBER: its text through ctywire's Number}`, so `1e3` and `1000` are
+/// one number and no two numbers that differ anywhere are equal.
+fn exact(text: &str) -> Result<Json, String> {
+    fn convert(j: &ctywire_bridge::Json) -> Result<Json, String> {
+        use ctywire_bridge::Json as J;
+        Ok(match j {
+            J::Null => Json::Null,
+            J::Bool(b) => Json::Bool(*b),
+            J::String(s) => Json::String(s.clone()),
+            J::Number(n) => {
+                let n = n.to_number().map_err(|e| format!("{}: {e}", n.as_str()))?;
+                json!({ NUMBER: n.to_string() })
+            }
+            J::Array(items) => Json::Array(items.iter().map(convert).collect::<Result<_, _>>()?),
+            J::Object(o) => Json::Object(
+                o.iter()
+                    .map(|(k, v)| Ok((k.to_owned(), convert(v)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+        })
+    }
+    convert(&ctywire_bridge::Json::parse(text).map_err(|e| e.to_string())?)
+}
+
+/// [`exact`] for the harness's own documents.
+fn exact_doc(text: &str) -> Result<Json, Diagnostics> {
+    exact(text).map_err(|e| Diagnostics::error(format!("the harness's document: {e}")))
+}
 
 fn harness_errors(d: &Diagnostics) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = d
@@ -1093,23 +1131,29 @@ fn run_scenario(
                     h.config(doc(&harness_store))?;
                     let plan = h.plan()?;
                     let state = h.apply_plan(&plan)?;
-                    (Some(plan.to_json().clone()), Some(state.to_json().clone()))
+                    (
+                        Some(exact_doc(plan.to_json_text())?),
+                        Some(exact_doc(state.to_json_text())?),
+                    )
                 }
                 Step::Plan(doc) => {
                     h.config(doc(&harness_store))?;
-                    (Some(h.plan()?.to_json().clone()), None)
+                    (Some(exact_doc(h.plan()?.to_json_text())?), None)
                 }
                 Step::Refresh(doc) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.refresh()?.to_json().clone()))
+                    (None, Some(exact_doc(h.refresh()?.to_json_text())?))
                 }
                 Step::Import(doc, address, id) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.import(address, id)?.to_json().clone()))
+                    (
+                        None,
+                        Some(exact_doc(h.import(address, id)?.to_json_text())?),
+                    )
                 }
                 Step::Destroy(doc) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.destroy()?.to_json().clone()))
+                    (None, Some(exact_doc(h.destroy()?.to_json_text())?))
                 }
                 Step::PlanFails(doc) => {
                     h.config(doc(&harness_store))?;
@@ -1124,9 +1168,9 @@ fn run_scenario(
                     match h.apply_plan(&plan) {
                         Ok(_) => return Err(Diagnostics::error("the harness accepted the apply")),
                         Err(d) => (
-                            Some(plan.to_json().clone()),
+                            Some(exact_doc(plan.to_json_text())?),
                             Some(
-                                json!({ "errors": harness_errors(&d), "state": h.state()?.to_json() }),
+                                json!({ "errors": harness_errors(&d), "state": exact_doc(h.state()?.to_json_text())? }),
                             ),
                         ),
                     }

@@ -45,7 +45,9 @@
 //!   `after_sensitive`, `replace_paths`), a [`State`] in the shape of
 //!   `terraform show -json` (`values.root_module.resources[]`), both as
 //!   `serde_json` values. Numbers are go-cty's text read by serde_json:
-//!   exact when your serde_json has `arbitrary_precision`.
+//!   exact when your serde_json has `arbitrary_precision`; the same
+//!   documents as text ([`Plan::to_json_text`], [`State::to_json_text`])
+//!   carry every number exactly either way.
 //!
 //! The crate's `harness_matches_terraform` test runs scenarios through
 //! Terraform 1.11 and through the harness and compares plans and states
@@ -175,6 +177,7 @@ pub struct Plan {
     prior: BTreeMap<String, Object>,
     serial: u64,
     json: Json,
+    text: String,
 }
 
 /// The state after a command, in the shape `terraform show -json` prints
@@ -182,6 +185,7 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 pub struct State {
     json: Json,
+    text: String,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -578,7 +582,7 @@ impl Harness {
                 .attributes()
                 .into_iter()
                 .flatten()
-                .map(|(k, v)| (k.to_owned(), show::to_json(v)))
+                .map(|(k, v)| (k.to_owned(), show::to_tagged(v)))
                 .collect();
             r.insert("values".into(), Json::Object(values));
             let mut marks = stored.sensitive.clone();
@@ -600,12 +604,14 @@ impl Harness {
                 let v = ctywire::json::decode(json, &it.ty)
                     .map_err(|e| unreadable(format!("its identity: {e}")))?;
                 r.insert("identity_schema_version".into(), json!(version));
-                r.insert("identity".into(), show::to_json(&v));
+                r.insert("identity".into(), show::to_tagged(&v));
             }
             resources.push(Json::Object(r));
         }
+        let tagged = json!({ "values": { "root_module": { "resources": resources } } });
         Ok(State {
-            json: json!({ "values": { "root_module": { "resources": resources } } }),
+            text: show::exact_text(&tagged),
+            json: show::plain(tagged),
         })
     }
 
@@ -774,7 +780,7 @@ impl Harness {
         let result = self.plan_walk(mode, &order, &mut warnings);
         self.warnings.extend(warnings);
         let (changes, prior) = result?;
-        let json = self.plan_json(&changes);
+        let tagged = self.plan_json(&changes);
         let configured = match mode {
             Mode::Normal => self.resources.keys().cloned().collect(),
             Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
@@ -784,7 +790,8 @@ impl Harness {
             configured,
             prior,
             serial: self.serial,
-            json,
+            text: show::exact_text(&tagged),
+            json: show::plain(tagged),
         })
     }
 
@@ -857,6 +864,7 @@ impl Harness {
     }
 
     /// `terraform show -json PLANFILE`'s `resource_changes`.
+    /// The plan's document, tagged (numbers exact; see `show::TAG`).
     fn plan_json(&self, changes: &[Change]) -> Json {
         let mut out: Vec<Json> = Vec::new();
         let mut sorted: Vec<&Change> = changes.iter().collect();
@@ -869,7 +877,7 @@ impl Harness {
             let mut change = Map::new();
             change.insert("actions".into(), json!(c.action.actions()));
             // marshalResourceChange: marks of the change plus the schema's.
-            change.insert("before".into(), show::to_json(&c.before));
+            change.insert("before".into(), show::to_tagged(&c.before));
             if let Some(after) = show::after(&c.after) {
                 change.insert("after".into(), after);
             }
@@ -1288,6 +1296,13 @@ impl Plan {
         &self.json
     }
 
+    /// [`to_json`](Self::to_json) as JSON text with every number exactly
+    /// as go-cty writes it (a `serde_json::Value` without serde_json's
+    /// `arbitrary_precision` holds numbers as `f64`).
+    pub fn to_json_text(&self) -> &str {
+        &self.text
+    }
+
     /// The `resource_changes` entry for `address` (`Json::Null` if none).
     pub fn resource_change(&self, address: &str) -> &Json {
         self.json["resource_changes"]
@@ -1367,6 +1382,13 @@ impl State {
     /// The state as `terraform show -json` prints it (its `values`).
     pub fn to_json(&self) -> &Json {
         &self.json
+    }
+
+    /// [`to_json`](Self::to_json) as JSON text with every number exactly
+    /// as go-cty writes it (a `serde_json::Value` without serde_json's
+    /// `arbitrary_precision` holds numbers as `f64`).
+    pub fn to_json_text(&self) -> &str {
+        &self.text
     }
 
     /// The `values.root_module.resources[]` entry for `address`
