@@ -33,7 +33,7 @@ mod kv;
 /// has a sensitive and a write-only attribute; `check_wrong` breaks
 /// core's rules when its name asks it to.
 mod check {
-    use ctywire::schema::{Attribute, Block, Schema};
+    use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
     use ctywire::{Type, Value};
     use ctywire_tfplugin6::{
         async_trait, ApplyResourceChangeRequest, ApplyResourceChangeResponse, Diagnostics,
@@ -77,6 +77,39 @@ mod check {
         )
     }
 
+    /// A set block whose elements get a computed `uid` at create, planned
+    /// the way the SDK plans it: from core's proposal, what is new (null)
+    /// unknown. Only core's own matching of configured elements to prior
+    /// ones (which the framework redoes itself) keeps an element's uid.
+    fn group() -> Schema {
+        let member = Block::new()
+            .attribute(Attribute::new("name", Type::String).required())
+            .attribute(Attribute::new("uid", Type::String).computed());
+        Schema::new(
+            Block::new()
+                .attribute(Attribute::new("name", Type::String).required())
+                .attribute(Attribute::new("id", Type::String).computed())
+                .block(NestedBlock::new("member", NestingMode::Set, member)),
+        )
+    }
+
+    /// `v`'s `member` set with `f` applied to each element's uid.
+    fn members(v: &mut Value, f: impl Fn(&Value, &Value) -> Value) -> Result<(), Diagnostics> {
+        let Some(set) = v.attr("member") else {
+            return Ok(());
+        };
+        let Type::Set(ety) = set.ty().clone() else {
+            return Ok(());
+        };
+        let mut out = Vec::new();
+        for m in set.elements().unwrap_or(&[]) {
+            let uid = f(m, m.attr("uid").unwrap_or(&Value::null(Type::String)));
+            out.push(m.with_attr("uid", uid)?);
+        }
+        v.set_attr("member", Value::set((*ety).clone(), out)?)?;
+        Ok(())
+    }
+
     fn name(v: &Value) -> &str {
         v.attr("name").and_then(Value::as_str).unwrap_or("")
     }
@@ -88,6 +121,7 @@ mod check {
                 .resource("check_secret", secret())
                 .resource("check_wrong", wrong())
                 .resource("check_set", set())
+                .resource("check_group", group())
         }
 
         async fn plan_resource_change(
@@ -103,6 +137,12 @@ mod check {
                 if req.type_name == "check_secret" {
                     planned.set_attr("password_length", Value::unknown(Type::Number))?;
                 }
+            }
+            if req.type_name == "check_group" {
+                members(&mut planned, |_, uid| match uid.is_null() {
+                    true => Value::unknown(Type::String),
+                    false => uid.clone(),
+                })?;
             }
             if req.type_name == "check_wrong" && name(&planned) == "plan-changes-config" {
                 // Not what the configuration says: core refuses the plan.
@@ -142,6 +182,12 @@ mod check {
                 && (n == "apply-changes-known" || (n == "update-changes-known" && update))
             {
                 new.set_attr("value", Value::string("changed at apply"))?;
+            }
+            if req.type_name == "check_group" {
+                members(&mut new, |m, uid| match uid.is_known() {
+                    true => uid.clone(),
+                    false => Value::string(format!("uid-{}", name(m))),
+                })?;
             }
             if req.type_name == "check_set" && n == "apply-adds-set-element" {
                 // Every planned element is there, and one more: core
@@ -622,6 +668,28 @@ fn check_set_added(store: &Path) -> Json {
     )
 }
 
+/// `check_group.g` with members `names`.
+fn check_group_of(store: &Path, names: &[&str]) -> Json {
+    let member: Vec<Json> = names.iter().map(|n| json!({ "name": n })).collect();
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_group": { "g": { "name": "g", "member": member } } }),
+    )
+}
+
+fn check_group_ab(store: &Path) -> Json {
+    check_group_of(store, &["a", "b"])
+}
+
+fn check_group_ba(store: &Path) -> Json {
+    check_group_of(store, &["b", "a"])
+}
+
+fn check_group_bc(store: &Path) -> Json {
+    check_group_of(store, &["b", "c"])
+}
+
 /// `sets_group.g` with `change` made to its body.
 fn sets_with(store: &Path, change: fn(&mut Json)) -> Json {
     let mut g = json!({
@@ -800,6 +868,16 @@ fn scenarios() -> Vec<Scenario> {
                 Apply(sets_changed_region),
                 Apply(sets_changed),
                 Destroy(sets_changed),
+            ],
+        },
+        Scenario {
+            name: "check: core's proposal keeps set elements' computed values, reordered, added and removed",
+            provider: Which::Check,
+            steps: vec![
+                Apply(check_group_ab),
+                Plan(check_group_ba),
+                Apply(check_group_bc),
+                Plan(check_group_bc),
             ],
         },
         Scenario {
