@@ -286,15 +286,18 @@ async fn an_apply_that_contradicts_a_known_planned_value_is_a_provider_bug_at_it
         .apply_resource_change(apply_request(Value::null(ty()), planned, config("a", None)))
         .await
         .unwrap_err();
-    let d = described(&err);
+    renamed_at_apply(&err, "create");
+}
+
+/// `err` is the one diagnostic of an apply (`what`: create, update) that
+/// renamed the thing from "a" though "a" was planned.
+fn renamed_at_apply(err: &Diagnostics, what: &str) {
+    let d = described(err);
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].0, "Provider produced inconsistent result after apply");
     assert_eq!(d[0].1, ".name");
-    assert!(
-        d[0].2.starts_with("The provider's create produced an invalid new value for test_thing.name: was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")"),
-        "{}",
-        d[0].2
-    );
+    let want = format!("The provider's {what} produced an invalid new value for test_thing.name: was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")");
+    assert!(d[0].2.starts_with(&want), "{}", d[0].2);
 }
 
 /// A plan with nothing left unknown is checked value by value too: an
@@ -310,16 +313,7 @@ async fn an_update_that_contradicts_a_wholly_known_plan_is_a_provider_bug() {
         .apply_resource_change(apply_request(prior, planned, config("a", Some(80))))
         .await
         .unwrap_err();
-    let d = described(&err);
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].0, "Provider produced inconsistent result after apply");
-    assert_eq!(d[0].1, ".name");
-    assert!(
-        d[0].2
-            .contains("was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")"),
-        "{}",
-        d[0].2
-    );
+    renamed_at_apply(&err, "update");
 }
 
 #[tokio::test]
