@@ -156,7 +156,8 @@ pub use types::{ObjectType, Type};
 pub use value::Value;
 
 /// Not part of the API, and may change in any release: ctywire-bridge's
-/// JSON document reads with the codec's own tokenizer, so that JSON has one
+/// JSON document and ctywire-provider's test harness (its documents with
+/// exact numbers) read with the codec's own tokenizer, so that JSON has one
 /// grammar (escapes, number syntax, UTF-8 checks) in every ctywire crate.
 #[doc(hidden)]
 pub mod __private {

@@ -8,6 +8,8 @@ mod config;
 mod core;
 mod order;
 mod show;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -330,7 +332,7 @@ impl Harness {
         let stored = self.core().store(type_of(address), &obj)?;
         self.state.insert(address.to_owned(), stored);
         self.serial += 1;
-        Ok(self.state())
+        self.state()
     }
 
     /// An `import` block with `identity` (protocol 6.9, Terraform 1.12):
@@ -404,16 +406,27 @@ impl Harness {
             .collect())
     }
 
-    /// The state as `terraform show -json` prints it.
-    pub fn state(&self) -> State {
+    /// The state as `terraform show -json` prints it. An object the
+    /// provider's schema cannot read is an error, not an object left out
+    /// (a state that looks empty must be empty).
+    pub fn state(&self) -> Result<State, Diagnostics> {
         let mut resources = Vec::new();
         for (address, stored) in &self.state {
-            let Some(rs) = self.schemas.resources.get(&stored.type_name) else {
-                continue;
+            let unreadable = |why: String| {
+                Diagnostics::from(
+                    Diagnostic::error("Invalid resource instance data in state").with_detail(
+                        format!("The object of {address} in state cannot be read: {why}."),
+                    ),
+                )
             };
-            let Ok(value) = ctywire::json::decode(&stored.attrs_json, &rs.ty) else {
-                continue;
-            };
+            let rs = (self.schemas.resources.get(&stored.type_name)).ok_or_else(|| {
+                unreadable(format!(
+                    "the provider has no resource type {:?}",
+                    stored.type_name
+                ))
+            })?;
+            let value = ctywire::json::decode(&stored.attrs_json, &rs.ty)
+                .map_err(|e| unreadable(e.to_string()))?;
             let (type_name, name) = address.split_once('.').unwrap_or((address, ""));
             let mut r = Map::new();
             r.insert("address".into(), json!(address));
@@ -427,7 +440,7 @@ impl Harness {
                 .attributes()
                 .into_iter()
                 .flatten()
-                .map(|(k, v)| (k.to_owned(), show::to_json(v)))
+                .map(|(k, v)| (k.to_owned(), show::to_tagged(v)))
                 .collect();
             r.insert("values".into(), Json::Object(values));
             let mut marks = stored.sensitive.clone();
@@ -446,16 +459,18 @@ impl Harness {
             let identity =
                 (stored.identity.as_ref()).zip(self.schemas.identities.get(&stored.type_name));
             if let Some(((json, version), it)) = identity {
-                if let Ok(v) = ctywire::json::decode(json, &it.ty) {
-                    r.insert("identity_schema_version".into(), json!(version));
-                    r.insert("identity".into(), show::to_json(&v));
-                }
+                let v = ctywire::json::decode(json, &it.ty)
+                    .map_err(|e| unreadable(format!("its identity: {e}")))?;
+                r.insert("identity_schema_version".into(), json!(version));
+                r.insert("identity".into(), show::to_tagged(&v));
             }
             resources.push(Json::Object(r));
         }
-        State {
-            json: json!({ "values": { "root_module": { "resources": resources } } }),
-        }
+        let tagged = json!({ "values": { "root_module": { "resources": resources } } });
+        Ok(State {
+            text: show::exact_text(&tagged),
+            json: show::plain(tagged),
+        })
     }
 
     /// `terraform apply PLANFILE`: re-plans each change with what is known
@@ -480,7 +495,8 @@ impl Harness {
         self.warnings.extend(warnings);
         self.state = working;
         self.serial += 1;
-        result.map(|()| self.state())
+        result?;
+        self.state()
     }
 
     fn apply_changes(
@@ -622,12 +638,18 @@ impl Harness {
         let result = self.plan_walk(mode, &order, &mut warnings);
         self.warnings.extend(warnings);
         let (changes, prior) = result?;
-        let json = self.plan_json(&changes);
+        let tagged = self.plan_json(&changes);
+        let configured = match mode {
+            Mode::Normal => self.resources.keys().cloned().collect(),
+            Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
+        };
         Ok(Plan {
             changes,
+            configured,
             prior,
             serial: self.serial,
-            json,
+            text: show::exact_text(&tagged),
+            json: show::plain(tagged),
         })
     }
 
@@ -700,6 +722,7 @@ impl Harness {
     }
 
     /// `terraform show -json PLANFILE`'s `resource_changes`.
+    /// The plan's document, tagged (numbers exact; see `show::TAG`).
     fn plan_json(&self, changes: &[Change]) -> Json {
         let mut out: Vec<Json> = Vec::new();
         let mut sorted: Vec<&Change> = changes.iter().collect();
@@ -712,7 +735,7 @@ impl Harness {
             let mut change = Map::new();
             change.insert("actions".into(), json!(c.action.actions()));
             // marshalResourceChange: marks of the change plus the schema's.
-            change.insert("before".into(), show::to_json(&c.before));
+            change.insert("before".into(), show::to_tagged(&c.before));
             if let Some(after) = show::after(&c.after) {
                 change.insert("after".into(), after);
             }

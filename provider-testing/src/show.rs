@@ -7,8 +7,9 @@
 //! (hashicorp/terraform v1.11, `internal/command/jsonplan/plan.go` and
 //! `internal/command/jsonstate/state.go`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
+use ctywire::__private::{Peek, Reader};
 use ctywire::PathStep;
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostics;
@@ -22,10 +23,121 @@ use super::core::{Change, ChangeAction, Object};
 /// (its `arbitrary_precision` feature) and otherwise as serde_json reads
 /// them. Unknowns must have been removed (`omit_unknowns`).
 pub(crate) fn to_json(v: &Value) -> Json {
-    match ctywire::json::encode(v, v.ty()) {
-        Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or(Json::Null),
+    plain(to_tagged(v))
+}
+
+/// Why a document is built "tagged": serde_json's `Value` holds a number
+/// as an `f64` (without `arbitrary_precision`, which Cargo would turn on
+/// for the whole program), so go-cty's exact text would be lost before
+/// [`exact_text`] could write it. While a plan or state document is
+/// built, a number is a string holding its text behind `TAG`, and a
+/// string that itself starts with `TAG` gets one more; [`plain`] and
+/// [`exact_text`] undo that.
+const TAG: char = '\u{0}';
+
+/// [`to_json`] with numbers tagged (see [`TAG`]).
+pub(crate) fn to_tagged(v: &Value) -> Json {
+    let Ok(bytes) = ctywire::json::encode(v, v.ty()) else {
         // Only an unknown cannot be written, and the callers remove them.
-        Err(_) => Json::Null,
+        return Json::Null;
+    };
+    // go-cty's own output, nested no deeper than the value.
+    read_tagged(&mut Reader::new(&bytes)).unwrap_or(Json::Null)
+}
+
+fn read_tagged(r: &mut Reader<'_>) -> ctywire::Result<Json> {
+    Ok(match r.peek()? {
+        Peek::Null => r.read_null().map(|()| Json::Null)?,
+        Peek::Bool => Json::Bool(r.read_bool()?),
+        Peek::Number => Json::String(format!("{TAG}{}", r.read_number()?)),
+        Peek::String => {
+            let s = r.read_string()?;
+            Json::String(match s.starts_with(TAG) {
+                true => format!("{TAG}{s}"),
+                false => s.into_owned(),
+            })
+        }
+        Peek::Array => {
+            r.begin_array()?;
+            let mut items = Vec::new();
+            while r.next_element(items.is_empty())? {
+                items.push(read_tagged(r)?);
+            }
+            Json::Array(items)
+        }
+        Peek::Object => {
+            r.begin_object()?;
+            let mut m = Map::new();
+            while let Some((_, k)) = r.next_key(m.is_empty())? {
+                let v = read_tagged(r)?;
+                m.insert(k.into_owned(), v);
+            }
+            Json::Object(m)
+        }
+    })
+}
+
+/// What a tagged string holds: a number's text, or a string.
+fn untag(s: &str) -> Result<&str, &str> {
+    match s.strip_prefix(TAG) {
+        Some(rest) if !rest.starts_with(TAG) => Ok(rest),
+        Some(rest) => Err(rest),
+        None => Err(s),
+    }
+}
+
+/// A tagged document as serde_json holds it: numbers as serde_json reads
+/// their text.
+pub(crate) fn plain(j: Json) -> Json {
+    match j {
+        Json::String(s) => match untag(&s) {
+            Ok(number) => serde_json::from_str(number).unwrap_or(Json::Null),
+            Err(text) if text.len() == s.len() => Json::String(s),
+            Err(text) => Json::String(text.to_owned()),
+        },
+        Json::Array(items) => Json::Array(items.into_iter().map(plain).collect()),
+        Json::Object(m) => Json::Object(m.into_iter().map(|(k, v)| (k, plain(v))).collect()),
+        other => other,
+    }
+}
+
+/// A tagged document as compact JSON text, numbers in go-cty's exact text.
+pub(crate) fn exact_text(j: &Json) -> String {
+    let mut out = String::new();
+    write_exact(j, &mut out);
+    out
+}
+
+fn write_exact(j: &Json, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    match j {
+        Json::String(s) => match untag(s) {
+            Ok(number) => out.push_str(number),
+            Err(text) => out.push_str(&quoted(text)),
+        },
+        Json::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_exact(item, out);
+            }
+            out.push(']');
+        }
+        Json::Object(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&quoted(k));
+                out.push(':');
+                write_exact(v, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
 
@@ -116,9 +228,9 @@ pub(crate) fn after_unknown(after: &Value) -> Json {
 }
 
 /// The `after` of a change: the value with unknowns left out, or absent
-/// (`None`) when nothing of it is known.
+/// (`None`) when nothing of it is known; tagged (see [`TAG`]).
 pub(crate) fn after(after: &Value) -> Option<Json> {
-    omit_unknowns(after).map(|v| to_json(&v))
+    omit_unknowns(after).map(|v| to_tagged(&v))
 }
 
 /// `marks.MarkPaths` then jsonstate's `SensitiveAsBool`: `true` where a
@@ -258,9 +370,13 @@ pub(crate) fn path_json(p: &Path) -> Json {
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub(crate) changes: Vec<Change>,
+    /// The addresses the configuration has (none for a destroy or
+    /// refresh-only plan).
+    pub(crate) configured: BTreeSet<String>,
     pub(crate) prior: BTreeMap<String, Object>,
     pub(crate) serial: u64,
     pub(crate) json: Json,
+    pub(crate) text: String,
 }
 
 /// The state after a command, in the shape `terraform show -json` prints
@@ -268,6 +384,7 @@ pub struct Plan {
 #[derive(Clone, Debug)]
 pub struct State {
     pub(crate) json: Json,
+    pub(crate) text: String,
 }
 
 impl Plan {
@@ -275,6 +392,13 @@ impl Plan {
     /// `resource_changes`).
     pub fn to_json(&self) -> &Json {
         &self.json
+    }
+
+    /// [`to_json`](Self::to_json) as JSON text with every number exactly
+    /// as go-cty writes it (a `serde_json::Value` without serde_json's
+    /// `arbitrary_precision` holds numbers as `f64`).
+    pub fn to_json_text(&self) -> &str {
+        &self.text
     }
 
     /// The `resource_changes` entry for `address` (`Json::Null` if none).
@@ -306,9 +430,12 @@ impl Plan {
             .map(|c| c.action)
     }
 
-    /// Whether nothing changes.
+    /// Whether nothing changes: every change is a no-op, and every
+    /// configured resource has one (a resource the plan leaves out is not
+    /// "unchanged").
     pub fn is_empty(&self) -> bool {
         self.changes.iter().all(|c| c.action == ChangeAction::NoOp)
+            && (self.configured.iter()).all(|a| self.action(a) == Some(ChangeAction::NoOp))
     }
 }
 
@@ -353,6 +480,13 @@ impl State {
     /// The state as `terraform show -json` prints it (its `values`).
     pub fn to_json(&self) -> &Json {
         &self.json
+    }
+
+    /// [`to_json`](Self::to_json) as JSON text with every number exactly
+    /// as go-cty writes it (a `serde_json::Value` without serde_json's
+    /// `arbitrary_precision` holds numbers as `f64`).
+    pub fn to_json_text(&self) -> &str {
+        &self.text
     }
 
     /// The `values.root_module.resources[]` entry for `address`

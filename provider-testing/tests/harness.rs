@@ -109,7 +109,7 @@ fn a_plan_made_before_the_state_changed_is_refused() {
     let err = h.apply_plan(&stale).unwrap_err();
     assert_eq!(err.iter().next().unwrap().summary, "Saved plan is stale");
     // The state is the first apply's.
-    assert_eq!(h.state().addresses(), ["demo_thing.a"]);
+    assert_eq!(h.state().unwrap().addresses(), ["demo_thing.a"]);
     assert_eq!(
         h.plan().unwrap().action("demo_thing.a"),
         Some(ChangeAction::NoOp)

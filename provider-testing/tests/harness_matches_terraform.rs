@@ -33,7 +33,7 @@ mod kv;
 /// has a sensitive and a write-only attribute; `check_wrong` breaks
 /// core's rules when its name asks it to.
 mod check {
-    use ctywire::schema::{Attribute, Block, Schema};
+    use ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
     use ctywire::{Type, Value};
     use ctywire_tfplugin6::{
         async_trait, ApplyResourceChangeRequest, ApplyResourceChangeResponse, Diagnostics,
@@ -66,6 +66,50 @@ mod check {
         )
     }
 
+    /// A set of strings, which `apply-adds-set-element` gets one more
+    /// element of at apply than was planned.
+    fn set() -> Schema {
+        Schema::new(
+            Block::new()
+                .attribute(Attribute::new("name", Type::String).required())
+                .attribute(Attribute::new("tags", Type::set(Type::String)).optional())
+                .attribute(Attribute::new("id", Type::String).computed()),
+        )
+    }
+
+    /// A set block whose elements get a computed `uid` at create, planned
+    /// the way the SDK plans it: from core's proposal, what is new (null)
+    /// unknown. Only core's own matching of configured elements to prior
+    /// ones (which the framework redoes itself) keeps an element's uid.
+    fn group() -> Schema {
+        let member = Block::new()
+            .attribute(Attribute::new("name", Type::String).required())
+            .attribute(Attribute::new("uid", Type::String).computed());
+        Schema::new(
+            Block::new()
+                .attribute(Attribute::new("name", Type::String).required())
+                .attribute(Attribute::new("id", Type::String).computed())
+                .block(NestedBlock::new("member", NestingMode::Set, member)),
+        )
+    }
+
+    /// `v`'s `member` set with `f` applied to each element's uid.
+    fn members(v: &mut Value, f: impl Fn(&Value, &Value) -> Value) -> Result<(), Diagnostics> {
+        let Some(set) = v.attr("member") else {
+            return Ok(());
+        };
+        let Type::Set(ety) = set.ty().clone() else {
+            return Ok(());
+        };
+        let mut out = Vec::new();
+        for m in set.elements().unwrap_or(&[]) {
+            let uid = f(m, m.attr("uid").unwrap_or(&Value::null(Type::String)));
+            out.push(m.with_attr("uid", uid)?);
+        }
+        v.set_attr("member", Value::set((*ety).clone(), out)?)?;
+        Ok(())
+    }
+
     fn name(v: &Value) -> &str {
         v.attr("name").and_then(Value::as_str).unwrap_or("")
     }
@@ -76,6 +120,8 @@ mod check {
             Schemas::new(Schema::new(Block::new()))
                 .resource("check_secret", secret())
                 .resource("check_wrong", wrong())
+                .resource("check_set", set())
+                .resource("check_group", group())
         }
 
         async fn plan_resource_change(
@@ -91,6 +137,12 @@ mod check {
                 if req.type_name == "check_secret" {
                     planned.set_attr("password_length", Value::unknown(Type::Number))?;
                 }
+            }
+            if req.type_name == "check_group" {
+                members(&mut planned, |_, uid| match uid.is_null() {
+                    true => Value::unknown(Type::String),
+                    false => uid.clone(),
+                })?;
             }
             if req.type_name == "check_wrong" && name(&planned) == "plan-changes-config" {
                 // Not what the configuration says: core refuses the plan.
@@ -122,12 +174,138 @@ mod check {
                     .map_or(0, |p| p.chars().count() as u64);
                 new.set_attr("password_length", Value::number(len))?;
             }
-            if req.type_name == "check_wrong" && n == "apply-changes-known" {
-                // A known planned value changed at apply: core refuses it.
+            // A known planned value changed at apply: core refuses it, at
+            // create (the plan has the unknown id) and at an update whose
+            // plan is wholly known.
+            let update = !req.prior_state.is_null();
+            if req.type_name == "check_wrong"
+                && (n == "apply-changes-known" || (n == "update-changes-known" && update))
+            {
                 new.set_attr("value", Value::string("changed at apply"))?;
+            }
+            if req.type_name == "check_group" {
+                members(&mut new, |m, uid| match uid.is_known() {
+                    true => uid.clone(),
+                    false => Value::string(format!("uid-{}", name(m))),
+                })?;
+            }
+            if req.type_name == "check_set" && n == "apply-adds-set-element" {
+                // Every planned element is there, and one more: core
+                // refuses the element it cannot correlate with the plan.
+                let mut tags: Vec<Value> = new
+                    .attr("tags")
+                    .and_then(Value::elements)
+                    .map(<[Value]>::to_vec)
+                    .unwrap_or_default();
+                tags.push(Value::string("added at apply"));
+                new.set_attr("tags", Value::set(Type::String, tags)?)?;
             }
             Ok(ApplyResourceChangeResponse::new(new))
         }
+    }
+}
+
+/// `sets`: a resource on the framework whose set block and nested set
+/// attribute have elements with computed attributes, some kept
+/// (`keep_state`), and a default. Its state lives in Terraform's state
+/// alone (read answers the state as it is), so the harness's and
+/// Terraform's runs of it are alike; computed values name the revision
+/// that set them, so a kept value is told from a new one.
+mod sets {
+    use ctywire_provider::{async_trait, Builder, Context, Model, Provider, Resource, Result};
+    use serde::{Deserialize, Serialize};
+
+    pub struct Sets;
+
+    #[async_trait]
+    impl Provider for Sets {
+        type Config = NoConfig;
+        type Data = ();
+
+        async fn configure(&self, _: NoConfig) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Model)]
+    pub struct NoConfig {}
+
+    #[derive(Serialize, Deserialize, Model)]
+    struct Group {
+        name: String,
+        #[model(block(set))]
+        member: Vec<Member>,
+        #[model(nested(set))]
+        port: Option<Vec<Port>>,
+        #[model(optional, computed, default = "eu-west-1")]
+        region: Option<String>,
+        #[model(computed, keep_state)]
+        id: Option<String>,
+        #[model(computed)]
+        revision: Option<u64>,
+    }
+
+    #[derive(Serialize, Deserialize, Model)]
+    struct Member {
+        name: String,
+        role: Option<String>,
+        /// Set when the member is added, kept while it stays.
+        #[model(computed, keep_state)]
+        uid: Option<String>,
+        /// The revision that last wrote the group.
+        #[model(computed)]
+        seen: Option<u64>,
+    }
+
+    #[derive(Serialize, Deserialize, Model)]
+    struct Port {
+        number: u32,
+        /// Set when the port is opened, kept while it stays.
+        #[model(computed, keep_state)]
+        opened: Option<String>,
+    }
+
+    /// Fills what the plan left unknown (nulls here), as of `revision`.
+    fn written(mut g: Group, revision: u64) -> Group {
+        g.revision = Some(revision);
+        g.id.get_or_insert_with(|| format!("g-{}", g.name));
+        for m in &mut g.member {
+            m.uid
+                .get_or_insert_with(|| format!("{}@{revision}", m.name));
+            m.seen = Some(revision);
+        }
+        for p in g.port.iter_mut().flatten() {
+            p.opened
+                .get_or_insert_with(|| format!("{}@{revision}", p.number));
+        }
+        g
+    }
+
+    struct Groups;
+
+    #[async_trait]
+    impl Resource<()> for Groups {
+        type Model = Group;
+
+        async fn create(&self, _: &Context<()>, plan: Group) -> Result<Group> {
+            Ok(written(plan, 1))
+        }
+
+        async fn read(&self, _: &Context<()>, state: Group) -> Result<Option<Group>> {
+            Ok(Some(state))
+        }
+
+        async fn update(&self, _: &Context<()>, prior: Group, plan: Group) -> Result<Group> {
+            Ok(written(plan, prior.revision.unwrap_or(0) + 1))
+        }
+
+        async fn delete(&self, _: &Context<()>, _: Group) -> Result<()> {
+            Ok(())
+        }
+    }
+
+    pub fn provider() -> Builder<Sets> {
+        Builder::new(Sets).resource("sets_group", Groups)
     }
 }
 
@@ -137,6 +315,7 @@ enum Which {
     Kv,
     Test,
     Check,
+    Sets,
 }
 
 impl Which {
@@ -146,6 +325,7 @@ impl Which {
             Which::Kv => ("registry.terraform.io/ctywire/kv", "kv"),
             Which::Test => ("registry.terraform.io/ctywire/test", "ctywire"),
             Which::Check => ("registry.terraform.io/ctywire/check", "check"),
+            Which::Sets => ("registry.terraform.io/ctywire/sets", "sets"),
         }
     }
 
@@ -154,6 +334,7 @@ impl Which {
             Which::Kv => "kv",
             Which::Test => "test",
             Which::Check => "check",
+            Which::Sets => "sets",
         }
     }
 
@@ -167,6 +348,12 @@ impl Which {
             }
             Which::Test => Harness::new(e2e_provider::in_process())?,
             Which::Check => Harness::new(check::Check)?,
+            Which::Sets => {
+                let built = sets::provider()
+                    .build()
+                    .map_err(|e| Diagnostics::error(e.to_string()))?;
+                Harness::new(built)?
+            }
         };
         Ok(h.source(self.source().0))
     }
@@ -208,7 +395,7 @@ fn with_provider(which: Which, store: &Path, resources: Json) -> Json {
     let provider = match which {
         Which::Kv => json!({ "root": store.display().to_string() }),
         Which::Test => json!({ "prefix": "e2e" }),
-        Which::Check => json!({}),
+        Which::Check | Which::Sets => json!({}),
     };
     json!({
         "terraform": { "required_providers": { local: { "source": source } } },
@@ -286,7 +473,10 @@ fn thing_full() -> Json {
     json!({
         "name": "first",
         "size": 0.1,
-        "big": 1.2345678901234568e29,
+        // Past an f64's 17 digits: a string, which Terraform and the
+        // harness convert to a number exactly (JSON syntax reads a number
+        // literal as exactly too, but serde_json would round this one).
+        "big": "123456789012345678901234567890",
         "enabled": true,
         "tags": { "env": "test", "team": "codec" },
         "ports": [443, 80, 443],
@@ -459,6 +649,87 @@ fn check_computed_set(store: &Path) -> Json {
     check_with(store, |r| r["id"] = json!("chosen"))
 }
 
+fn check_update_start(store: &Path) -> Json {
+    check_with(store, |r| r["name"] = json!("update-changes-known"))
+}
+
+fn check_update_changed(store: &Path) -> Json {
+    check_with(store, |r| {
+        r["name"] = json!("update-changes-known");
+        r["value"] = json!("updated");
+    })
+}
+
+fn check_set_added(store: &Path) -> Json {
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_set": { "a": { "name": "apply-adds-set-element", "tags": ["x", "y"] } } }),
+    )
+}
+
+/// `check_group.g` with members `names`.
+fn check_group_of(store: &Path, names: &[&str]) -> Json {
+    let member: Vec<Json> = names.iter().map(|n| json!({ "name": n })).collect();
+    with_provider(
+        Which::Check,
+        store,
+        json!({ "check_group": { "g": { "name": "g", "member": member } } }),
+    )
+}
+
+fn check_group_ab(store: &Path) -> Json {
+    check_group_of(store, &["a", "b"])
+}
+
+fn check_group_ba(store: &Path) -> Json {
+    check_group_of(store, &["b", "a"])
+}
+
+fn check_group_bc(store: &Path) -> Json {
+    check_group_of(store, &["b", "c"])
+}
+
+/// `sets_group.g` with `change` made to its body.
+fn sets_with(store: &Path, change: fn(&mut Json)) -> Json {
+    let mut g = json!({
+        "name": "g",
+        "member": [{ "name": "alice" }, { "name": "bob", "role": "admin" }],
+        "port": [{ "number": 80 }, { "number": 443 }],
+    });
+    change(&mut g);
+    with_provider(Which::Sets, store, json!({ "sets_group": { "g": g } }))
+}
+
+fn sets_a(store: &Path) -> Json {
+    sets_with(store, |_| {})
+}
+
+/// The same sets, their elements written in another order.
+fn sets_reordered(store: &Path) -> Json {
+    sets_with(store, |g| {
+        g["member"] = json!([{ "name": "bob", "role": "admin" }, { "name": "alice" }]);
+        g["port"] = json!([{ "number": 443 }, { "number": 80 }]);
+    })
+}
+
+/// alice changed (a new element), bob removed, carol added; port 80
+/// removed, 8080 added, 443 kept.
+fn sets_changed(store: &Path) -> Json {
+    sets_with(store, |g| {
+        g["member"] = json!([{ "name": "carol" }, { "name": "alice", "role": "owner" }]);
+        g["port"] = json!([{ "number": 8080 }, { "number": 443 }]);
+    })
+}
+
+fn sets_changed_region(store: &Path) -> Json {
+    sets_with(store, |g| {
+        g["member"] = json!([{ "name": "carol" }, { "name": "alice", "role": "owner" }]);
+        g["port"] = json!([{ "number": 8080 }, { "number": 443 }]);
+        g["region"] = json!("us-east-1");
+    })
+}
+
 /// The kv store's own file for an entry (what the kv example writes).
 fn delete_entry_a(store: &Path) {
     let _ = std::fs::remove_file(store.join("a.json"));
@@ -586,6 +857,39 @@ fn scenarios() -> Vec<Scenario> {
             provider: Which::Kv,
             steps: vec![PlanFails(kv_computed_set), Apply(kv_computed_null)],
         },
+        Scenario {
+            name: "sets: elements with computed attributes kept, reordered, added and removed; a default",
+            provider: Which::Sets,
+            steps: vec![
+                Apply(sets_a),
+                Plan(sets_reordered),
+                Apply(sets_changed),
+                Plan(sets_changed),
+                Apply(sets_changed_region),
+                Apply(sets_changed),
+                Destroy(sets_changed),
+            ],
+        },
+        Scenario {
+            name: "check: core's proposal keeps set elements' computed values, reordered, added and removed",
+            provider: Which::Check,
+            steps: vec![
+                Apply(check_group_ab),
+                Plan(check_group_ba),
+                Apply(check_group_bc),
+                Plan(check_group_bc),
+            ],
+        },
+        Scenario {
+            name: "check: an update changed at apply though its plan was wholly known is refused",
+            provider: Which::Check,
+            steps: vec![Apply(check_update_start), ApplyFails(check_update_changed)],
+        },
+        Scenario {
+            name: "check: an apply that adds a set element the plan does not have is refused",
+            provider: Which::Check,
+            steps: vec![ApplyFails(check_set_added)],
+        },
         // Terraform 1.11 itself accepts a required argument set to null
         // and a computed-only attribute set in configuration (JSON or HCL
         // alike): refusing them is the provider's part (hashicorp/terraform#30669),
@@ -669,12 +973,12 @@ impl Cli {
 
     fn show_plan(&mut self) -> Result<Json, String> {
         let text = self.ok(&["show", "-json", "-no-color", "tfplan"])?;
-        serde_json::from_str(&text).map_err(|e| format!("show -json tfplan: {e}"))
+        exact(&text).map_err(|e| format!("show -json tfplan: {e}"))
     }
 
     fn show_state(&mut self) -> Result<Json, String> {
         let text = self.ok(&["show", "-json", "-no-color"])?;
-        serde_json::from_str(&text).map_err(|e| format!("show -json: {e}"))
+        exact(&text).map_err(|e| format!("show -json: {e}"))
     }
 
     /// The error diagnostics of a `-json` run: (summary, detail).
@@ -699,6 +1003,41 @@ impl Cli {
 const PLAN: &[&str] = &["plan", "-input=false", "-no-color", "-json", "-out=tfplan"];
 
 // ---- comparison -----------------------------------------------------------
+
+/// The key of the object a number becomes in [`exact`]'s documents.
+const NUMBER: &str = "\u{0}number";
+
+/// A JSON document read with every number exact (serde_json's `Value`
+/// holds an `f64` without `arbitrary_precision`, which would hide a
+/// difference past the 17th digit): each number becomes
+/// `{NUMBER: its text through ctywire's Number}`, so `1e3` and `1000` are
+/// one number and no two numbers that differ anywhere are equal.
+fn exact(text: &str) -> Result<Json, String> {
+    fn convert(j: &ctywire_bridge::Json) -> Result<Json, String> {
+        use ctywire_bridge::Json as J;
+        Ok(match j {
+            J::Null => Json::Null,
+            J::Bool(b) => Json::Bool(*b),
+            J::String(s) => Json::String(s.clone()),
+            J::Number(n) => {
+                let n = n.to_number().map_err(|e| format!("{}: {e}", n.as_str()))?;
+                json!({ NUMBER: n.to_string() })
+            }
+            J::Array(items) => Json::Array(items.iter().map(convert).collect::<Result<_, _>>()?),
+            J::Object(o) => Json::Object(
+                o.iter()
+                    .map(|(k, v)| Ok((k.to_owned(), convert(v)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+        })
+    }
+    convert(&ctywire_bridge::Json::parse(text).map_err(|e| e.to_string())?)
+}
+
+/// [`exact`] for the harness's own documents.
+fn exact_doc(text: &str) -> Result<Json, Diagnostics> {
+    exact(text).map_err(|e| Diagnostics::error(format!("the harness's document: {e}")))
+}
 
 fn harness_errors(d: &Diagnostics) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = d
@@ -870,23 +1209,29 @@ fn run_scenario(
                     h.config(doc(&harness_store))?;
                     let plan = h.plan()?;
                     let state = h.apply_plan(&plan)?;
-                    (Some(plan.to_json().clone()), Some(state.to_json().clone()))
+                    (
+                        Some(exact_doc(plan.to_json_text())?),
+                        Some(exact_doc(state.to_json_text())?),
+                    )
                 }
                 Step::Plan(doc) => {
                     h.config(doc(&harness_store))?;
-                    (Some(h.plan()?.to_json().clone()), None)
+                    (Some(exact_doc(h.plan()?.to_json_text())?), None)
                 }
                 Step::Refresh(doc) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.refresh()?.to_json().clone()))
+                    (None, Some(exact_doc(h.refresh()?.to_json_text())?))
                 }
                 Step::Import(doc, address, id) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.import(address, id)?.to_json().clone()))
+                    (
+                        None,
+                        Some(exact_doc(h.import(address, id)?.to_json_text())?),
+                    )
                 }
                 Step::Destroy(doc) => {
                     h.config(doc(&harness_store))?;
-                    (None, Some(h.destroy()?.to_json().clone()))
+                    (None, Some(exact_doc(h.destroy()?.to_json_text())?))
                 }
                 Step::PlanFails(doc) => {
                     h.config(doc(&harness_store))?;
@@ -901,9 +1246,9 @@ fn run_scenario(
                     match h.apply_plan(&plan) {
                         Ok(_) => return Err(Diagnostics::error("the harness accepted the apply")),
                         Err(d) => (
-                            Some(plan.to_json().clone()),
+                            Some(exact_doc(plan.to_json_text())?),
                             Some(
-                                json!({ "errors": harness_errors(&d), "state": h.state().to_json() }),
+                                json!({ "errors": harness_errors(&d), "state": exact_doc(h.state()?.to_json_text())? }),
                             ),
                         ),
                     }
@@ -1033,6 +1378,7 @@ fn serve(name: &str) {
             let rt = tokio::runtime::Runtime::new().expect("a runtime");
             rt.block_on(ctywire_tfplugin6::serve(check::Check));
         }
+        "sets" => sets::provider().run(),
         other => {
             eprintln!("no provider {other:?}");
             std::process::exit(2);
@@ -1062,35 +1408,155 @@ fn provider_dir(root: &Path, which: Which) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Which scenarios a run takes, read from libtest's command line as
+/// `cargo test -- ...` passes it: names that contain a filter (or equal
+/// it, with `--exact`), minus those `--skip` names. libtest's other flags
+/// are accepted, those that take a value with their value, so a value
+/// (`--test-threads 2`) is never read as a filter.
+#[derive(Debug, Default, PartialEq)]
+struct Selection {
+    filters: Vec<String>,
+    skips: Vec<String>,
+    exact: bool,
+    list: bool,
+}
+
+/// libtest's options that take a value (`--name VALUE` or `--name=VALUE`).
+const WITH_VALUE: &[&str] = &[
+    "--test-threads",
+    "--skip",
+    "--format",
+    "--color",
+    "--logfile",
+    "--shuffle-seed",
+    "-Z",
+];
+
+impl Selection {
+    fn parse(args: &[String]) -> Result<Selection, String> {
+        let mut s = Selection::default();
+        let mut args = args.iter();
+        while let Some(a) = args.next() {
+            let (name, inline) = match a.split_once('=') {
+                Some((n, v)) if n.starts_with('-') => (n, Some(v.to_owned())),
+                _ => (a.as_str(), None),
+            };
+            if WITH_VALUE.contains(&name) {
+                let value = match inline {
+                    Some(v) => v,
+                    None => args
+                        .next()
+                        .cloned()
+                        .ok_or_else(|| format!("{name} takes a value"))?,
+                };
+                if name == "--skip" {
+                    s.skips.push(value);
+                }
+            } else if name == "--exact" {
+                s.exact = true;
+            } else if name == "--list" {
+                s.list = true;
+            } else if !name.starts_with('-') {
+                s.filters.push(a.clone());
+            }
+        }
+        Ok(s)
+    }
+
+    fn matches(&self, f: &str, name: &str) -> bool {
+        if self.exact {
+            name == f
+        } else {
+            name.contains(f)
+        }
+    }
+
+    fn takes(&self, name: &str) -> bool {
+        (self.filters.is_empty() || self.filters.iter().any(|f| self.matches(f, name)))
+            && !self.skips.iter().any(|f| self.matches(f, name))
+    }
+}
+
+/// The runner's own behaviour (`--self-test`, run first by every run):
+/// values are not filters, `--skip` skips, `--exact` is exact.
+fn self_test() -> Result<(), String> {
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let s = Selection::parse(&args(&["--test-threads", "2", "--color=never", "kv:"]))?;
+    let want = Selection {
+        filters: vec!["kv:".into()],
+        ..Selection::default()
+    };
+    if s != want {
+        return Err(format!("the runner read {s:?}"));
+    }
+    let s = Selection::parse(&args(&["kv:", "--skip", "import", "--skip=deleted"]))?;
+    let taken: Vec<&str> = ["kv: import of x", "kv: deleted", "kv: create", "check: x"]
+        .into_iter()
+        .filter(|n| s.takes(n))
+        .collect();
+    if taken != ["kv: create"] {
+        return Err(format!("--skip: the runner took {taken:?}"));
+    }
+    let s = Selection::parse(&args(&["--exact", "kv"]))?;
+    if s.takes("kv: create") || !s.takes("kv") {
+        return Err("--exact: the runner matched a part of a name".into());
+    }
+    if Selection::parse(&args(&["--skip"])).is_ok() {
+        return Err("--skip without a value was accepted".into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--serve") {
         serve(args.get(i + 1).map(String::as_str).unwrap_or(""));
         return;
     }
-    // `cargo test -- NAME` filters scenarios by name.
-    let filter: Option<&String> = args.iter().skip(1).find(|a| !a.starts_with('-'));
-    if args.iter().any(|a| a == "--list") {
-        for s in scenarios() {
+    if let Err(e) = self_test() {
+        println!("the runner's self-test failed: {e}");
+        std::process::exit(1);
+    }
+    let selection = match Selection::parse(&args[1..]) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let all = scenarios();
+    let chosen: Vec<(usize, &Scenario)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| selection.takes(s.name))
+        .collect();
+    if selection.list {
+        for (_, s) in &chosen {
             println!("{}: test", s.name);
         }
         return;
+    }
+    // A run that compares nothing proves nothing: a filter that matches
+    // no scenario is an error, not a pass.
+    if chosen.is_empty() {
+        println!(
+            "error: no scenario matches {:?} (skipping {:?}); `-- --list` lists them",
+            selection.filters, selection.skips
+        );
+        std::process::exit(1);
     }
     if !support::terraform_available() {
         return;
     }
     let root = std::env::temp_dir().join(format!("ctywire-harness-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    for w in [Which::Kv, Which::Test, Which::Check] {
+    for w in [Which::Kv, Which::Test, Which::Check, Which::Sets] {
         provider_dir(&root, w).expect("the provider scripts");
     }
     let (mut cli_time, mut harness_time) = (Duration::ZERO, Duration::ZERO);
     let mut failed = 0;
     let mut ran = 0;
-    for (n, s) in scenarios().iter().enumerate() {
-        if filter.is_some_and(|f| !s.name.contains(f.as_str())) {
-            continue;
-        }
+    for (n, s) in chosen {
         ran += 1;
         let (mut cli, mut ours) = (Duration::ZERO, Duration::ZERO);
         let outcome = run_scenario(&root, n, s, &mut cli, &mut ours);

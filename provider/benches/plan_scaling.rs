@@ -1,5 +1,5 @@
 //! Criterion: `PlanResourceChange` and `ApplyResourceChange` of a set
-//! block of 1,000 and 10,000 elements through the framework's whole path
+//! block of 1,000 and 10,000 elements (and one new) through the framework's whole path
 //! (the scenario of `scaling.rs`; `examples/plan_scaling.rs` prints the
 //! same up to 100,000).
 
@@ -16,10 +16,14 @@ fn plan_scaling(c: &mut Criterion) {
     for n in [1_000, 10_000] {
         let case = Case::new(n);
         let planned = runtime.block_on(scenario.plan(&case));
-        assert!(Scenario::is_expected(&case, &planned));
+        assert!(Scenario::is_planned(&case, &planned));
         group.bench_with_input(BenchmarkId::new("plan", n), &case, |b, case| {
             b.iter(|| runtime.block_on(scenario.plan(case)))
         });
+        assert!(Scenario::is_applied(
+            &case,
+            &runtime.block_on(scenario.apply(&case, &planned))
+        ));
         group.bench_with_input(BenchmarkId::new("apply", n), &case, |b, case| {
             b.iter(|| runtime.block_on(scenario.apply(case, &planned)))
         });

@@ -4,9 +4,11 @@
 //! declared `keep_state`, driven through the framework's whole path (the
 //! gRPC service in-process: protobuf messages, msgpack encoding and
 //! decoding of every value). The state holds all N with their ids; the
-//! configuration changes `name`, so the resource changes and every `id`
-//! must be kept from its own prior element (matched by value, as Terraform
-//! matches set elements).
+//! configuration changes `name` and adds one element, so the resource
+//! changes, every `id` must be kept from its own prior element (matched by
+//! value, as Terraform matches set elements), and the new element's is
+//! unknown until apply (so the apply's consistency check runs rule by rule,
+//! not through its exact-result shortcut).
 
 use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
 use ctywire_provider::tfplugin6::pb::tfplugin6::provider_server::Provider as _;
@@ -85,20 +87,36 @@ fn decoded(v: Option<pb::DynamicValue>, ty: &Type) -> Value {
 }
 
 /// The resource as a value: `name` and `n` items, with ids or without.
-fn many(name: &str, n: usize, ids: bool) -> Value {
-    let items = (0..n).map(|i| {
-        let id = match ids {
-            true => Value::string(format!("id-k{i}")),
-            false => Value::null(Type::String),
+/// What an element's id is in a value of `many`.
+#[derive(Clone, Copy)]
+enum Id {
+    /// `id-KEY`.
+    Known,
+    /// Null, as configured.
+    Null,
+    /// Unknown, as planned for a new element.
+    Unknown,
+}
+
+/// `name` and the items `k0`..`k{n-1}` with their ids `old`, and the item
+/// `new` with its id `new`, if any.
+fn many(name: &str, n: usize, old: Id, new: Option<Id>) -> Value {
+    let item = |key: String, id: Id| {
+        let id = match id {
+            Id::Known => Value::string(format!("id-{key}")),
+            Id::Null => Value::null(Type::String),
+            Id::Unknown => Value::unknown(Type::String),
         };
-        Value::object([("key", Value::string(format!("k{i}"))), ("id", id)])
-    });
+        Value::object([("key", Value::string(key)), ("id", id)])
+    };
+    let items = (0..n)
+        .map(|i| item(format!("k{i}"), old))
+        .chain(new.map(|id| item("new".into(), id)));
     let item_ty = Type::object([("key", Type::String), ("id", Type::String)]);
     let set = Value::set(item_ty, items.collect()).expect("a set of items");
     Value::object([("name", Value::string(name)), ("item", set)])
 }
 
-/// The provider, configured, behind its gRPC service.
 pub struct Scenario {
     service: ProviderService<Framework<Scaling>>,
     ty: Type,
@@ -108,18 +126,24 @@ pub struct Scenario {
 pub struct Case {
     prior: Value,
     config: Value,
-    /// Terraform's proposal: the new name, each element matched to its
-    /// prior element by key, so each keeps its prior id.
     proposed: Value,
+    /// The plan expected: every prior id kept, the new element's unknown.
+    planned: Value,
+    /// The state expected after apply.
+    applied: Value,
 }
 
 impl Case {
-    /// `n` elements.
+    /// `n` elements in state, and one more configured: its id is unknown
+    /// in the plan, so the apply's check of the result cannot take the
+    /// exact-result shortcut and compares element by element.
     pub fn new(n: usize) -> Case {
         Case {
-            prior: many("before", n, true),
-            config: many("after", n, false),
-            proposed: many("after", n, true),
+            prior: many("before", n, Id::Known, None),
+            config: many("after", n, Id::Null, Some(Id::Null)),
+            proposed: many("after", n, Id::Known, Some(Id::Null)),
+            planned: many("after", n, Id::Known, Some(Id::Unknown)),
+            applied: many("after", n, Id::Known, Some(Id::Known)),
         }
     }
 }
@@ -188,9 +212,14 @@ impl Scenario {
         decoded(applied.new_state, ty)
     }
 
-    /// Whether `state` is what the case should plan and apply to: every
-    /// id kept from its own element.
-    pub fn is_expected(case: &Case, state: &Value) -> bool {
-        state == &case.proposed
+    /// Whether `planned` is what the case should plan: every id kept
+    /// from its own element, the new element's unknown.
+    pub fn is_planned(case: &Case, planned: &Value) -> bool {
+        planned == &case.planned
+    }
+
+    /// Whether `state` is what the case should apply to.
+    pub fn is_applied(case: &Case, state: &Value) -> bool {
+        state == &case.applied
     }
 }

@@ -309,15 +309,34 @@ async fn an_apply_that_contradicts_a_known_planned_value_is_a_provider_bug_at_it
         .apply_resource_change(apply_request(Value::null(ty()), planned, config("a", None)))
         .await
         .unwrap_err();
-    let d = described(&err);
+    renamed_at_apply(&err, "create");
+}
+
+/// `err` is the one diagnostic of an apply (`what`: create, update) that
+/// renamed the thing from "a" though "a" was planned.
+fn renamed_at_apply(err: &Diagnostics, what: &str) {
+    let d = described(err);
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].0, "Provider produced inconsistent result after apply");
     assert_eq!(d[0].1, ".name");
-    assert!(
-        d[0].2.starts_with("The provider's create produced an invalid new value for test_thing.name: was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")"),
-        "{}",
-        d[0].2
-    );
+    let want = format!("The provider's {what} produced an invalid new value for test_thing.name: was cty.StringVal(\"a\"), but now cty.StringVal(\"renamed\")");
+    assert!(d[0].2.starts_with(&want), "{}", d[0].2);
+}
+
+/// A plan with nothing left unknown is checked value by value too: an
+/// update the provider changes at apply is refused though its plan was
+/// wholly known (no shortcut takes a known plan for the result).
+#[tokio::test]
+async fn an_update_that_contradicts_a_wholly_known_plan_is_a_provider_bug() {
+    let p = configured(Bug::ApplyChangesPlanned).await;
+    let prior = thing("a", None, Value::string("a"), Value::number(1));
+    let planned = thing("a", Some(80), Value::string("a"), Value::number(1));
+    assert!(planned.is_wholly_known());
+    let err = p
+        .apply_resource_change(apply_request(prior, planned, config("a", Some(80))))
+        .await
+        .unwrap_err();
+    renamed_at_apply(&err, "update");
 }
 
 #[tokio::test]
@@ -745,7 +764,10 @@ fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
     assert_eq!(plan.change("test_bridge.a")["after"]["props"], props);
     assert_eq!(plan.change("test_bridge.a")["after_unknown"]["state"], true);
     tf.apply().unwrap();
-    assert_eq!(tf.state().values("test_bridge.a")["state"]["echo"], props);
+    assert_eq!(
+        tf.state().unwrap().values("test_bridge.a")["state"]["echo"],
+        props
+    );
     assert!(tf.plan().unwrap().is_empty(), "dynamic props re-plan empty");
     // Another type for the same attribute: an update, planned and applied.
     tf.resource(
@@ -756,7 +778,7 @@ fn a_model_holding_raw_values_plans_and_applies_dynamic_props() {
     assert_eq!(tf.plan().unwrap().actions("test_bridge.a"), ["update"]);
     tf.apply().unwrap();
     assert_eq!(
-        tf.state().values("test_bridge.a")["state"]["echo"],
+        tf.state().unwrap().values("test_bridge.a")["state"]["echo"],
         "now a string"
     );
 }

@@ -680,13 +680,13 @@ async fn a_list_its_reader_abandons_stops_within_the_buffer() {
 
 /// Reads an action's whole stream: the progress messages, then the
 /// final diagnostics.
-async fn invoke(
+/// Starts `demo_count` with `count`: its stream of events.
+async fn start(
     client: &mut ProviderClient<Channel>,
     t: &Types,
     count: Value,
-) -> (Vec<String>, Vec<Diagnostic>) {
-    use pb::invoke_action::event::Type as Ev;
-    let mut stream = client
+) -> tonic::Streaming<pb::invoke_action::Event> {
+    client
         .invoke_action(pb::invoke_action::Request {
             action_type: "demo_count".into(),
             config: dv(&count, &t.count),
@@ -694,8 +694,17 @@ async fn invoke(
         })
         .await
         .unwrap()
-        .into_inner();
-    let (mut progress, mut completed) = (Vec::new(), None);
+        .into_inner()
+}
+
+/// Reads an action's events to the end: the progress messages (after
+/// those in `progress`), and the diagnostics of the Completed event.
+async fn finish(
+    mut stream: tonic::Streaming<pb::invoke_action::Event>,
+    mut progress: Vec<String>,
+) -> (Vec<String>, Vec<Diagnostic>) {
+    use pb::invoke_action::event::Type as Ev;
+    let mut completed = None;
     while let Some(e) = stream.message().await.unwrap() {
         assert!(completed.is_none(), "nothing comes after Completed");
         match e.r#type {
@@ -710,6 +719,14 @@ async fn invoke(
         progress,
         completed.expect("a Completed event ends the stream"),
     )
+}
+
+async fn invoke(
+    client: &mut ProviderClient<Channel>,
+    t: &Types,
+    count: Value,
+) -> (Vec<String>, Vec<Diagnostic>) {
+    finish(start(client, t, count).await, Vec::new()).await
 }
 
 fn count(to: u32, fail_at: Option<u32>, delay_ms: Option<u64>) -> Value {
@@ -769,21 +786,28 @@ async fn an_action_reports_its_progress_in_order_then_completes() {
 
 #[tokio::test]
 async fn stop_provider_ends_an_action_in_flight() {
+    use pb::invoke_action::event::Type as Ev;
     let mut s = serve().await;
     let t = types(&mut s.client).await;
     configure(&mut s.client, &t, 0).await;
-    let mut other = s.client.clone();
-    let stopper = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        other
-            .stop_provider(pb::stop_provider::Request {})
-            .await
-            .unwrap()
-    });
-    let (progress, done) = invoke(&mut s.client, &t, count(10_000, None, Some(10))).await;
-    assert!(progress.len() < 10_000);
+    // 10,000 steps of 10 ms: stopped once its first progress event shows
+    // it running (not after a fixed time, which a loaded machine can
+    // spend before the action starts), it must end long before its last.
+    let mut stream = start(&mut s.client, &t, count(10_000, None, Some(10))).await;
+    let first = match stream.message().await.unwrap().and_then(|e| e.r#type) {
+        Some(Ev::Progress(p)) => p.message,
+        other => panic!("the action's first event is not progress: {other:?}"),
+    };
+    let stopped = s
+        .client
+        .stop_provider(pb::stop_provider::Request {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(stopped.error.is_empty());
+    let (progress, done) = finish(stream, vec![first]).await;
+    assert!(progress.len() < 10_000, "{} steps ran", progress.len());
     assert_eq!(done[0].summary, "The provider was stopped");
-    assert!(stopper.await.unwrap().into_inner().error.is_empty());
 }
 
 #[tokio::test]

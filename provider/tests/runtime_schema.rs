@@ -167,7 +167,7 @@ fn a_runtime_schema_plans_with_the_frameworks_rules() {
     assert_eq!(plan.actions("test_thing.a"), ["create"]);
     assert_eq!(plan.change("test_thing.a")["after_unknown"]["id"], true);
     tf.apply().unwrap();
-    assert_eq!(tf.state().values("test_thing.a")["id"], "id-a");
+    assert_eq!(tf.state().unwrap().values("test_thing.a")["id"], "id-a");
     assert!(tf.plan().unwrap().is_empty(), "nothing changed: no change");
 
     tf.resource("test_thing.a", json!({ "name": "a", "size": "big" }))
@@ -182,7 +182,7 @@ fn a_runtime_schema_plans_with_the_frameworks_rules() {
     let plan = tf.plan().unwrap();
     assert_eq!(plan.actions("test_thing.a"), ["delete", "create"]);
     tf.apply().unwrap();
-    assert_eq!(tf.state().values("test_thing.a")["id"], "id-b");
+    assert_eq!(tf.state().unwrap().values("test_thing.a")["id"], "id-b");
 }
 
 #[test]
@@ -213,7 +213,7 @@ fn an_apply_answering_its_object_with_an_error_keeps_it_tainted() {
         format!("{err:?}").contains("created, then failed"),
         "{err:?}"
     );
-    let state = tf.state();
+    let state = tf.state().unwrap();
     assert_eq!(
         state.values("test_thing.a")["id"],
         "id-a",

@@ -243,7 +243,7 @@ mod served {
         );
         assert!(err.contains(".new_state.content"), "{err}");
         assert!(
-            tf.state().addresses().is_empty(),
+            tf.state().unwrap().addresses().is_empty(),
             "nothing was created: {err}"
         );
     }
@@ -256,7 +256,7 @@ mod served {
         tf.resource("broken_note.a", json!({ "content": "one" }))
             .unwrap();
         tf.apply().unwrap();
-        let id = tf.state().values("broken_note.a")["id"].clone();
+        let id = tf.state().unwrap().values("broken_note.a")["id"].clone();
         tf.resource("broken_note.a", json!({ "content": "refuse" }))
             .unwrap();
         let err = format!("{:?}", tf.apply().unwrap_err());
@@ -265,7 +265,7 @@ mod served {
             err.contains("Attr(\"content\")"),
             "the plugin's path: {err}"
         );
-        let state = tf.state();
+        let state = tf.state().unwrap();
         assert_eq!(
             state.values("broken_note.a")["content"],
             "one",

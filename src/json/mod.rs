@@ -31,7 +31,8 @@
 mod decode;
 mod encode;
 // Public items, reached from outside only through the hidden
-// `crate::__private` (for ctywire-bridge), so not documented as API.
+// `crate::__private` (for ctywire-bridge and ctywire-provider's harness),
+// so not documented as API.
 #[allow(missing_docs)]
 pub(crate) mod read;
 #[cfg(feature = "serde")]

@@ -255,5 +255,5 @@ fn a_key_made_from_another_entrys_id_flows_through_plan_and_apply() {
     assert_eq!(plan.change("kv_entry.b")["after"]["key"], "a-copy");
     tf.apply().unwrap();
     assert!(tf.plan().unwrap().is_empty());
-    assert_eq!(tf.state().values("kv_entry.b")["key"], "a-copy");
+    assert_eq!(tf.state().unwrap().values("kv_entry.b")["key"], "a-copy");
 }

@@ -4,7 +4,8 @@
 //! configuration plans exactly the applied state; and so does a plan
 //! after an update and its apply. Every plan passes core's
 //! `AssertPlanValid`, and the applied state core's
-//! `AssertObjectCompatible` with its plan.
+//! `AssertObjectCompatible` with its plan. A changed object's
+//! computed-only attributes are unknown, or kept with `keep_state`.
 
 use proptest::prelude::*;
 
@@ -228,6 +229,83 @@ fn plan_or_fail(b: &Block, prior: &Value, c: &Value) -> Result<Planned, TestCase
     Ok(planned)
 }
 
+/// The rule for a changed object's computed-only attributes: without
+/// `keep_state` (nor `same_as` or a default) each is planned unknown;
+/// with it, each is unknown or the value of a prior object it may
+/// continue, and is exactly the prior value where the planned element is
+/// the prior one (the object itself; a list element at the same index, a
+/// set element with the same planned attributes).
+fn changed_computed_follow_their_rule(
+    shape: &Shape,
+    prior: &Value,
+    planned: &Value,
+) -> Result<(), TestCaseError> {
+    let attr = |v: &Value, name: &str| v.attr(name).cloned().unwrap_or_else(null_s);
+    let elements = |v: &Value, name: &str| -> Vec<Value> {
+        v.attr(name)
+            .and_then(Value::elements)
+            .map(<[Value]>::to_vec)
+            .unwrap_or_default()
+    };
+    // `same`: the prior value when the planned element is the prior one;
+    // `candidates`: the values of prior elements it may continue.
+    let check = |keep: bool, what: &str, same: Option<Value>, candidates: &[Value], v: Value| {
+        if !keep {
+            prop_assert!(
+                !v.is_known(),
+                "{} is computed without keep_state: unknown, not {:?}",
+                what,
+                v
+            );
+        } else if let Some(p) = same {
+            prop_assert_eq!(v, p, "{} is kept", what);
+        } else if v.is_known() {
+            prop_assert!(
+                candidates.contains(&v),
+                "{} = {:?} is no prior value",
+                what,
+                v
+            );
+        }
+        Ok(())
+    };
+    let id = attr(prior, "id");
+    check(
+        shape.keep_id,
+        "id",
+        Some(id.clone()),
+        &[id],
+        attr(planned, "id"),
+    )?;
+
+    let prior_rules = elements(prior, "rule");
+    let rids: Vec<Value> = prior_rules.iter().map(|p| attr(p, "rid")).collect();
+    let configured = |r: &Value| (attr(r, "port"), attr(r, "note"), attr(r, "mode"));
+    for (i, r) in elements(planned, "rule").iter().enumerate() {
+        let same = (prior_rules.get(i))
+            .filter(|p| configured(p) == configured(r))
+            .map(|p| attr(p, "rid"));
+        let what = format!("rule[{i}].rid");
+        check(shape.keep_rid, &what, same, &rids, attr(r, "rid"))?;
+    }
+
+    let prior_tags = elements(prior, "tag");
+    for t in elements(planned, "tag") {
+        let key = attr(&t, "key");
+        let same_key: Vec<&Value> = prior_tags
+            .iter()
+            .filter(|p| attr(p, "key") == key)
+            .collect();
+        let same = (same_key.iter())
+            .find(|p| attr(p, "level") == attr(&t, "level"))
+            .map(|p| attr(p, "hash"));
+        let hashes: Vec<Value> = same_key.iter().map(|p| attr(p, "hash")).collect();
+        let what = format!("tag {key:?}'s hash");
+        check(shape.keep_hash, &what, same, &hashes, attr(&t, "hash"))?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -255,6 +333,9 @@ proptest! {
             // proposal equalling the prior state.
             let proposed = objchange::proposed_new(&schema, &state, &c2);
             prop_assert_eq!(updated.planned_state == state, proposed == state);
+        }
+        if updated.planned_state != state && updated.requires_replace.is_empty() {
+            changed_computed_follow_their_rule(&shape, &state, &updated.planned_state)?;
         }
         let state2 = apply(&updated.planned_state, &mut counter);
         let again = plan_or_fail(&b, &state2, &c2)?;
