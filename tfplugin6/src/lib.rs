@@ -15,11 +15,11 @@ mod convert_tests;
 mod diagnostics;
 mod fromproto;
 mod genconfig;
+mod go_plugin;
 mod huffman;
 mod panic;
 mod provider;
-mod serve;
-mod server;
+mod service;
 mod stop;
 mod stream;
 mod tables;
@@ -30,12 +30,12 @@ pub use async_trait::async_trait;
 pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use genconfig::generated_config;
-pub use provider::*;
-pub use serve::{
+pub use go_plugin::{
     serve, serve_with, try_serve, HandshakeEnv, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
-pub use server::{
+pub use provider::*;
+pub use service::{
     InvokeActionStream, ListResourceStream, ProviderService, ReadStateBytesStream, ReceivedValue,
     ValueObserver,
 };
