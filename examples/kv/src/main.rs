@@ -214,7 +214,7 @@ pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
         .list_resource("kv_entry", Entries)
         .data_source("kv_entries", Entries)
         .pure_function("hash", hash)
-        .state_store("kv", state::States)
+        .state_store("kv_fs", state::States)
 }
 
 fn main() {

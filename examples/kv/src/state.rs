@@ -1,4 +1,4 @@
-//! kv's state store (`state_store "kv"`): each Terraform state a file
+//! kv's state store (`state_store "kv_fs"`): each Terraform state a file
 //! `<root>/<id>.tfstate`, its lock a file `<root>/<id>.tflock` holding
 //! core's lock information. The framework splits and joins Terraform's
 //! chunks; a write goes to `<id>.tfstate.partial` and is renamed over the
@@ -123,10 +123,11 @@ impl StateStore<PathBuf> for States {
             .open(&lock)
             .await
         {
-            Ok(mut f) => Ok(f
-                .write_all(&json)
-                .await
-                .map_err(|e| failed("cannot lock", e))?),
+            // flush: tokio writes in the background until then.
+            Ok(mut f) => match f.write_all(&json).await.and(f.flush().await) {
+                Ok(()) => Ok(()),
+                Err(e) => Err(failed("cannot lock", e).into()),
+            },
             Err(e) if e.kind() == ErrorKind::AlreadyExists => match holder(&lock).await? {
                 Some(held) => Err(LockError::Held(held)),
                 None => Err(failed("cannot lock", "the lock vanished; try again").into()),

@@ -755,7 +755,7 @@ async fn a_300_mib_state_streams_at_8_and_128_mib_chunks_in_bounded_memory() {
             // Client and server share this process: each holds a chunk or
             // two (the message being built or decoded and the one in
             // flight). Bounded by the chunk size, far below the state.
-            // Measured: 52 and 61 MiB at 8 MiB chunks, 555 and 427 MiB at
+            // Measured: 52–75 and 61–67 MiB at 8 MiB chunks, 555 and 427 MiB at
             // 128 MiB (about four chunks: two each side).
             let bound = (6 * chunk_size + 64 * MIB) as u64 / MIB as u64;
             assert!(mib(write_peak) < bound, "{} MiB writing", mib(write_peak));
