@@ -97,6 +97,27 @@ def dynamic(msgpack_hex):
     return field(1, bytes.fromhex(msgpack_hex.replace(" ", "")))
 
 
+def varint(n):
+    out = b""
+    while True:
+        out += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+        n >>= 7
+        if not n:
+            return out
+
+
+def state_chunk(first, data, total, start, end):
+    """A WriteStateBytes.RequestChunk: meta on the first, bytes, total, range."""
+    meta = field(1, field(1, b"demo_store") + field(2, b"default")) if first else b""
+    rng = bytes([0x08]) + varint(start) + bytes([0x10]) + varint(end)
+    return meta + field(2, data) + bytes([0x18]) + varint(total) + field(4, rng)
+
+
+def grpc(message):
+    """A message as a gRPC body frames it: uncompressed, length-prefixed."""
+    return b"\x00" + len(message).to_bytes(4, "big") + message
+
+
 item = "84 a46e616d65 a161 a576616c7565 a178 a474616773 91a174 a26964 c0"  # name, value, tags, id
 lookup = "83 a46e616d65 a161 a474616773 c0 a26964 c0"
 thing = field(1, b"demo_item")
@@ -111,6 +132,14 @@ for rpc, request in [
     (18, field(1, b"upper") + field(2, dynamic("a3616263"))),
     (24, thing + field(2, dynamic("81 a6707265666978 c0")) + bytes([0x18, 1, 0x20, 5])),
     (26, field(1, b"demo_count") + field(2, dynamic("81 a2746f 03"))),
+    # State stores: validate, configure (proposing 16-byte chunks), read,
+    # write (a gRPC body of two length-prefixed chunks), lock, list.
+    (28, field(1, b"demo_store") + field(2, dynamic("81 a46e616d65 a168"))),
+    (29, field(1, b"demo_store") + field(2, dynamic("81 a46e616d65 a168")) + field(3, bytes([0x08, 16]))),
+    (30, field(1, b"demo_store") + field(2, b"default")),
+    (31, grpc(state_chunk(True, b"0123456789abcdef", 20, 0, 15)) + grpc(state_chunk(False, b"ghij", 20, 16, 19))),
+    (32, field(1, b"demo_store") + field(2, b"default") + field(3, b"OperationTypeApply")),
+    (34, field(1, b"demo_store")),
 ]:
     write("tfplugin6_service", bytes([rpc]) + request)
 

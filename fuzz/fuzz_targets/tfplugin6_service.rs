@@ -1,22 +1,26 @@
 //! Arbitrary bytes as each request of the provider protocol, against a
 //! provider built on the framework (a resource with an identity, a data
-//! source, an ephemeral resource, a function, a list resource and an
-//! action), called in process as Terraform's calls arrive: the first byte
-//! picks the RPC, the rest is decoded by prost as its request.
+//! source, an ephemeral resource, a function, a list resource, an action
+//! and a state store), called in process as Terraform's calls arrive: the
+//! first byte picks the RPC, the rest is decoded by prost as its request
+//! (for `WriteStateBytes`, the client stream, the rest is the stream's
+//! gRPC body: length-prefixed messages).
 //!
 //! Never a panic (the service turns one in provider code into a "The
 //! provider panicked" diagnostic, so an answer carrying one fails here
 //! too), and every stream ends.
 #![no_main]
 
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
 
 use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
 use ctywire_provider::tfplugin6::pb::tfplugin6::provider_server::Provider as _;
 use ctywire_provider::tfplugin6::ProviderService;
 use ctywire_provider::{
     async_trait, Action, Builder, Context, DataSource, EphemeralResource, Framework, FunctionError,
-    ListResource, Listing, Model, Opened, Progress, Provider, Resource, Result,
+    ListResource, Listing, LockError, LockInfo, Model, Opened, Progress, Provider, Resource,
+    Result, StateStore, StateWriter, StoredState,
 };
 use libfuzzer_sys::fuzz_target;
 use prost::Message;
@@ -161,6 +165,82 @@ impl Action<String> for Counter {
     }
 }
 
+/// States kept in memory, and their locks.
+#[derive(Default)]
+struct Shelf {
+    states: Mutex<BTreeMap<String, Vec<u8>>>,
+    locks: Mutex<BTreeMap<String, String>>,
+}
+
+static SHELF: OnceLock<Shelf> = OnceLock::new();
+
+fn shelf() -> &'static Shelf {
+    SHELF.get_or_init(Shelf::default)
+}
+
+#[derive(Serialize, Deserialize, Model)]
+struct Place {
+    name: String,
+}
+
+struct Memory;
+
+/// A write: its bytes, stored on commit.
+struct Upload(String, Vec<u8>);
+
+#[async_trait]
+impl StateWriter for Upload {
+    async fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.1.extend_from_slice(bytes);
+        Ok(())
+    }
+    async fn commit(self) -> Result<()> {
+        shelf().states.lock().unwrap().insert(self.0, self.1);
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl StateStore<String> for Memory {
+    type Config = Place;
+    type Writer = Upload;
+
+    async fn read(&self, _: &Ctx, _: &Place, id: &str) -> Result<Option<StoredState>> {
+        Ok(shelf()
+            .states
+            .lock()
+            .unwrap()
+            .get(id)
+            .cloned()
+            .map(Into::into))
+    }
+    async fn write(&self, _: &Ctx, _: &Place, id: &str, _: u64) -> Result<Upload> {
+        Ok(Upload(id.to_owned(), Vec::new()))
+    }
+    async fn lock(&self, _: &Ctx, _: &Place, id: &str, info: &LockInfo) -> Result<(), LockError> {
+        let mut locks = shelf().locks.lock().unwrap();
+        if locks.contains_key(id) {
+            return Err(LockError::Held(info.clone()));
+        }
+        locks.insert(id.to_owned(), info.id.clone());
+        Ok(())
+    }
+    async fn unlock(&self, _: &Ctx, _: &Place, id: &str, lock_id: &str) -> Result<(), LockError> {
+        let mut locks = shelf().locks.lock().unwrap();
+        if locks.get(id).is_some_and(|held| held == lock_id) {
+            locks.remove(id);
+        }
+        Ok(())
+    }
+    async fn states(&self, _: &Ctx, _: &Place) -> Result<Vec<String>> {
+        Ok(shelf().states.lock().unwrap().keys().cloned().collect())
+    }
+    async fn delete(&self, _: &Ctx, _: &Place, id: &str) -> Result<()> {
+        shelf().states.lock().unwrap().remove(id);
+        Ok(())
+    }
+}
+
 fn upper(args: Args) -> Result<String, FunctionError> {
     Ok(args.input.to_uppercase())
 }
@@ -180,6 +260,7 @@ fn served() -> &'static Served {
             .list_resource("demo_item", Items)
             .action("demo_count", Counter)
             .pure_function("upper", upper)
+            .state_store("demo_store", Memory)
             .build()
             .expect("the demo provider's schemas are sound");
         Served {
@@ -192,11 +273,15 @@ fn served() -> &'static Served {
     })
 }
 
+/// How a caught panic's diagnostic prints: the whole summary, so that a
+/// request echoing the words (in a type name, say) is not one.
+const PANICKED: &str = "summary: \"The provider panicked\"";
+
 /// An answer must not report a panic caught in provider code.
 fn check<T: std::fmt::Debug>(answer: Result<tonic::Response<T>, tonic::Status>) {
     let answer = answer.expect("every request is answered, not failed at the gRPC level");
     let text = format!("{:?}", answer.get_ref());
-    assert!(!text.contains("The provider panicked"), "{text}");
+    assert!(!text.contains(PANICKED), "{text}");
 }
 
 /// Calls `$rpc` with `$bytes` decoded as its request, if they decode.
@@ -216,10 +301,18 @@ macro_rules! stream {
             let mut events = answer.expect("answered").into_inner().into_inner();
             while let Some(event) = events.recv().await {
                 let text = format!("{event:?}");
-                assert!(!text.contains("The provider panicked"), "{text}");
+                assert!(!text.contains(PANICKED), "{text}");
             }
         }
     };
+}
+
+/// `WriteStateBytes` with `body` as its request stream's gRPC body.
+async fn write_state(s: &ProviderService<Framework<Demo>>, body: &[u8]) {
+    let body = http_body_util::Full::new(bytes::Bytes::copy_from_slice(body));
+    let decoder = tonic_prost::ProstDecoder::<pb::write_state_bytes::RequestChunk>::default();
+    let stream = tonic::Streaming::new_request(decoder, body, None, Some(1 << 20));
+    check(s.write_state_bytes(Request::new(stream)).await);
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -231,7 +324,7 @@ fuzz_target!(|data: &[u8]| {
         service: s,
     } = served();
     runtime.block_on(async {
-        match which % 28 {
+        match which % 36 {
             0 => call!(s, get_metadata, get_metadata, bytes),
             1 => call!(s, get_provider_schema, get_provider_schema, bytes),
             2 => call!(s, validate_provider_config, validate_provider_config, bytes),
@@ -284,6 +377,14 @@ fuzz_target!(|data: &[u8]| {
             24 => stream!(s, list_resource, list_resource, bytes),
             25 => call!(s, plan_action, plan_action, bytes),
             26 => stream!(s, invoke_action, invoke_action, bytes),
+            28 => call!(s, validate_state_store_config, validate_state_store, bytes),
+            29 => call!(s, configure_state_store, configure_state_store, bytes),
+            30 => stream!(s, read_state_bytes, read_state_bytes, bytes),
+            31 => write_state(s, bytes).await,
+            32 => call!(s, lock_state, lock_state, bytes),
+            33 => call!(s, unlock_state, unlock_state, bytes),
+            34 => call!(s, get_states, get_states, bytes),
+            35 => call!(s, delete_state, delete_state, bytes),
             _ => call!(s, stop_provider, stop_provider, bytes),
         }
     });
