@@ -39,10 +39,23 @@ impl DynamicValue {
 
     /// [`decode`](Self::decode) with explicit limits.
     pub fn decode_with(&self, ty: &Type, opts: &DecodeOptions) -> Result<Value> {
-        if !self.msgpack.is_empty() {
-            msgpack::decode_with(&self.msgpack, ty, opts)
-        } else if !self.json.is_empty() {
-            json::decode_with(&self.json, ty, opts)
+        Self::decode_parts(&self.msgpack, &self.json, ty, opts)
+    }
+
+    /// [`decode_with`](Self::decode_with) on a `DynamicValue`'s two fields
+    /// where they are, such as in a generated protobuf message, without
+    /// copying them into a `DynamicValue` first: the one place the rule
+    /// "msgpack, else JSON, else null" is written.
+    pub fn decode_parts(
+        msgpack: &[u8],
+        json: &[u8],
+        ty: &Type,
+        opts: &DecodeOptions,
+    ) -> Result<Value> {
+        if !msgpack.is_empty() {
+            msgpack::decode_with(msgpack, ty, opts)
+        } else if !json.is_empty() {
+            json::decode_with(json, ty, opts)
         } else {
             Ok(Value::null(ty.clone()))
         }

@@ -51,6 +51,7 @@ pub(crate) struct Schemas {
 pub(crate) type DynService = dyn Service<
     ListResourceStream = ctywire_tfplugin6::ListResourceStream,
     InvokeActionStream = ctywire_tfplugin6::InvokeActionStream,
+    ReadStateBytesStream = ctywire_tfplugin6::ReadStateBytesStream,
 >;
 
 /// One result of `ListResource`, decoded.
@@ -86,6 +87,9 @@ fn capabilities() -> Option<pb::ClientCapabilities> {
     Some(pb::ClientCapabilities {
         deferral_allowed: false,
         write_only_attributes_allowed: true,
+        // Protocol 6.11: Terraform 1.16's, unknown to 1.11.
+        store_planned_private: false,
+        computed_blocks_allowed: false,
     })
 }
 
@@ -494,6 +498,7 @@ impl Client {
             prior_private: prior_private.to_vec(),
             provider_meta: None,
             client_capabilities: capabilities(),
+            planned_private: Vec::new(),
         };
         let resp = self
             .block_on(self.service.plan_resource_change(Request::new(req)))?

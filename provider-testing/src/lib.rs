@@ -84,6 +84,7 @@ impl Harness {
         service: impl Service<
             ListResourceStream = ListResourceStream,
             InvokeActionStream = InvokeActionStream,
+            ReadStateBytesStream = ctywire_tfplugin6::ReadStateBytesStream,
         >,
     ) -> Result<Harness, Diagnostics> {
         let client = Client::new(Arc::new(service))?;

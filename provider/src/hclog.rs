@@ -109,8 +109,9 @@ fn json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// RFC 3339 in UTC with microseconds, as go-hclog writes `@timestamp`.
-fn timestamp(at: SystemTime) -> String {
+/// RFC 3339 in UTC with microseconds, as go-hclog writes `@timestamp`
+/// (and lock information's `Created`, which Go reads back).
+pub(crate) fn timestamp(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);

@@ -31,6 +31,7 @@ mod provider;
 mod resource;
 pub mod schema;
 mod server;
+mod state_store;
 mod validate;
 mod values;
 
@@ -56,6 +57,9 @@ pub use plan_hook::PlanChange;
 pub use provider::{FnProvider, Provider};
 pub use resource::Resource;
 pub use server::{Builder, Framework, SchemaError};
+pub use state_store::{
+    LockError, LockInfo, StateStore, StateWriter, StoredState, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE,
+};
 
 /// What a provider's methods return: a value, or diagnostics saying why not.
 pub type Result<T, E = Diagnostics> = std::result::Result<T, E>;

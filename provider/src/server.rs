@@ -30,6 +30,7 @@ use crate::plan_hook::PlanChange;
 use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
 use crate::schema::{Block, RESERVED_IN_PROVIDER, RESERVED_IN_RESOURCES};
+use crate::state_store::{AnyStateStore, LockInfo, StateStore, Store};
 use crate::validate::{presence, validate};
 use crate::values::read_model;
 
@@ -64,6 +65,7 @@ pub struct Builder<P: Provider> {
     ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
     lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
     actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
+    state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
     functions: BTreeMap<String, FunctionKind>,
     problems: Vec<String>,
 }
@@ -177,6 +179,7 @@ impl<P: Provider> Builder<P> {
             ephemerals: BTreeMap::new(),
             lists: BTreeMap::new(),
             actions: BTreeMap::new(),
+            state_stores: BTreeMap::new(),
             functions: BTreeMap::new(),
             problems: Vec::new(),
         }
@@ -243,6 +246,16 @@ impl<P: Provider> Builder<P> {
         let imp: Box<dyn AnyAction<P::Data>> = Box::new(Typed(action));
         let kind = kind_of::<A::Config, _>(name, 0, None, TypeId::of::<A>(), imp);
         Self::add(&mut self.problems, &mut self.actions, name, kind);
+        self
+    }
+
+    /// Serves `store` as the state store type `name` (protocol 6.11,
+    /// experimental in Terraform): a `state_store "name"` block in a
+    /// `terraform` block keeps Terraform's state there.
+    pub fn state_store<S: StateStore<P::Data>>(mut self, name: &str, store: S) -> Self {
+        let imp: Box<dyn AnyStateStore<P::Data>> = Box::new(Store::new(store));
+        let kind = kind_of::<S::Config, _>(name, 0, None, TypeId::of::<S>(), imp);
+        Self::add(&mut self.problems, &mut self.state_stores, name, kind);
         self
     }
 
@@ -413,8 +426,10 @@ impl<P: Provider> Builder<P> {
             ephemerals: self.ephemerals,
             lists: self.lists,
             actions: self.actions,
+            state_stores: self.state_stores,
             functions: self.functions,
             data: RwLock::new(None),
+            terraform_version: RwLock::new(String::new()),
         })
     }
 
@@ -455,8 +470,12 @@ pub struct Framework<P: Provider> {
     ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
     lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
     actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
+    state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
     functions: BTreeMap<String, FunctionKind>,
     data: RwLock<Option<Arc<P::Data>>>,
+    /// What `ConfigureProvider` said Terraform's version is: a lock's
+    /// information names it.
+    terraform_version: RwLock<String>,
 }
 
 /// Each registered type's protocol schema, by name.
@@ -548,6 +567,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
                 .collect(),
             list_resources: schemas_of(&self.lists),
             actions: schemas_of(&self.actions),
+            state_stores: schemas_of(&self.state_stores),
             provider: self.config_schema.clone(),
             provider_meta: None,
             resources: schemas_of(&self.resources),
@@ -623,6 +643,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
             Ok(c) => c,
             Err(d) => return d,
         };
+        if let Ok(mut version) = self.terraform_version.write() {
+            *version = req.terraform_version;
+        }
         match self.provider.configure(config).await {
             Ok(data) => match self.data.write() {
                 Ok(mut slot) => {
@@ -950,6 +973,102 @@ impl<P: Provider> tf::Provider for Framework<P> {
             k.imp.invoke(&ctx, req.config, progress).await
         };
         invoked.await.err().unwrap_or_default()
+    }
+
+    async fn validate_state_store_config(
+        &self,
+        req: tf::ValidateStateStoreConfigRequest,
+    ) -> Diagnostics {
+        let (name, config) = (&req.type_name, &req.config);
+        Self::validate_kind(&self.state_stores, "state store", name, config, |k, c| {
+            k.validate(c)
+        })
+    }
+
+    async fn configure_state_store(
+        &self,
+        req: tf::ConfigureStateStoreRequest,
+    ) -> Result<tf::ConfigureStateStoreResponse, Diagnostics> {
+        let k = find(&self.state_stores, "state store", &req.type_name)?;
+        presence(&k.block, &req.config)?;
+        let ctx = self.context(&req.type_name)?;
+        let proposed = req.capabilities.chunk_size;
+        let chunk_size = k.imp.configure(&ctx, req.config, proposed).await?;
+        Ok(tf::ConfigureStateStoreResponse {
+            capabilities: tf::StateStoreServerCapabilities { chunk_size },
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn read_state_bytes(
+        &self,
+        req: tf::ReadStateBytesRequest,
+        chunks: &tf::StateChunks,
+    ) -> Diagnostics {
+        let read = async {
+            let k = find(&self.state_stores, "state store", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.read(&ctx, &req.state_id, chunks).await
+        };
+        read.await.err().unwrap_or_default()
+    }
+
+    async fn write_state_bytes(
+        &self,
+        req: tf::WriteStateBytesRequest,
+        chunks: &mut tf::StateChunkStream,
+    ) -> Diagnostics {
+        let written = async {
+            let k = find(&self.state_stores, "state store", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.write(&ctx, &req.state_id, chunks).await
+        };
+        written.await.err().unwrap_or_default()
+    }
+
+    async fn lock_state(
+        &self,
+        req: tf::LockStateRequest,
+    ) -> Result<tf::LockStateResponse, Diagnostics> {
+        let k = find(&self.state_stores, "state store", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        let version = (self.terraform_version.read()).map_or_else(|_| String::new(), |v| v.clone());
+        let info = LockInfo::new(&req.state_id, req.operation, version);
+        k.imp.lock(&ctx, &req.state_id, &info).await?;
+        Ok(tf::LockStateResponse {
+            lock_id: info.id,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn unlock_state(&self, req: tf::UnlockStateRequest) -> Diagnostics {
+        let unlocked = async {
+            let k = find(&self.state_stores, "state store", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.unlock(&ctx, &req.state_id, &req.lock_id).await
+        };
+        unlocked.await.err().unwrap_or_default()
+    }
+
+    async fn get_states(
+        &self,
+        req: tf::GetStatesRequest,
+    ) -> Result<tf::GetStatesResponse, Diagnostics> {
+        let k = find(&self.state_stores, "state store", &req.type_name)?;
+        let ctx = self.context(&req.type_name)?;
+        Ok(tf::GetStatesResponse {
+            state_ids: k.imp.states(&ctx).await?,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    async fn delete_state(&self, req: tf::DeleteStateRequest) -> Diagnostics {
+        let deleted = async {
+            let k = find(&self.state_stores, "state store", &req.type_name)?;
+            let ctx = self.context(&req.type_name)?;
+            k.imp.delete(&ctx, &req.state_id).await
+        };
+        deleted.await.err().unwrap_or_default()
     }
 
     async fn call_function(&self, req: tf::CallFunctionRequest) -> Result<Value, FunctionError> {

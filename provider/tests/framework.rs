@@ -189,6 +189,7 @@ fn plan_request(prior: Value, config: Value, proposed: Value) -> tf::PlanResourc
         provider_meta: None,
         client_capabilities: Default::default(),
         prior_identity: None,
+        planned_private: Vec::new(),
     }
 }
 

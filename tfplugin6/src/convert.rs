@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use ctywire::protocol::AttributePathStep;
+use ctywire::protocol::{AttributePathStep, DynamicValue};
 use ctywire::schema::{
     Attribute, Block, IdentityAttribute, IdentitySchema, NestedBlock, NestingMode, Object, Schema,
     StringKind,
@@ -23,8 +23,7 @@ use crate::provider::{
 
 // ---- schemas ----
 
-/// A schema as protobuf. `Block::computed` (protocol 6.11) is left out:
-/// 6.10 has no field for it.
+/// A schema as protobuf.
 pub fn schema_to_proto(s: &Schema) -> pb::Schema {
     pb::Schema {
         version: s.version,
@@ -69,6 +68,7 @@ pub fn block_to_proto(b: &Block) -> pb::schema::Block {
         description_kind: kind_to_proto(b.description_kind),
         deprecated: b.deprecated,
         deprecation_message: b.deprecation_message.clone(),
+        computed: b.computed,
     }
 }
 
@@ -90,7 +90,7 @@ pub fn block_from_proto(b: &pb::schema::Block) -> Result<Block, Error> {
         description_kind: kind_from_proto(b.description_kind),
         deprecated: b.deprecated,
         deprecation_message: b.deprecation_message.clone(),
-        ..Default::default()
+        computed: b.computed,
     })
 }
 
@@ -344,20 +344,15 @@ pub fn function_error_to_proto(e: &FunctionError) -> pb::FunctionError {
 /// message is absent) a null of `ty`. Errors carry the path of the
 /// offending part.
 pub fn decode_dynamic_value(dv: Option<&pb::DynamicValue>, ty: &Type) -> Result<Value, Error> {
-    match dv {
-        Some(dv) if !dv.msgpack.is_empty() => ctywire::msgpack::decode(&dv.msgpack, ty),
-        Some(dv) if !dv.json.is_empty() => ctywire::json::decode(&dv.json, ty),
-        _ => Ok(Value::null(ty.clone())),
-    }
+    let (msgpack, json) = dv.map_or((&[][..], &[][..]), |dv| (&dv.msgpack[..], &dv.json[..]));
+    DynamicValue::decode_parts(msgpack, json, ty, &DecodeOptions::default())
 }
 
 /// Encodes a value as a msgpack `DynamicValue` (go-cty's bytes); a value
 /// that does not conform to `ty` is an error at its path.
 pub fn encode_dynamic_value(v: &Value, ty: &Type) -> Result<pb::DynamicValue, Error> {
-    Ok(pb::DynamicValue {
-        msgpack: ctywire::msgpack::encode(v, ty)?,
-        json: Vec::new(),
-    })
+    let DynamicValue { msgpack, json } = DynamicValue::encode(v, ty)?;
+    Ok(pb::DynamicValue { msgpack, json })
 }
 
 /// A `RawState` from protobuf, its JSON and flatmap moved out of the
@@ -506,6 +501,8 @@ pub fn client_capabilities_from_proto(c: Option<&pb::ClientCapabilities>) -> Cli
     c.map(|c| ClientCapabilities {
         deferral_allowed: c.deferral_allowed,
         write_only_attributes_allowed: c.write_only_attributes_allowed,
+        store_planned_private: c.store_planned_private,
+        computed_blocks_allowed: c.computed_blocks_allowed,
     })
     .unwrap_or_default()
 }

@@ -186,6 +186,7 @@ pub(crate) fn plan_resource_change(
         provider_meta: v.meta(RPC, r.provider_meta)?,
         type_name: r.type_name,
         prior_private: r.prior_private,
+        planned_private: r.planned_private,
         client_capabilities: capabilities(r.client_capabilities),
     })
 }
@@ -399,4 +400,84 @@ pub(crate) fn call_function(
         name: r.name,
         arguments,
     })
+}
+
+pub(crate) fn validate_state_store_config(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::validate_state_store::Request,
+) -> Result<ValidateStateStoreConfigRequest, Diagnostic> {
+    Ok(ValidateStateStoreConfigRequest {
+        config: v.decode("ValidateStateStoreConfig", "config", r.config, &e.ty)?,
+        type_name: r.type_name,
+    })
+}
+
+pub(crate) fn configure_state_store(
+    v: &Values<'_>,
+    e: &Entry,
+    r: pb::configure_state_store::Request,
+) -> Result<ConfigureStateStoreRequest, Diagnostic> {
+    Ok(ConfigureStateStoreRequest {
+        config: v.decode("ConfigureStateStore", "config", r.config, &e.ty)?,
+        type_name: r.type_name,
+        capabilities: StateStoreClientCapabilities {
+            chunk_size: r.capabilities.map_or(0, |c| c.chunk_size),
+        },
+    })
+}
+
+pub(crate) fn read_state_bytes(r: pb::read_state_bytes::Request) -> ReadStateBytesRequest {
+    ReadStateBytesRequest {
+        type_name: r.type_name,
+        state_id: r.state_id,
+    }
+}
+
+/// A chunk of a write, and the state its `meta` names (the first chunk's).
+pub(crate) fn write_state_bytes(
+    r: pb::write_state_bytes::RequestChunk,
+) -> (Option<WriteStateBytesRequest>, StateChunk) {
+    let meta = r.meta.map(|m| WriteStateBytesRequest {
+        type_name: m.type_name,
+        state_id: m.state_id,
+    });
+    let chunk = StateChunk {
+        bytes: r.bytes,
+        total_length: r.total_length,
+        range: r.range.map(|r| StateRange {
+            start: r.start,
+            end: r.end,
+        }),
+    };
+    (meta, chunk)
+}
+
+pub(crate) fn lock_state(r: pb::lock_state::Request) -> LockStateRequest {
+    LockStateRequest {
+        type_name: r.type_name,
+        state_id: r.state_id,
+        operation: r.operation,
+    }
+}
+
+pub(crate) fn unlock_state(r: pb::unlock_state::Request) -> UnlockStateRequest {
+    UnlockStateRequest {
+        type_name: r.type_name,
+        state_id: r.state_id,
+        lock_id: r.lock_id,
+    }
+}
+
+pub(crate) fn get_states(r: pb::get_states::Request) -> GetStatesRequest {
+    GetStatesRequest {
+        type_name: r.type_name,
+    }
+}
+
+pub(crate) fn delete_state(r: pb::delete_state::Request) -> DeleteStateRequest {
+    DeleteStateRequest {
+        type_name: r.type_name,
+        state_id: r.state_id,
+    }
 }

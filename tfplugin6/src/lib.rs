@@ -15,11 +15,11 @@ mod convert_tests;
 mod diagnostics;
 mod fromproto;
 mod genconfig;
+mod go_plugin;
 mod huffman;
 mod panic;
 mod provider;
-mod serve;
-mod server;
+mod service;
 mod stop;
 mod stream;
 mod tables;
@@ -30,16 +30,20 @@ pub use async_trait::async_trait;
 pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
 pub use genconfig::generated_config;
-pub use provider::*;
-pub use serve::{
+pub use go_plugin::{
     serve, serve_with, try_serve, HandshakeEnv, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
-pub use server::{
-    InvokeActionStream, ListResourceStream, ProviderService, ReceivedValue, ValueObserver,
+pub use provider::*;
+pub use service::{
+    InvokeActionStream, ListResourceStream, ProviderService, ReadStateBytesStream, ReceivedValue,
+    ValueObserver,
 };
 pub use stop::StopSignal;
-pub use stream::{ActionProgress, ListResourceResult, ListResults, StreamClosed, STREAM_BUFFER};
+pub use stream::{
+    ActionProgress, ListResourceResult, ListResults, StateChunkStream, StateChunks, StreamClosed,
+    STREAM_BUFFER,
+};
 
 /// Terraform's side of the conversions: what a client of a
 /// [`ProviderService`] (an in-process Terraform core, such as
@@ -56,15 +60,15 @@ pub mod client {
 }
 
 /// The raw protocol: the protobuf messages and tonic services generated
-/// from `proto/` (protocol 6.10, what Terraform 1.15 speaks, without the
-/// experimental state-store RPCs; and go-plugin's
-/// controller, stdio, broker and the gRPC health service).
+/// from `proto/` (protocol 6.11, what Terraform 1.16 speaks, state stores
+/// included; and go-plugin's controller, stdio, broker and the gRPC
+/// health service).
 ///
 /// A provider works with [`Provider`] and its ctywire types instead; this
 /// is for driving a [`ProviderService`] at the gRPC level (tests, an
 /// in-process harness) and for go-plugin's side services.
 pub mod pb {
-    /// `tfplugin6`: the provider protocol, version 6.10.
+    /// `tfplugin6`: the provider protocol, version 6.11.
     #[allow(missing_docs, clippy::all, clippy::pedantic)]
     pub mod tfplugin6 {
         tonic::include_proto!("tfplugin6");

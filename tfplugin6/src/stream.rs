@@ -1,25 +1,35 @@
-//! The sending ends of the two server streams of protocol 6.10:
-//! [`ListResults`] (`ListResource`) and [`ActionProgress`]
-//! (`InvokeAction`).
+//! The streams of the protocol: the sending ends of the three server
+//! streams, [`ListResults`] (`ListResource`), [`ActionProgress`]
+//! (`InvokeAction`) and [`StateChunks`] (`ReadStateBytes`), and the
+//! receiving end of the one client stream, [`StateChunkStream`]
+//! (`WriteStateBytes`).
 //!
-//! Each is a bounded channel to the gRPC response: `send` waits while
-//! [`STREAM_BUFFER`] events are still unread, so a provider producing
-//! faster than Terraform reads is slowed down instead of buffering without
-//! bound, and `send` fails once the stream is over (Terraform has what it
-//! asked for, went away, or `StopProvider` came), so the provider stops.
+//! Each sending end is a bounded channel to the gRPC response: `send`
+//! waits while [`STREAM_BUFFER`] events (one state chunk) are still
+//! unread, so a provider producing faster than Terraform reads is slowed
+//! down instead of buffering without bound, and `send` fails once the
+//! stream is over (Terraform has what it asked for, went away, or
+//! `StopProvider` came), so the provider stops. The receiving end reads
+//! one message at a time, as the provider asks for it.
 
 use std::fmt;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use ctywire::Value;
 use tokio::sync::mpsc;
-use tonic::Status;
+use tokio_stream::StreamExt;
+use tonic::{Status, Streaming};
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::pb::tfplugin6 as pb;
+use crate::provider::{StateChunk, WriteStateBytesRequest};
 
 /// How many events may wait unread in a stream before `send` waits.
 pub const STREAM_BUFFER: usize = 64;
+
+/// How many state chunks may wait unread: one, since a chunk may be
+/// 128 MiB (memory stays a few chunks, however large the state).
+pub(crate) const STATE_CHUNK_BUFFER: usize = 1;
 
 /// A stream is over: Terraform takes no more events (it has as many as it
 /// asked for, it went away, the provider was stopped, or an event could
@@ -154,4 +164,120 @@ impl ActionProgress {
         let tx = self.tx.upgrade().ok_or(StreamClosed)?;
         tx.send(Ok(event)).await.map_err(|_| StreamClosed)
     }
+}
+
+/// Where a [`Provider::read_state_bytes`](crate::Provider::read_state_bytes)
+/// sends the state's chunks, in order.
+#[derive(Debug)]
+pub struct StateChunks {
+    tx: WeakSender<pb::read_state_bytes::Response>,
+    encode: fn(StateChunk) -> pb::read_state_bytes::Response,
+}
+
+impl StateChunks {
+    pub(crate) fn new(
+        tx: Sender<pb::read_state_bytes::Response>,
+        encode: fn(StateChunk) -> pb::read_state_bytes::Response,
+    ) -> Self {
+        StateChunks {
+            tx: tx.downgrade(),
+            encode,
+        }
+    }
+
+    /// Sends one chunk, waiting while Terraform has not read the last
+    /// one. `Err` once Terraform went away or the provider was stopped.
+    pub async fn send(&self, chunk: StateChunk) -> Result<(), StreamClosed> {
+        let tx = self.tx.upgrade().ok_or(StreamClosed)?;
+        tx.send(Ok((self.encode)(chunk)))
+            .await
+            .map_err(|_| StreamClosed)
+    }
+}
+
+/// How the service reads a request chunk: the state it names (the first
+/// chunk's `meta`), and the chunk.
+pub(crate) type DecodeChunk =
+    fn(pb::write_state_bytes::RequestChunk) -> (Option<WriteStateBytesRequest>, StateChunk);
+
+/// The chunks of a `WriteStateBytes`, as Terraform sends them: a
+/// [`Provider::write_state_bytes`](crate::Provider::write_state_bytes)
+/// reads them one at a time (nothing is read ahead).
+pub struct StateChunkStream {
+    /// The first chunk, read by the service to learn which state it is.
+    first: Option<StateChunk>,
+    rest: Streaming<pb::write_state_bytes::RequestChunk>,
+    decode: DecodeChunk,
+    /// The state the first chunk named.
+    named: (String, String),
+}
+
+impl fmt::Debug for StateChunkStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateChunkStream")
+            .field("named", &self.named)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StateChunkStream {
+    /// Reads the first chunk: the state it names, and the stream from it.
+    pub(crate) async fn start(
+        mut rest: Streaming<pb::write_state_bytes::RequestChunk>,
+        decode: DecodeChunk,
+    ) -> Result<(WriteStateBytesRequest, Self), Diagnostic> {
+        let first = rest.message().await.map_err(interrupted)?.ok_or_else(|| {
+            Diagnostic::error("No state to write")
+                .with_detail("Terraform's WriteStateBytes stream ended before its first chunk")
+        })?;
+        let (meta, first) = decode(first);
+        let req = meta.ok_or_else(|| {
+            Diagnostic::error("Invalid state chunk").with_detail(
+                "the first chunk of WriteStateBytes has no meta naming the state store type and the state",
+            )
+        })?;
+        let stream = StateChunkStream {
+            first: Some(first),
+            rest,
+            decode,
+            named: (req.type_name.clone(), req.state_id.clone()),
+        };
+        Ok((req, stream))
+    }
+
+    /// The next chunk; `Ok(None)` once Terraform closed the stream. An
+    /// error when the stream broke (Terraform went away or was stopped
+    /// mid-write) or a later chunk names another state: the write is
+    /// incomplete and must not replace the stored state.
+    pub async fn next(&mut self) -> Result<Option<StateChunk>, Diagnostic> {
+        if let Some(first) = self.first.take() {
+            return Ok(Some(first));
+        }
+        let Some(message) = self.rest.next().await else {
+            return Ok(None);
+        };
+        let message = message.map_err(interrupted)?;
+        match (self.decode)(message) {
+            (Some(meta), _)
+                if (meta.type_name.as_str(), meta.state_id.as_str())
+                    != (self.named.0.as_str(), self.named.1.as_str()) =>
+            {
+                Err(
+                    Diagnostic::error("Invalid state chunk").with_detail(format!(
+                    "a later chunk of the write of {:?} ({:?}) names another state, {:?} ({:?})",
+                    self.named.1, self.named.0, meta.state_id, meta.type_name
+                )),
+                )
+            }
+            (_, chunk) => Ok(Some(chunk)),
+        }
+    }
+}
+
+/// A write whose stream broke off.
+fn interrupted(s: Status) -> Diagnostic {
+    Diagnostic::error("The state write was interrupted").with_detail(format!(
+        "Terraform's stream of state chunks broke off: {}",
+        s.message()
+    ))
 }

@@ -67,6 +67,13 @@ failed!(
     validate_list_resource_config,
     validate_action_config,
     plan_action,
+    validate_state_store,
+    configure_state_store,
+    write_state_bytes,
+    lock_state,
+    unlock_state,
+    get_states,
+    delete_state,
 );
 
 /// An answer value, encoded at `entry`'s type; resource states get their
@@ -182,6 +189,11 @@ pub(crate) fn get_metadata(s: &Schemas) -> pb::get_metadata::Response {
                 type_name: k.clone(),
             })
             .collect(),
+        state_stores: (s.state_stores.keys())
+            .map(|k| m::StateStoreMetadata {
+                type_name: k.clone(),
+            })
+            .collect(),
     }
 }
 
@@ -209,6 +221,7 @@ pub(crate) fn get_provider_schema<'a>(
         functions: functions(s),
         ephemeral_resource_schemas: map(&s.ephemeral_resources),
         list_resource_schemas: map(&s.list_resources),
+        state_store_schemas: map(&s.state_stores),
         action_schemas: (s.actions.iter())
             .map(|(k, v)| {
                 let schema = Some(schema_to_proto(v));
@@ -675,5 +688,75 @@ pub(crate) fn action_completed(d: &Diagnostics) -> pb::invoke_action::Event {
         r#type: Some(Ev::Completed(Completed {
             diagnostics: diagnostics_to_proto(d),
         })),
+    }
+}
+
+pub(crate) fn validate_state_store_config(d: Diagnostics) -> pb::validate_state_store::Response {
+    pb::validate_state_store::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn configure_state_store(
+    r: ConfigureStateStoreResponse,
+) -> pb::configure_state_store::Response {
+    pb::configure_state_store::Response {
+        diagnostics: diagnostics(r.diagnostics),
+        capabilities: Some(pb::StateStoreServerCapabilities {
+            chunk_size: r.capabilities.chunk_size,
+        }),
+    }
+}
+
+/// One chunk of a read, as its stream's message.
+pub(crate) fn read_state_bytes(c: StateChunk) -> pb::read_state_bytes::Response {
+    pb::read_state_bytes::Response {
+        bytes: c.bytes,
+        total_length: c.total_length,
+        range: c.range.map(|r| pb::StateRange {
+            start: r.start,
+            end: r.end,
+        }),
+        diagnostics: vec![],
+    }
+}
+
+/// The message that ends a read with diagnostics.
+pub(crate) fn read_state_diagnostics(d: Diagnostics) -> pb::read_state_bytes::Response {
+    pb::read_state_bytes::Response {
+        diagnostics: diagnostics(d),
+        ..Default::default()
+    }
+}
+
+pub(crate) fn write_state_bytes(d: Diagnostics) -> pb::write_state_bytes::Response {
+    pb::write_state_bytes::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn lock_state(r: LockStateResponse) -> pb::lock_state::Response {
+    pb::lock_state::Response {
+        lock_id: r.lock_id,
+        diagnostics: diagnostics(r.diagnostics),
+    }
+}
+
+pub(crate) fn unlock_state(d: Diagnostics) -> pb::unlock_state::Response {
+    pb::unlock_state::Response {
+        diagnostics: diagnostics(d),
+    }
+}
+
+pub(crate) fn get_states(r: GetStatesResponse) -> pb::get_states::Response {
+    pb::get_states::Response {
+        state_id: r.state_ids,
+        diagnostics: diagnostics(r.diagnostics),
+    }
+}
+
+pub(crate) fn delete_state(d: Diagnostics) -> pb::delete_state::Response {
+    pb::delete_state::Response {
+        diagnostics: diagnostics(d),
     }
 }

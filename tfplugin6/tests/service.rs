@@ -133,7 +133,7 @@ fn read(deferral_allowed: Option<bool>) -> pb::read_data_source::Request {
         provider_meta: None,
         client_capabilities: deferral_allowed.map(|deferral_allowed| pb::ClientCapabilities {
             deferral_allowed,
-            write_only_attributes_allowed: false,
+            ..Default::default()
         }),
     }
 }
@@ -188,6 +188,7 @@ fn plan(name: &str) -> pb::plan_resource_change::Request {
         provider_meta: None,
         client_capabilities: None,
         prior_identity: None,
+        planned_private: vec![],
     }
 }
 

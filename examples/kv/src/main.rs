@@ -18,6 +18,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::fs;
 
+mod state;
+
 /// A key-value store kept as one JSON file per entry.
 #[derive(Serialize, Deserialize, Model)]
 struct Config {
@@ -212,6 +214,7 @@ pub(crate) fn provider() -> Builder<impl Provider<Data = PathBuf>> {
         .list_resource("kv_entry", Entries)
         .data_source("kv_entries", Entries)
         .pure_function("hash", hash)
+        .state_store("kv", state::States)
 }
 
 fn main() {

@@ -52,7 +52,7 @@ use crate::authority::AuthorityConn;
 use crate::pb::health;
 use crate::pb::plugin;
 use crate::provider::Provider;
-use crate::server::{ProviderService, ValueObserver};
+use crate::service::{ProviderService, ValueObserver};
 use crate::tls;
 
 /// The environment variable Terraform sets to its magic cookie.

@@ -1,4 +1,4 @@
-//! Protocol 6.9–6.10 (Terraform 1.12–1.15), which the machines' Terraform
+//! Protocol 6.9–6.11 (Terraform 1.12–1.16), which the machines' Terraform
 //! 1.11 never calls: every new RPC driven over a real gRPC connection (a
 //! tonic server on a local TCP port, and the client tonic generated from
 //! the same proto, as a newer Terraform connects), against a provider
@@ -6,6 +6,9 @@
 //! through plan, apply, read and import, a list of 10,000 objects with and
 //! without them, an action's progress, generated configuration,
 //! deprecation messages, and a client that never sends any of it.
+
+mod fields_611;
+mod state_store;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -79,7 +82,8 @@ impl Store {
 /// The provider.
 struct Demo;
 
-type Ctx = Context<Arc<Store>>;
+type Data = Arc<Store>;
+type Ctx = Context<Data>;
 
 #[async_trait]
 impl Provider for Demo {
@@ -240,27 +244,58 @@ struct Served {
     pushed: Arc<AtomicUsize>,
 }
 
+/// HTTP/2's flow control windows at their protocol default (64 KiB), as
+/// go-grpc's client starts: what the transport may hold in flight is then
+/// small next to a 10,000-object list.
 async fn serve_service(
     service: pb::provider_server::ProviderServer<impl pb::provider_server::Provider>,
+) -> ProviderClient<Channel> {
+    connect(service, 65_535).await
+}
+
+/// [`serve_service`] with flow control windows of `window` bytes each way.
+async fn connect(
+    service: pb::provider_server::ProviderServer<impl pb::provider_server::Provider>,
+    window: u32,
 ) -> ProviderClient<Channel> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(
         tonic::transport::Server::builder()
+            .initial_stream_window_size(window)
+            .initial_connection_window_size(window)
             .add_service(service)
             .serve_with_incoming(TcpListenerStream::new(listener)),
     );
-    // HTTP/2's flow control windows at their protocol default (64 KiB),
-    // as go-grpc's client starts: what the transport may hold in flight
-    // is then small next to a 10,000-object list.
     let channel = Channel::from_shared(format!("http://{addr}"))
         .unwrap()
-        .initial_stream_window_size(65_535)
-        .initial_connection_window_size(65_535)
+        .initial_stream_window_size(window)
+        .initial_connection_window_size(window)
         .connect()
         .await
         .unwrap();
     ProviderClient::new(channel).max_decoding_message_size(256 << 20)
+}
+
+/// The demo provider with two state stores: `demo_store`, which takes
+/// the chunk size Terraform proposes, and `demo_greedy`, which wants
+/// more than Terraform accepts.
+async fn serve_with_store() -> (ProviderClient<Channel>, Arc<state_store::Shelf>) {
+    let shelf = Arc::new(state_store::Shelf::default());
+    let store = |choose| state_store::Memory {
+        shelf: shelf.clone(),
+        choose,
+    };
+    let framework = demo(&Arc::default())
+        .state_store("demo_store", store(|proposed| proposed))
+        .state_store("demo_greedy", store(|_| 256 << 20))
+        .build()
+        .unwrap();
+    // Windows of 4 MiB, as grpc-go's estimate of the link's bandwidth
+    // grows them on a fast local connection: 64 KiB windows would take
+    // minutes over 300 MiB states.
+    let client = connect(ProviderService::new(framework).into_service(), 4 << 20).await;
+    (client, shelf)
 }
 
 async fn serve() -> Served {
@@ -876,8 +911,12 @@ async fn an_old_client_that_never_sends_the_new_fields_works_as_before() {
             client_capabilities: Some(pb::ClientCapabilities {
                 deferral_allowed: false,
                 write_only_attributes_allowed: true,
+                // Zero values are not on the wire: Terraform 1.11's bytes.
+                store_planned_private: false,
+                computed_blocks_allowed: false,
             }),
             prior_identity: None,
+            planned_private: Vec::new(),
         })
         .await
         .unwrap()

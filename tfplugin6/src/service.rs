@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::{Request, Response, Status};
+use tonic::{Request, Response, Status, Streaming};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::fromproto::{self, Values};
@@ -16,7 +16,10 @@ use crate::panic::{self, Panic};
 use crate::pb::tfplugin6 as pb;
 use crate::provider::*;
 use crate::stop::{StopSignal, Stopper};
-use crate::stream::{self, ActionProgress, ListResults, STREAM_BUFFER};
+use crate::stream::{
+    self, ActionProgress, ListResults, StateChunkStream, StateChunks, STATE_CHUNK_BUFFER,
+    STREAM_BUFFER,
+};
 use crate::tables::{entry, list_errors, Entry, Identities, Table};
 use crate::toproto::{self, Failed};
 
@@ -91,6 +94,7 @@ struct Inner<P> {
     lists: Table,
     list_errors: Vec<Diagnostic>,
     actions: Table,
+    state_stores: Table,
     stopper: Stopper,
 }
 
@@ -113,6 +117,7 @@ impl<P: Provider> ProviderService<P> {
             lists: Table::new("list resource", &schemas.list_resources),
             list_errors: list_errors(&schemas),
             actions: Table::new("action", &schemas.actions),
+            state_stores: Table::new("state store", &schemas.state_stores),
             schemas,
             provider,
             stopper: Stopper::new(),
@@ -271,6 +276,29 @@ impl<P: Provider> ProviderService<P> {
     }
 }
 
+impl<P: Provider> ProviderService<P> {
+    async fn read_state(
+        &self,
+        r: pb::read_state_bytes::Request,
+        tx: stream::Sender<pb::read_state_bytes::Response>,
+    ) {
+        const RPC: &str = "ReadStateBytes";
+        let run = async {
+            self.inner.state_stores.get(&r.type_name)?;
+            let req = fromproto::read_state_bytes(r);
+            let chunks = StateChunks::new(tx.clone(), toproto::read_state_bytes);
+            tokio::select! {
+                d = self.call(RPC, move |p| Box::pin(async move { p.read_state_bytes(req, &chunks).await })) => d,
+                () = tx.closed() => Ok(Diagnostics::new()),
+            }
+        };
+        let d: Diagnostics = run.await.unwrap_or_else(|d: Diagnostic| d.into());
+        if !d.is_empty() {
+            let _ = tx.send(Ok(toproto::read_state_diagnostics(d))).await;
+        }
+    }
+}
+
 /// The answer to a call `StopProvider` cancelled.
 fn stopped(rpc: &str) -> Diagnostic {
     Diagnostic::error("The provider was stopped").with_detail(format!(
@@ -299,6 +327,9 @@ pub type ListResourceStream = ReceiverStream<Result<pb::list_resource::Event, St
 
 /// The response stream of `InvokeAction`.
 pub type InvokeActionStream = ReceiverStream<Result<pb::invoke_action::Event, Status>>;
+
+/// The response stream of `ReadStateBytes`.
+pub type ReadStateBytesStream = ReceiverStream<Result<pb::read_state_bytes::Response, Status>>;
 
 fn ok<T>(t: T) -> Reply<T> {
     Ok(Response::new(t))
@@ -333,7 +364,8 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
             .chain(i.ephemeral.errors())
             .chain(i.lists.errors())
             .chain(&i.list_errors)
-            .chain(i.actions.errors());
+            .chain(i.actions.errors())
+            .chain(i.state_stores.errors());
         ok(toproto::get_provider_schema(&i.schemas, errors))
     }
 
@@ -800,6 +832,143 @@ impl<P: Provider> pb::provider_server::Provider for ProviderService<P> {
         let this = self.clone();
         tokio::spawn(async move { this.invoke(req.into_inner(), tx).await });
         ok(ReceiverStream::new(rx))
+    }
+
+    async fn validate_state_store_config(
+        &self,
+        req: Request<pb::validate_state_store::Request>,
+    ) -> Reply<pb::validate_state_store::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::validate_state_store_config(&self.values(), e, r)?;
+                Ok(toproto::validate_state_store_config(
+                    self.call("ValidateStateStoreConfig", move |p| {
+                        p.validate_state_store_config(req)
+                    })
+                    .await?,
+                ))
+            }
+            .await,
+        )
+    }
+
+    async fn configure_state_store(
+        &self,
+        req: Request<pb::configure_state_store::Request>,
+    ) -> Reply<pb::configure_state_store::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                let e = self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::configure_state_store(&self.values(), e, r)?;
+                Ok(toproto::configure_state_store(
+                    self.call("ConfigureStateStore", move |p| p.configure_state_store(req))
+                        .await??,
+                ))
+            }
+            .await,
+        )
+    }
+
+    type ReadStateBytesStream = ReadStateBytesStream;
+
+    async fn read_state_bytes(
+        &self,
+        req: Request<pb::read_state_bytes::Request>,
+    ) -> Reply<Self::ReadStateBytesStream> {
+        let (tx, rx) = mpsc::channel(STATE_CHUNK_BUFFER);
+        let this = self.clone();
+        tokio::spawn(async move { this.read_state(req.into_inner(), tx).await });
+        ok(ReceiverStream::new(rx))
+    }
+
+    async fn write_state_bytes(
+        &self,
+        req: Request<Streaming<pb::write_state_bytes::RequestChunk>>,
+    ) -> Reply<pb::write_state_bytes::Response> {
+        let written = async {
+            let start = StateChunkStream::start(req.into_inner(), fromproto::write_state_bytes);
+            let (req, mut chunks) = start.await?;
+            self.inner.state_stores.get(&req.type_name)?;
+            self.call("WriteStateBytes", move |p| {
+                Box::pin(async move { p.write_state_bytes(req, &mut chunks).await })
+            })
+            .await
+        };
+        let d = written.await.unwrap_or_else(|d: Diagnostic| d.into());
+        ok(toproto::write_state_bytes(d))
+    }
+
+    async fn lock_state(
+        &self,
+        req: Request<pb::lock_state::Request>,
+    ) -> Reply<pb::lock_state::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::lock_state(r);
+                Ok(toproto::lock_state(
+                    self.call("LockState", move |p| p.lock_state(req)).await??,
+                ))
+            }
+            .await,
+        )
+    }
+
+    async fn unlock_state(
+        &self,
+        req: Request<pb::unlock_state::Request>,
+    ) -> Reply<pb::unlock_state::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::unlock_state(r);
+                Ok(toproto::unlock_state(
+                    self.call("UnlockState", move |p| p.unlock_state(req))
+                        .await?,
+                ))
+            }
+            .await,
+        )
+    }
+
+    async fn get_states(
+        &self,
+        req: Request<pb::get_states::Request>,
+    ) -> Reply<pb::get_states::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::get_states(r);
+                Ok(toproto::get_states(
+                    self.call("GetStates", move |p| p.get_states(req)).await??,
+                ))
+            }
+            .await,
+        )
+    }
+
+    async fn delete_state(
+        &self,
+        req: Request<pb::delete_state::Request>,
+    ) -> Reply<pb::delete_state::Response> {
+        let r = req.into_inner();
+        answer(
+            async {
+                self.inner.state_stores.get(&r.type_name)?;
+                let req = fromproto::delete_state(r);
+                Ok(toproto::delete_state(
+                    self.call("DeleteState", move |p| p.delete_state(req))
+                        .await?,
+                ))
+            }
+            .await,
+        )
     }
 
     async fn stop_provider(
