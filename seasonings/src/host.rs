@@ -82,9 +82,10 @@ impl Default for PluginOptions {
 /// What the host tells a plugin about itself in `init`.
 const HOST_NAME: &str = "ctywire-seasonings";
 const HOST_VERSION: &str = env!("CARGO_PKG_VERSION");
-const HOST_CAPABILITIES: [Capability; 3] = [
+const HOST_CAPABILITIES: [Capability; 4] = [
     Capability::Functions,
     Capability::Resources,
+    Capability::Storage,
     Capability::Log,
 ];
 
