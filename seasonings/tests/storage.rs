@@ -84,7 +84,11 @@ async fn serve(script: &str, call_timeout: Duration) -> Option<Served> {
 }
 
 async fn files() -> Option<Served> {
-    serve("examples/seasonings/python/files.py", Duration::from_secs(60)).await
+    serve(
+        "examples/seasonings/python/files.py",
+        Duration::from_secs(60),
+    )
+    .await
 }
 
 async fn faulty(call_timeout: Duration) -> Option<Served> {
@@ -128,7 +132,7 @@ async fn configure(
     let provider = client
         .configure_provider(pb::configure_provider::Request {
             terraform_version: "1.16.0".into(),
-            config: Some(encode_dynamic_value(&empty, &empty.ty()).unwrap()),
+            config: Some(encode_dynamic_value(&empty, empty.ty()).unwrap()),
             client_capabilities: None,
         })
         .await
@@ -352,7 +356,9 @@ async fn states_are_listed_and_deleted() {
     configure(&mut s.client, &dir, MIB).await.unwrap();
     assert_eq!(states(&mut s.client).await.unwrap(), Vec::<String>::new());
     for id in ["default", "staging"] {
-        assert!(write(&mut s.client, id, &state(100, 1), MIB, None).await.is_empty());
+        assert!(write(&mut s.client, id, &state(100, 1), MIB, None)
+            .await
+            .is_empty());
     }
     assert_eq!(states(&mut s.client).await.unwrap(), ["default", "staging"]);
     assert!(delete(&mut s.client, "staging").await.is_empty());
@@ -381,12 +387,17 @@ async fn a_second_lock_is_refused_with_the_holders_info() {
     assert!(refused.contains(kept["Who"].as_str().unwrap()), "{refused}");
     // Deleting a locked state is refused by the plugin, in its words.
     let locked = text(&delete(&mut s.client, "default").await);
-    assert!(locked.contains("State locked") && locked.contains("storage.delete"), "{locked}");
+    assert!(
+        locked.contains("State locked") && locked.contains("storage.delete"),
+        "{locked}"
+    );
 
     // Unlocking with another id names the holder; with its own, unlocks.
     let wrong = text(&unlock(&mut s.client, "default", "not-the-id").await);
     assert!(wrong.contains(&first.lock_id), "{wrong}");
-    assert!(unlock(&mut s.client, "default", &first.lock_id).await.is_empty());
+    assert!(unlock(&mut s.client, "default", &first.lock_id)
+        .await
+        .is_empty());
     let again = lock(&mut s.client, "default").await;
     assert!(errors(&again.diagnostics).is_empty());
     assert_ne!(again.lock_id, first.lock_id);
@@ -398,7 +409,9 @@ async fn a_write_that_breaks_off_never_reaches_the_plugin() {
     let dir = states_dir("broken-off");
     configure(&mut s.client, &dir, MIB).await.unwrap();
     let before = state(MIB + 10, 1);
-    assert!(write(&mut s.client, "default", &before, MIB, None).await.is_empty());
+    assert!(write(&mut s.client, "default", &before, MIB, None)
+        .await
+        .is_empty());
     let errs = text(&write(&mut s.client, "default", &state(3 * MIB, 2), MIB, Some(2)).await);
     assert!(errs.contains("interrupted"), "{errs}");
     assert!(read(&mut s.client, "default").await.bytes == before);
@@ -406,15 +419,24 @@ async fn a_write_that_breaks_off_never_reaches_the_plugin() {
 
 #[tokio::test]
 async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else { return };
+    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+        return;
+    };
     let dir = states_dir("crash");
     configure(&mut s.client, &dir, MIB).await.unwrap();
     let before = state(2 * MIB + 1, 1);
-    assert!(write(&mut s.client, "default", &before, MIB, None).await.is_empty());
+    assert!(write(&mut s.client, "default", &before, MIB, None)
+        .await
+        .is_empty());
     let mut crash = b"CRASH".to_vec();
     crash.extend(state(2 * MIB, 2));
     let errs = text(&write(&mut s.client, "default", &crash, MIB, None).await);
-    for named in ["\"files\"", "storage.write", "state \"default\"", "crashing mid-write"] {
+    for named in [
+        "\"files\"",
+        "storage.write",
+        "state \"default\"",
+        "crashing mid-write",
+    ] {
         assert!(errs.contains(named), "{named} in {errs}");
     }
     // It did die mid-write: half of the new state is on disk.
@@ -429,30 +451,53 @@ async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
 
 #[tokio::test]
 async fn a_read_that_never_answers_times_out_naming_the_plugin_method_and_state() {
-    let Some(mut s) = faulty(Duration::from_secs(2)).await else { return };
-    configure(&mut s.client, &states_dir("hang"), MIB).await.unwrap();
+    let Some(mut s) = faulty(Duration::from_secs(2)).await else {
+        return;
+    };
+    configure(&mut s.client, &states_dir("hang"), MIB)
+        .await
+        .unwrap();
     let started = Instant::now();
     let errs = text(&read(&mut s.client, "hang").await.errors);
     assert!(started.elapsed() < Duration::from_secs(30));
-    for named in ["\"files\"", "storage.read", "no answer within 2s", "state \"hang\""] {
+    for named in [
+        "\"files\"",
+        "storage.read",
+        "no answer within 2s",
+        "state \"hang\"",
+    ] {
         assert!(errs.contains(named), "{named} in {errs}");
     }
 }
 
 #[tokio::test]
 async fn a_state_that_is_not_bin_is_refused_at_its_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else { return };
-    configure(&mut s.client, &states_dir("text"), MIB).await.unwrap();
+    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+        return;
+    };
+    configure(&mut s.client, &states_dir("text"), MIB)
+        .await
+        .unwrap();
     let errs = text(&read(&mut s.client, "text").await.errors);
-    for named in ["\"files\"", "storage.read", "state \"text\"", ".state", "bin or nil"] {
+    for named in [
+        "\"files\"",
+        "storage.read",
+        "state \"text\"",
+        ".state",
+        "bin or nil",
+    ] {
         assert!(errs.contains(named), "{named} in {errs}");
     }
 }
 
 #[tokio::test]
 async fn a_holder_without_an_id_is_refused_at_its_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else { return };
-    configure(&mut s.client, &states_dir("nameless"), MIB).await.unwrap();
+    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+        return;
+    };
+    configure(&mut s.client, &states_dir("nameless"), MIB)
+        .await
+        .unwrap();
     let errs = text(&errors(&lock(&mut s.client, "nameless").await.diagnostics));
     for named in ["storage.lock", "state \"nameless\"", ".held.ID", "missing"] {
         assert!(errs.contains(named), "{named} in {errs}");
@@ -461,7 +506,9 @@ async fn a_holder_without_an_id_is_refused_at_its_path() {
 
 #[tokio::test]
 async fn state_ids_that_are_not_strings_are_refused_at_their_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else { return };
+    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+        return;
+    };
     let dir = states_dir("x").join("broken-list");
     configure(&mut s.client, &dir, MIB).await.unwrap();
     let errs = text(&states(&mut s.client).await.unwrap_err());
@@ -473,7 +520,9 @@ async fn state_ids_that_are_not_strings_are_refused_at_their_path() {
 #[tokio::test]
 async fn a_state_larger_than_a_message_is_refused_before_it_is_gathered() {
     let Some(mut s) = files().await else { return };
-    configure(&mut s.client, &states_dir("large"), MIB).await.unwrap();
+    configure(&mut s.client, &states_dir("large"), MIB)
+        .await
+        .unwrap();
     // 65 MiB announced; only the first chunk is sent.
     let (tx, rx) = mpsc::channel(1);
     tx.send(pb::write_state_bytes::RequestChunk {

@@ -96,13 +96,13 @@ impl Call<'_> {
         self.send(params).await
     }
 
-    /// Where the call was: `plugin "files", storage.write, state "default"`.
+    /// Where the call was: `state "default": plugin "files", storage.write`.
     fn place(&self) -> String {
-        let mut out = format!("plugin {:?}, {}", self.plugin.info().name, self.method);
-        if let Some(id) = self.state_id {
-            out.push_str(&format!(", state {id:?}"));
+        let call = format!("plugin {:?}, {}", self.plugin.info().name, self.method);
+        match self.state_id {
+            Some(id) => format!("state {id:?}: {call}"),
+            None => call,
         }
-        out
     }
 
     /// A failed call as Terraform's error: the plugin's own summary and
@@ -110,32 +110,39 @@ impl Call<'_> {
     /// always.
     fn failed(&self, e: PluginError) -> Diagnostics {
         match e.remote() {
-            Some(r) => {
-                let detail = match &r.detail {
-                    Some(d) => format!("{d}\n\n({})", self.place()),
-                    None => format!("({})", self.place()),
-                };
-                Diagnostic::error(r.message.clone())
-                    .with_detail(detail)
-                    .into()
-            }
-            None => self.error(e.to_string()),
+            Some(r) => Diagnostic::error(r.message.clone())
+                .with_detail(self.placed(r.detail.as_deref()))
+                .into(),
+            // The error names the plugin and the method; the state leads.
+            None => Self::storage_failed(match self.state_id {
+                Some(id) => format!("state {id:?}: {e}"),
+                None => e.to_string(),
+            }),
         }
+    }
+
+    /// The plugin's own detail, then where it was said.
+    fn placed(&self, detail: Option<&str>) -> String {
+        match detail {
+            Some(d) => format!("{d}\n\n({})", self.place()),
+            None => format!("({})", self.place()),
+        }
+    }
+
+    /// An error of the host's own about this call.
+    fn error(&self, why: &str) -> Diagnostics {
+        Self::storage_failed(format!("{}: {why}", self.place()))
+    }
+
+    fn storage_failed(detail: String) -> Diagnostics {
+        Diagnostic::error("State storage failed")
+            .with_detail(detail)
+            .into()
     }
 
     /// A broken answer: the path in it says where.
     fn bad(&self, e: ctywire::Error) -> Diagnostics {
         self.failed(self.plugin.failure(self.method, ErrorKind::BadAnswer(e)))
-    }
-
-    fn error(&self, detail: String) -> Diagnostics {
-        let detail = match self.state_id {
-            Some(id) => format!("{detail} (state {id:?})"),
-            None => detail,
-        };
-        Diagnostic::error("State storage failed")
-            .with_detail(detail)
-            .into()
     }
 
     /// An answer's diagnostics: errors stop, warnings have no way out of
@@ -144,7 +151,11 @@ impl Call<'_> {
         if answer.present("diagnostics").is_none() {
             return Ok(());
         }
-        let ds = diagnostics(read_diagnostics(answer).map_err(|e| self.bad(e))?);
+        let mut ds = read_diagnostics(answer).map_err(|e| self.bad(e))?;
+        for d in &mut ds {
+            d.detail = Some(self.placed(d.detail.as_deref()));
+        }
+        let ds = diagnostics(ds);
         if ds.has_errors() {
             return Err(ds);
         }
@@ -153,19 +164,13 @@ impl Call<'_> {
 
     /// A lock or unlock answer: `{}`, or `{held: info}` when another
     /// lock holds the state.
+    // The framework's LockError, as its StateStore's lock returns it.
+    #[allow(clippy::result_large_err)]
     fn lock_answer(&self, answer: &Fields) -> Result<(), LockError> {
         self.checked(answer)?;
-        match answer.present("held") {
+        match read_held(answer).map_err(|e| self.bad(e))? {
             None => Ok(()),
-            Some(_) => {
-                let held = answer
-                    .fields("held")
-                    .and_then(|f| {
-                        read_lock_info(&f).map_err(|e| e.under(PathStep::Attr("held".into())))
-                    })
-                    .map_err(|e| self.bad(e))?;
-                Err(LockError::Held(held))
-            }
+            Some(held) => Err(LockError::Held(held)),
         }
     }
 }
@@ -190,7 +195,7 @@ impl StateStore<()> for PluginStore {
         let mut params = Fields::new();
         params
             .insert_value("config", &config.0, &self.ty)
-            .map_err(|e| call.error(format!("the configuration cannot be sent: {e}")))?;
+            .map_err(|e| call.error(&format!("the configuration cannot be sent: {e}")))?;
         let answer = call.send(params).await?;
         call.checked(&answer)
     }
@@ -203,14 +208,8 @@ impl StateStore<()> for PluginStore {
     ) -> Result<Option<StoredState>, Diagnostics> {
         let call = self.call(method::STORAGE_READ, Some(state_id));
         let answer = call.on_state(Fields::new()).await?;
-        match answer.present("state") {
-            None => Ok(None),
-            Some(raw) => {
-                let bytes = read_bin(&raw.0)
-                    .map_err(|e| call.bad(e.under(PathStep::Attr("state".into()))))?;
-                Ok(Some(StoredState::from(bytes)))
-            }
-        }
+        let state = read_state(&answer).map_err(|e| call.bad(e))?;
+        Ok(state.map(StoredState::from))
     }
 
     async fn write(
@@ -221,8 +220,9 @@ impl StateStore<()> for PluginStore {
         len: u64,
     ) -> Result<PluginWriter, Diagnostics> {
         if len > MAX_STATE {
-            return Err(self.call(method::STORAGE_WRITE, Some(state_id)).error(format!(
-                "the state has {len} bytes; a plugin stores at most {MAX_STATE} (it travels in one message, §8)"
+            let call = self.call(method::STORAGE_WRITE, Some(state_id));
+            return Err(call.error(&format!(
+                "the state has {len} bytes; a plugin stores at most {MAX_STATE} (a state travels in one message, §8)"
             )));
         }
         Ok(PluginWriter {
@@ -265,16 +265,7 @@ impl StateStore<()> for PluginStore {
         let call = self.call(method::STORAGE_LIST, None);
         let answer = call.send(Fields::new()).await?;
         call.checked(&answer)?;
-        answer
-            .list("state_ids", |b| {
-                crate::msgpack::as_str(b).map(str::to_owned).ok_or_else(|| {
-                    ctywire::Error::type_error(format!(
-                        "a state id is a string, not {}",
-                        crate::msgpack::kind(b)
-                    ))
-                })
-            })
-            .map_err(|e| call.bad(e))
+        read_state_ids(&answer).map_err(|e| call.bad(e))
     }
 
     async fn delete(
@@ -339,6 +330,43 @@ fn lock_fields(info: &LockInfo) -> [(&'static str, &str); 7] {
     ]
 }
 
+// The answers' readers: plugin output, so each takes any bytes (the
+// tests below feed them arbitrary ones) and says where an answer is wrong.
+
+/// `storage.read`'s `state`: bin, or nil for none yet.
+fn read_state(answer: &Fields) -> Result<Option<Vec<u8>>, ctywire::Error> {
+    match answer.present("state") {
+        None => Ok(None),
+        Some(raw) => read_bin(&raw.0)
+            .map(Some)
+            .map_err(|e| e.under(PathStep::Attr("state".into()))),
+    }
+}
+
+/// `storage.list`'s `state_ids`.
+fn read_state_ids(answer: &Fields) -> Result<Vec<String>, ctywire::Error> {
+    answer.list("state_ids", |b| {
+        crate::msgpack::as_str(b).map(str::to_owned).ok_or_else(|| {
+            ctywire::Error::type_error(format!(
+                "a state id is a string, not {}",
+                crate::msgpack::kind(b)
+            ))
+        })
+    })
+}
+
+/// A lock or unlock answer's `held`: the holder, when another lock holds
+/// the state.
+fn read_held(answer: &Fields) -> Result<Option<LockInfo>, ctywire::Error> {
+    if answer.present("held").is_none() {
+        return Ok(None);
+    }
+    let held = answer.fields("held")?;
+    read_lock_info(&held)
+        .map(Some)
+        .map_err(|e| e.under(PathStep::Attr("held".into())))
+}
+
 /// The holder's lock info; `ID` is required, the rest may be missing.
 fn read_lock_info(f: &Fields) -> Result<LockInfo, ctywire::Error> {
     let opt = |key: &str| -> Result<String, ctywire::Error> {
@@ -353,4 +381,47 @@ fn read_lock_info(f: &Fields) -> Result<LockInfo, ctywire::Error> {
         created: opt("Created")?,
         path: opt("Path")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{read_held, read_lock_info, read_state, read_state_ids, write_lock_info};
+    use crate::protocol::Fields;
+
+    fn info(id: String, who: String) -> ctywire_provider::LockInfo {
+        ctywire_provider::LockInfo {
+            id,
+            operation: "OperationTypeApply".into(),
+            info: String::new(),
+            who,
+            version: "1.16.0".into(),
+            created: "2026-11-26T20:00:00Z".into(),
+            path: "default".into(),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn lock_info_round_trips_as_the_contracts_map(id in ".*", who in ".*") {
+            let info = info(id, who);
+            let map = Fields::read(&write_lock_info(&info).0).unwrap();
+            prop_assert_eq!(read_lock_info(&map).unwrap(), info);
+        }
+
+        #[test]
+        fn storage_answers_of_any_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
+            // As a whole answer, and as each field's value.
+            let mut answers: Vec<Fields> = Fields::read(&bytes).into_iter().collect();
+            for key in ["state", "state_ids", "held"] {
+                let mut f = Fields::new();
+                f.insert_raw(key, ctywire_bridge::msgpack_rpc::Raw(bytes.clone()));
+                answers.push(f);
+            }
+            for a in &answers {
+                let _ = (read_state(a), read_state_ids(a), read_held(a));
+            }
+        }
+    }
 }
