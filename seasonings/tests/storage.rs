@@ -95,6 +95,21 @@ async fn faulty(call_timeout: Duration) -> Option<Served> {
     serve("seasonings/tests/plugins/faulty_files.py", call_timeout).await
 }
 
+/// The faulty store, configured with `dir`.
+async fn faulty_in(dir: &Path, call_timeout: Duration) -> Option<Served> {
+    let mut s = faulty(call_timeout).await?;
+    configure(&mut s.client, dir, MIB).await.unwrap();
+    Some(s)
+}
+
+/// `errs` names each of `named` (the plugin, the method, the state, the
+/// path in the answer: what a Terraform user needs).
+fn assert_names(errs: &str, named: &[&str]) {
+    for n in named {
+        assert!(errs.contains(n), "{n} in {errs}");
+    }
+}
+
 fn errors(ds: &[pb::Diagnostic]) -> Vec<Diagnostic> {
     ds.iter()
         .map(diagnostic_from_proto)
@@ -324,6 +339,25 @@ async fn the_plugins_store_is_served_as_name_storage_with_the_plugins_schema() {
 }
 
 #[tokio::test]
+async fn a_plugin_without_storage_serves_no_state_store() {
+    let Some(mut s) = serve(
+        "examples/seasonings/python/things.py",
+        Duration::from_secs(60),
+    )
+    .await
+    else {
+        return;
+    };
+    let schemas = (s.client)
+        .get_provider_schema(pb::get_provider_schema::Request {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(schemas.state_store_schemas.is_empty());
+    assert!(schemas.resource_schemas.contains_key("things_thing"));
+}
+
+#[tokio::test]
 async fn a_state_of_several_chunks_is_written_and_read_back_equal() {
     let Some(mut s) = files().await else { return };
     let dir = states_dir("chunks");
@@ -431,14 +465,13 @@ async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
     let mut crash = b"CRASH".to_vec();
     crash.extend(state(2 * MIB, 2));
     let errs = text(&write(&mut s.client, "default", &crash, MIB, None).await);
-    for named in [
+    let named = [
         "\"files\"",
         "storage.write",
         "state \"default\"",
         "crashing mid-write",
-    ] {
-        assert!(errs.contains(named), "{named} in {errs}");
-    }
+    ];
+    assert_names(&errs, &named);
     // It did die mid-write: half of the new state is on disk.
     assert!(dir.join(".default.partial").exists());
     // A new plugin (Terraform starts the provider again) reads the last
@@ -451,70 +484,57 @@ async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
 
 #[tokio::test]
 async fn a_read_that_never_answers_times_out_naming_the_plugin_method_and_state() {
-    let Some(mut s) = faulty(Duration::from_secs(2)).await else {
+    let Some(mut s) = faulty_in(&states_dir("hang"), Duration::from_secs(2)).await else {
         return;
     };
-    configure(&mut s.client, &states_dir("hang"), MIB)
-        .await
-        .unwrap();
     let started = Instant::now();
     let errs = text(&read(&mut s.client, "hang").await.errors);
     assert!(started.elapsed() < Duration::from_secs(30));
-    for named in [
+    let named = [
         "\"files\"",
         "storage.read",
         "no answer within 2s",
         "state \"hang\"",
-    ] {
-        assert!(errs.contains(named), "{named} in {errs}");
-    }
+    ];
+    assert_names(&errs, &named);
 }
 
 #[tokio::test]
 async fn a_state_that_is_not_bin_is_refused_at_its_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+    let Some(mut s) = faulty_in(&states_dir("text"), Duration::from_secs(60)).await else {
         return;
     };
-    configure(&mut s.client, &states_dir("text"), MIB)
-        .await
-        .unwrap();
     let errs = text(&read(&mut s.client, "text").await.errors);
-    for named in [
+    let named = [
         "\"files\"",
         "storage.read",
         "state \"text\"",
         ".state",
         "bin or nil",
-    ] {
-        assert!(errs.contains(named), "{named} in {errs}");
-    }
+    ];
+    assert_names(&errs, &named);
 }
 
 #[tokio::test]
 async fn a_holder_without_an_id_is_refused_at_its_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+    let Some(mut s) = faulty_in(&states_dir("nameless"), Duration::from_secs(60)).await else {
         return;
     };
-    configure(&mut s.client, &states_dir("nameless"), MIB)
-        .await
-        .unwrap();
     let errs = text(&errors(&lock(&mut s.client, "nameless").await.diagnostics));
-    for named in ["storage.lock", "state \"nameless\"", ".held.ID", "missing"] {
-        assert!(errs.contains(named), "{named} in {errs}");
-    }
+    assert_names(
+        &errs,
+        &["storage.lock", "state \"nameless\"", ".held.ID", "missing"],
+    );
 }
 
 #[tokio::test]
 async fn state_ids_that_are_not_strings_are_refused_at_their_path() {
-    let Some(mut s) = faulty(Duration::from_secs(60)).await else {
+    let dir = states_dir("list").join("broken-list");
+    let Some(mut s) = faulty_in(&dir, Duration::from_secs(60)).await else {
         return;
     };
-    let dir = states_dir("x").join("broken-list");
-    configure(&mut s.client, &dir, MIB).await.unwrap();
     let errs = text(&states(&mut s.client).await.unwrap_err());
-    for named in ["storage.list", ".state_ids[0]", "string"] {
-        assert!(errs.contains(named), "{named} in {errs}");
-    }
+    assert_names(&errs, &["storage.list", ".state_ids[0]", "string"]);
 }
 
 #[tokio::test]
