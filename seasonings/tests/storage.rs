@@ -339,6 +339,27 @@ async fn the_plugins_store_is_served_as_name_storage_with_the_plugins_schema() {
 }
 
 #[tokio::test]
+async fn a_config_without_its_required_directory_is_refused_at_its_path() {
+    let Some(mut s) = files().await else { return };
+    let ty = store_schema(&mut s.client).await.implied_type().unwrap();
+    let config = Value::object([("directory", Value::null(Type::String))]);
+    let resp = (s.client)
+        .validate_state_store_config(pb::validate_state_store::Request {
+            type_name: STORE.into(),
+            config: Some(encode_dynamic_value(&config, &ty).unwrap()),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let errs = errors(&resp.diagnostics);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(
+        errs[0].attribute,
+        Some(ctywire_provider::Path::root().attr("directory"))
+    );
+}
+
+#[tokio::test]
 async fn a_plugin_without_storage_serves_no_state_store() {
     let Some(mut s) = serve(
         "examples/seasonings/python/things.py",
