@@ -259,6 +259,21 @@ impl<P: Provider> Builder<P> {
         self
     }
 
+    /// Serves `store` as the state store type `name` with the schema
+    /// `block` known only at runtime: its `Config` reads the whole
+    /// configuration (a newtype over [`Value`] with `#[serde(transparent)]`).
+    pub fn state_store_with_schema<S: StateStore<P::Data>>(
+        mut self,
+        name: &str,
+        block: Block,
+        store: S,
+    ) -> Self {
+        let imp: Box<dyn AnyStateStore<P::Data>> = Box::new(Store::new(store));
+        let kind = kind_of_block(name, block, 0, None, TypeId::of::<S>(), imp);
+        Self::add(&mut self.problems, &mut self.state_stores, name, kind);
+        self
+    }
+
     /// Serves `resource` as the managed resource type `name`, with the
     /// schema `block` (at schema version `version`) known only at runtime
     /// (see [`DynResource`]). It has no identity.

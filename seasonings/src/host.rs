@@ -82,10 +82,11 @@ impl Default for PluginOptions {
 /// What the host tells a plugin about itself in `init`.
 const HOST_NAME: &str = "ctywire-seasonings";
 const HOST_VERSION: &str = env!("CARGO_PKG_VERSION");
-const HOST_CAPABILITIES: [Capability; 4] = [
+const HOST_CAPABILITIES: [Capability; 5] = [
     Capability::Hooks,
     Capability::Functions,
     Capability::Resources,
+    Capability::Storage,
     Capability::Log,
 ];
 

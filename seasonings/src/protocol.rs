@@ -76,6 +76,22 @@ pub mod method {
     pub const HOOKS_POST_PLAN: &str = "hooks.postPlan";
     /// §7, once a whole plan is made.
     pub const HOOKS_PLAN_STAGE_COMPLETED: &str = "hooks.planStageCompleted";
+    /// §8.
+    pub const STORAGE_GET_SCHEMA: &str = "storage.getSchema";
+    /// §8.
+    pub const STORAGE_CONFIGURE: &str = "storage.configure";
+    /// §8.
+    pub const STORAGE_READ: &str = "storage.read";
+    /// §8.
+    pub const STORAGE_WRITE: &str = "storage.write";
+    /// §8.
+    pub const STORAGE_LOCK: &str = "storage.lock";
+    /// §8.
+    pub const STORAGE_UNLOCK: &str = "storage.unlock";
+    /// §8.
+    pub const STORAGE_LIST: &str = "storage.list";
+    /// §8.
+    pub const STORAGE_DELETE: &str = "storage.delete";
 }
 
 /// A method name as sent: dotted. The RFC's transport examples use `/`

@@ -12,17 +12,19 @@ use ctywire_seasonings::protocol::{
 
 /// Each message of §4: its heading line and its bytes.
 fn examples() -> Vec<(String, Vec<u8>)> {
+    examples_in("## 4. Example exchange")
+}
+
+/// Each message of the first text block after `heading`.
+fn examples_in(heading: &str) -> Vec<(String, Vec<u8>)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/seasonings.md");
     let doc = std::fs::read_to_string(path).expect("docs/seasonings.md");
-    let section = doc
-        .split("## 4. Example exchange")
-        .nth(1)
-        .expect("§4 in the doc");
+    let section = doc.split(heading).nth(1).expect("the section in the doc");
     let block = section
         .split("```text")
         .nth(1)
         .and_then(|b| b.split("```").next())
-        .expect("a text block in §4");
+        .expect("a text block in the section");
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     let mut heading = String::new();
     let mut in_hex = false;
@@ -320,4 +322,43 @@ fn read_everything(b: &[u8]) {
             let _ = InitResult::read(&f);
         }
     }
+}
+
+/// §8's storage exchange: every block one whole message, each request a
+/// storage method with its params, states as `bin`, and the `held`
+/// answer the lock info the request carried.
+#[test]
+fn the_storage_examples_read_as_the_section_says() {
+    let all = examples_in("## 8. Level 2: storage");
+    assert_eq!(all.len(), 9);
+    let mut lock_info = None;
+    for (heading, bytes) in &all {
+        match Message::decode(bytes).unwrap_or_else(|e| panic!("{heading}: {e}")) {
+            Message::Request { method, params, .. } => {
+                assert!(method.starts_with("storage."), "{heading}");
+                assert!(heading.contains(&format!("{method:?}")), "{heading}");
+                let f = Fields::from_param_list(&params).unwrap();
+                if method == method::STORAGE_WRITE {
+                    assert_eq!(f.str("state_id").unwrap(), "default");
+                    assert_eq!(f.get("state").unwrap().0[0], 0xc4, "bin 8");
+                }
+                if method == method::STORAGE_LOCK {
+                    lock_info = Some(f.fields("info").unwrap());
+                }
+            }
+            Message::Response { error, result, .. } => {
+                assert!(error.is_nil(), "{heading}");
+                let f = Fields::read(&result.0).unwrap();
+                if f.get("held").is_some() {
+                    assert_eq!(Some(f.fields("held").unwrap()), lock_info);
+                    assert_eq!(
+                        f.fields("held").unwrap().str("ID").unwrap(),
+                        "9f1c1f64-4c8e-4a47-8f0e-2b1a5d3e7c10"
+                    );
+                }
+            }
+            other => panic!("{heading}: {other:?}"),
+        }
+    }
+    assert!(lock_info.is_some());
 }

@@ -358,3 +358,76 @@ class ResourcePlugin(Plugin):
     def _read_data_source(self, params):
         fn = self._of(self.data_sources, params)
         return {"state": fn(params.get("config")), "diagnostics": []}
+
+
+# ---------------------------------------------------------------------
+# Level 2: storage (docs/seasonings.md §8)
+
+
+class StoragePlugin(Plugin):
+    """A plugin that keeps Terraform's states, served by the host as the
+    state store `NAME_storage`.
+
+    The store is a class registered with `@plugin.storage(block)`, `block`
+    the `state_store` block's schema (`terraform providers schema -json`'s
+    shape). Its instance answers `configure(config)`, `read(state_id)` ->
+    bytes or None, `write(state_id, data)` (replace the state whole, or
+    not at all), `lock(state_id, info)` and `unlock(state_id, lock_id)` ->
+    None, or the holder's lock info (a dict with "ID", "Who", ...) when
+    another lock holds the state, `list()` -> state ids and
+    `delete(state_id)`. Chunking, lock ids and lock info are the host's.
+    """
+
+    def __init__(self, name, version, protocol_version=PROTOCOL_VERSION):
+        super().__init__(name, version, protocol_version)
+        self.store = None
+        self.store_schema = None
+        self.methods.update(
+            {
+                "storage.getSchema": lambda params: {"schema": self.store_schema},
+                "storage.configure": lambda params: self._store().configure(params.get("config")) or {},
+                "storage.read": lambda params: {"state": self._store().read(_state_id(params))},
+                "storage.write": self._write,
+                "storage.lock": lambda params: _held(self._store().lock(_state_id(params), params.get("info") or {})),
+                "storage.unlock": lambda params: _held(self._store().unlock(_state_id(params), params.get("lock_id"))),
+                "storage.list": lambda params: {"state_ids": list(self._store().list())},
+                "storage.delete": lambda params: self._store().delete(_state_id(params)) or {},
+            }
+        )
+
+    def storage(self, block, version=0):
+        def register(cls):
+            self.store = cls()
+            self.store_schema = {"version": version, "block": block}
+            return cls
+
+        return register
+
+    def _store(self):
+        if self.store is None:
+            raise PluginError("No store", "this plugin registered no store (@plugin.storage)", code=INTERNAL_ERROR)
+        return self.store
+
+    def _write(self, params):
+        data = params.get("state")
+        if not isinstance(data, bytes):
+            raise PluginError("Invalid state", "the state is bin", code=INVALID_PARAMS, path=["state"])
+        self._store().write(_state_id(params), data)
+        return {}
+
+    def _init(self, params):
+        result = super()._init(params)
+        result["capabilities"] = ["functions", "storage"]
+        return result
+
+
+def _state_id(params):
+    # The RFC calls it `path`; read that too (§8).
+    state_id = params.get("state_id", params.get("path"))
+    if not isinstance(state_id, str) or not state_id:
+        raise PluginError("Invalid state id", "state_id is a non-empty string", code=INVALID_PARAMS, path=["state_id"])
+    return state_id
+
+
+def _held(holder):
+    return {} if holder is None else {"held": holder}

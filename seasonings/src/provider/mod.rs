@@ -16,6 +16,7 @@
 
 pub mod middleware;
 mod schema;
+mod storage;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,6 +68,9 @@ pub async fn builder(plugin: Arc<Plugin>) -> Result<HostBuilder, PluginError> {
             name: fname.clone(),
         };
         builder = builder.function_with_signature(fname, signature, f);
+    }
+    if plugin.info().capabilities.contains(&Capability::Storage) {
+        builder = storage::register(builder, &plugin).await?;
     }
     if !plugin.info().capabilities.contains(&Capability::Resources) {
         return Ok(builder);

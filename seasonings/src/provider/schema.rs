@@ -67,7 +67,7 @@ fn each<T>(map: &Fields, f: impl Fn(&Fields) -> Result<T>) -> Result<BTreeMap<St
     Ok(out)
 }
 
-fn read_type_schema(f: &Fields) -> Result<TypeSchema> {
+pub(crate) fn read_type_schema(f: &Fields) -> Result<TypeSchema> {
     let version = match f.present("version") {
         None => 0,
         Some(_) => i64::try_from(f.opt_uint("version")?.unwrap_or(0)).map_err(|_| {
