@@ -6,8 +6,10 @@
 mod client;
 mod config;
 mod core;
+mod eval;
 mod order;
 mod show;
+mod syntax;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -21,12 +23,15 @@ use serde_json::{json, Map, Value as Json};
 
 use self::client::{Client, Schemas};
 use self::config::{
-    decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, META_ARGUMENTS,
+    decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, VariablesScope,
+    META_ARGUMENTS,
 };
 pub use self::core::ChangeAction;
 use self::core::{type_of, Change, Core, Object, Stored};
+pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
+use self::syntax::{Document, Output, Variable};
 
 /// An in-process Terraform core holding one provider, a configuration and
 /// the state. See the [crate documentation](crate).
@@ -36,8 +41,16 @@ pub struct Harness {
     provider: String,
     provider_type: String,
     provider_config: Json,
-    configured: Option<Json>,
+    /// The provider configuration's value last sent in
+    /// `ConfigureProvider`.
+    configured: Option<Value>,
     resources: BTreeMap<String, Body>,
+    variables: BTreeMap<String, Variable>,
+    /// Values the test gave input variables (`-var`).
+    variable_values: BTreeMap<String, Value>,
+    locals: eval::Locals,
+    #[allow(dead_code)]
+    outputs: BTreeMap<String, Output>,
     after_apply: BTreeMap<String, Json>,
     state: BTreeMap<String, Stored>,
     serial: u64,
@@ -102,6 +115,10 @@ impl Harness {
             provider_config: json!({}),
             configured: None,
             resources: BTreeMap::new(),
+            variables: BTreeMap::new(),
+            variable_values: BTreeMap::new(),
+            locals: BTreeMap::new(),
+            outputs: BTreeMap::new(),
             after_apply: BTreeMap::new(),
             state: BTreeMap::new(),
             serial: 0,
@@ -136,9 +153,13 @@ impl Harness {
         };
         let mut provider_config = json!({});
         let mut resources = BTreeMap::new();
+        let mut declarations = Document::default();
         for (key, v) in doc {
             match key.as_str() {
                 "terraform" | "//" => {}
+                "variable" | "locals" | "output" => {
+                    syntax::json_declarations(&key, &v, &mut declarations)?
+                }
                 "provider" => {
                     let body = v
                         .get(&self.provider_type)
@@ -162,7 +183,7 @@ impl Harness {
                                 Json::Array(mut a) if a.len() == 1 => a.remove(0),
                                 b => b,
                             };
-                            resources.insert(format!("{ty}.{name}"), Body::Json(body));
+                            resources.insert(format!("{ty}.{name}"), body);
                         }
                     }
                 }
@@ -173,11 +194,45 @@ impl Harness {
                 }
             }
         }
-        for address in resources.keys() {
+        declarations.provider = Some(provider_config);
+        declarations.resources = resources;
+        self.set_document(declarations)
+    }
+
+    /// The whole configuration as the text of a `main.tf` (HCL native
+    /// syntax): `provider`, `resource`, `variable`, `locals` and `output`
+    /// blocks; a `terraform` block is allowed and not read. Expressions
+    /// are evaluated as Terraform evaluates them, with the functions in
+    /// [`FUNCTIONS`] and the provider's own (`provider::NAME::fn(...)`);
+    /// anything else the harness does not evaluate is an error naming
+    /// it. It replaces the configuration held so far.
+    pub fn config_hcl(&mut self, text: &str) -> Result<&mut Self, Diagnostics> {
+        let doc = syntax::parse_hcl(text, &self.provider_type)?;
+        self.set_document(doc)
+    }
+
+    fn set_document(&mut self, doc: Document) -> Result<&mut Self, Diagnostics> {
+        for address in doc.resources.keys() {
             self.check_address(address)?;
         }
-        self.provider_config = provider_config;
-        self.resources = resources;
+        self.provider_config = doc.provider.unwrap_or_else(|| json!({}));
+        self.resources = doc
+            .resources
+            .into_iter()
+            .map(|(a, b)| (a, Body::Json(b)))
+            .collect();
+        self.variables = doc.variables;
+        self.locals = doc.locals;
+        self.outputs = doc.outputs;
+        Ok(self)
+    }
+
+    /// Gives the input variable `name` a value, as `-var` does (JSON read
+    /// as data: strings are not templates). It is converted to the
+    /// variable's type at plan.
+    pub fn variable(&mut self, name: &str, value: Json) -> Result<&mut Self, Diagnostics> {
+        let v = syntax::json_value(&value)?;
+        self.variable_values.insert(name.to_owned(), v);
         Ok(self)
     }
 
@@ -243,7 +298,7 @@ impl Harness {
     /// references unknown) and sent to `ValidateResourceConfig`, and the
     /// provider's to `ValidateProviderConfig`.
     pub fn validate(&mut self) -> Result<(), Diagnostics> {
-        let (_, provider_ty, provider_value) = self.provider_value()?;
+        let (provider_ty, provider_value) = self.provider_value()?;
         let d = self
             .client
             .validate_provider_config(&provider_value, &provider_ty)?;
@@ -781,28 +836,50 @@ impl Harness {
         Ok(())
     }
 
-    fn provider_value(&self) -> Result<(Json, ctywire::Type, Value), Diagnostics> {
+    fn provider_value(&self) -> Result<(ctywire::Type, Value), Diagnostics> {
         let p = &self.schemas.provider;
         let decoded = decode_body(
             &p.schema.block,
             &self.provider_config,
-            &UnknownScope,
+            &VariablesScope { harness: self },
             &["alias", "version"],
         )?;
-        Ok((self.provider_config.clone(), p.ty.clone(), decoded.value))
+        Ok((p.ty.clone(), decoded.value))
+    }
+
+    /// The input variables checked as core checks them before a plan:
+    /// each declared one has a value of its type, each given one is
+    /// declared.
+    fn check_variables(&self) -> Result<(), Diagnostics> {
+        for (name, v) in &self.variables {
+            v.value(name, self.variable_values.get(name)).map_err(|e| {
+                Diagnostics::from(Diagnostic::error(e.summary).with_detail(e.detail))
+            })?;
+        }
+        if let Some(name) = self
+            .variable_values
+            .keys()
+            .find(|n| !self.variables.contains_key(*n))
+        {
+            return Err(Diagnostic::error("Value for undeclared variable")
+                .with_detail(format!("A variable named {name:?} was assigned a value, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration."))
+                .into());
+        }
+        Ok(())
     }
 
     /// The provider validated and configured, once per configuration.
     fn prepare(&mut self) -> Result<(), Diagnostics> {
-        if self.configured.as_ref() == Some(&self.provider_config) {
+        self.check_variables()?;
+        let (ty, value) = self.provider_value()?;
+        if self.configured.as_ref() == Some(&value) {
             return Ok(());
         }
-        let (json, ty, value) = self.provider_value()?;
         let d = self.client.validate_provider_config(&value, &ty)?;
         self.take(d)?;
         let d = self.client.configure(&value, &ty)?;
         self.take(d)?;
-        self.configured = Some(json);
+        self.configured = Some(value);
         Ok(())
     }
 
