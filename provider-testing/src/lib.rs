@@ -8,7 +8,9 @@ mod config;
 mod core;
 mod eval;
 mod order;
+mod outputs;
 mod show;
+mod steps;
 mod syntax;
 
 use std::collections::BTreeMap;
@@ -31,6 +33,7 @@ use self::core::{type_of, Change, Core, Object, Stored};
 pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
+pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
 
 /// An in-process Terraform core holding one provider, a configuration and
@@ -49,8 +52,9 @@ pub struct Harness {
     /// Values the test gave input variables (`-var`).
     variable_values: BTreeMap<String, Value>,
     locals: eval::Locals,
-    #[allow(dead_code)]
     outputs: BTreeMap<String, Output>,
+    /// The outputs' values in state, and whether each is sensitive.
+    output_values: BTreeMap<String, (Value, bool)>,
     after_apply: BTreeMap<String, Json>,
     state: BTreeMap<String, Stored>,
     serial: u64,
@@ -119,6 +123,7 @@ impl Harness {
             variable_values: BTreeMap::new(),
             locals: BTreeMap::new(),
             outputs: BTreeMap::new(),
+            output_values: BTreeMap::new(),
             after_apply: BTreeMap::new(),
             state: BTreeMap::new(),
             serial: 0,
@@ -508,8 +513,12 @@ impl Harness {
             }
             resources.push(Json::Object(r));
         }
+        let mut values = json!({ "root_module": { "resources": resources } });
+        if let Some(o) = outputs::outputs_json(&self.output_values) {
+            values["outputs"] = o;
+        }
         State {
-            json: json!({ "values": { "root_module": { "resources": resources } } }),
+            json: json!({ "values": values }),
         }
     }
 
@@ -531,8 +540,26 @@ impl Harness {
             working.insert(address.clone(), self.core().store(type_of(address), obj)?);
         }
         let mut warnings = Diagnostics::new();
-        let result = self.apply_changes(plan, &mut working, &mut warnings);
+        let mut result = self.apply_changes(plan, &mut working, &mut warnings);
         self.warnings.extend(warnings);
+        if result.is_ok() {
+            // The outputs, from the applied objects.
+            let values = if plan.destroy {
+                Ok(BTreeMap::new())
+            } else {
+                self.evaluate_outputs(&ApplyScope {
+                    harness: self,
+                    working: &working,
+                })
+            };
+            match values {
+                // A null output is not kept in state.
+                Ok(v) => {
+                    self.output_values = v.into_iter().filter(|(_, (v, _))| !v.is_null()).collect()
+                }
+                Err(e) => result = Err(e),
+            }
+        }
         self.state = working;
         self.serial += 1;
         result.map(|()| self.state())
@@ -677,12 +704,41 @@ impl Harness {
         let result = self.plan_walk(mode, &order, &mut warnings);
         self.warnings.extend(warnings);
         let (changes, prior) = result?;
-        let json = self.plan_json(&changes);
+        // Outputs are planned with what the resources' plans say (with
+        // the refreshed objects for the resources not planned).
+        let new_outputs = match mode {
+            Mode::Destroy => None,
+            _ => {
+                let mut planned: outputs::Planned = BTreeMap::new();
+                for (address, obj) in &prior {
+                    let rs = self.core().schema(type_of(address))?;
+                    let mut marks = obj.marks.clone();
+                    marks.extend(core::sensitive_paths(&rs.schema.block, &obj.value));
+                    planned.insert(address.clone(), (obj.value.clone(), marks));
+                }
+                for c in &changes {
+                    let rs = self.core().schema(type_of(&c.address))?;
+                    let mut marks = c.after_marks.clone();
+                    marks.extend(core::sensitive_paths(&rs.schema.block, &c.after));
+                    planned.insert(c.address.clone(), (c.after.clone(), marks));
+                }
+                Some(self.evaluate_outputs(&PlanScope {
+                    harness: self,
+                    planned: &planned,
+                })?)
+            }
+        };
+        let output_changes = self.output_changes(new_outputs.as_ref());
+        let mut json = self.plan_json(&changes);
+        if !output_changes.is_empty() {
+            json["output_changes"] = outputs::output_changes_json(&output_changes);
+        }
         Ok(Plan {
             changes,
             prior,
             serial: self.serial,
             json,
+            destroy: mode == Mode::Destroy,
         })
     }
 

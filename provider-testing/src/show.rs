@@ -261,6 +261,8 @@ pub struct Plan {
     pub(crate) prior: BTreeMap<String, Object>,
     pub(crate) serial: u64,
     pub(crate) json: Json,
+    /// A `plan -destroy`: its apply removes the outputs.
+    pub(crate) destroy: bool,
 }
 
 /// The state after a command, in the shape `terraform show -json` prints

@@ -58,7 +58,6 @@ pub(crate) struct Document {
 
 /// An `output` block.
 #[derive(Clone, Debug)]
-#[allow(dead_code)] // read as the state's outputs are written
 pub(crate) struct Output {
     pub value: Expression,
     pub sensitive: bool,

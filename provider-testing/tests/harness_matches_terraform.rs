@@ -561,6 +561,69 @@ resource "kv_entry" "a" {
     )
 }
 
+fn hcl_outputs(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+  tags  = { env = "test" }
+}
+output "key" {
+  value = kv_entry.a.key
+}
+output "revision" {
+  value = kv_entry.a.revision
+}
+output "entry" {
+  value     = kv_entry.a
+  sensitive = true
+}
+output "tags" {
+  value = kv_entry.a.tags
+}
+output "nothing" {
+  value = null
+}
+"#,
+    )
+}
+
+fn hcl_outputs_changed(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+  tags  = { env = "prod" }
+}
+output "key" {
+  value = "${kv_entry.a.key}!"
+}
+output "tags" {
+  value = kv_entry.a.tags
+}
+"#,
+    )
+}
+
+fn hcl_output_unmarked_secret(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+}
+output "value" {
+  value = kv_entry.a.value
+}
+"#,
+    )
+}
+
 fn hcl_missing_variable(store: &Path) -> Json {
     hcl_kv(
         store,
@@ -619,6 +682,21 @@ fn scenarios() -> Vec<Scenario> {
             name: "hcl: a sensitive variable marks what it sets",
             provider: Which::Kv,
             steps: vec![Apply(hcl_sensitive_variable), Plan(hcl_sensitive_variable)],
+        },
+        Scenario {
+            name: "hcl: outputs, sensitive and unknown at plan, changed, removed and destroyed",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(hcl_outputs),
+                Plan(hcl_outputs),
+                Apply(hcl_outputs_changed),
+                Destroy(hcl_outputs_changed),
+            ],
+        },
+        Scenario {
+            name: "hcl: an output of a sensitive value not marked sensitive is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(hcl_output_unmarked_secret)],
         },
         Scenario {
             name: "hcl: a required variable without a value is refused",
@@ -869,6 +947,12 @@ fn harness_errors(d: &Diagnostics) -> Vec<(String, String)> {
 
 /// Compares `resource_changes` entry by entry and field by field.
 fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    same(
+        "output_changes",
+        &terraform["output_changes"],
+        &harness["output_changes"],
+        problems,
+    );
     let empty = Vec::new();
     let tf = terraform["resource_changes"].as_array().unwrap_or(&empty);
     let ours = harness["resource_changes"].as_array().unwrap_or(&empty);
@@ -936,6 +1020,12 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
 
 /// Compares `values.root_module.resources[]` entry by entry.
 fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    same(
+        "state outputs",
+        &terraform["values"]["outputs"],
+        &harness["values"]["outputs"],
+        problems,
+    );
     let empty = Vec::new();
     let tf = terraform["values"]["root_module"]["resources"]
         .as_array()

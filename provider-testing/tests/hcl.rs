@@ -279,3 +279,64 @@ fn json_syntax_takes_the_same_expressions() {
     h.apply().unwrap();
     assert_eq!(values(&h, "demo_thing.a")["name"], r#"PROD-{"a":"}"}"#);
 }
+
+mod steps {
+    use super::*;
+    use ctywire_provider_testing::Step;
+
+    const A: &str = r#"
+variable "note" { default = "first" }
+resource "demo_thing" "a" {
+  name = "a"
+  note = var.note
+}
+"#;
+
+    #[test]
+    fn steps_plan_apply_check_and_replan_as_test_authors_write_them() {
+        let mut h = Harness::new(Demo).unwrap();
+        h.run(&[
+            Step::config(A)
+                .expect_action("demo_thing.a", ChangeAction::Create)
+                .check("demo_thing.a", "id", json!("id-a"))
+                .check("demo_thing.a", "note", json!("first")),
+            Step::config(A)
+                .variable("note", json!("second"))
+                .expect_action("demo_thing.a", ChangeAction::Update)
+                .check("demo_thing.a", "note", json!("second")),
+            Step::refresh().check("demo_thing.a", "note", json!("second")),
+            Step::config(r#"resource "demo_thing" "a" { name = title("x") }"#)
+                .expect_error(r#"does not implement the function "title""#),
+        ])
+        .unwrap();
+    }
+
+    #[test]
+    fn a_failed_check_names_the_step_and_the_attribute() {
+        let mut h = Harness::new(Demo).unwrap();
+        let e = h
+            .run(&[
+                Step::config(A),
+                Step::config(A).check("demo_thing.a", "note", json!("other")),
+            ])
+            .unwrap_err();
+        assert_eq!(
+            e,
+            r#"step 2/2: demo_thing.a.note: expected "other", got "first""#
+        );
+    }
+
+    #[test]
+    fn an_unexpected_action_or_a_missing_error_fails_the_step() {
+        let mut h = Harness::new(Demo).unwrap();
+        let e = h
+            .run(&[Step::config(A).expect_action("demo_thing.a", ChangeAction::Update)])
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "step 1/1: demo_thing.a: expected the plan to update, it plans create"
+        );
+        let e = h.run(&[Step::config(A).expect_error("nope")]).unwrap_err();
+        assert!(e.contains("but the step succeeded"), "{e}");
+    }
+}
