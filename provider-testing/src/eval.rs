@@ -60,6 +60,7 @@ fn err<T>(summary: &str, detail: impl Into<String>) -> Result<T, EvalError> {
 }
 
 /// A value and the paths inside it that are sensitive (core's marks).
+#[derive(Clone)]
 pub(crate) struct Marked {
     pub value: Value,
     pub marks: Vec<Path>,
@@ -90,7 +91,7 @@ impl Marked {
 
 /// Evaluates `expr` in `scope`.
 pub(crate) fn evaluate(expr: &Expression, scope: &dyn Scope) -> Result<Marked, EvalError> {
-    Evaluator { scope }.expr(expr, 0)
+    Evaluator::new(scope).expr(expr, 0)
 }
 
 /// Evaluates a template (a JSON-syntax string) in `scope`: one whole
@@ -100,7 +101,7 @@ pub(crate) fn evaluate_template(text: &str, scope: &dyn Scope) -> Result<Marked,
         summary: "Invalid template".into(),
         detail: format!("{text:?}: {e}"),
     })?;
-    Evaluator { scope }.template(&template, 0)
+    Evaluator::new(scope).template(&template, 0)
 }
 
 /// The resource addresses `expr` refers to, locals followed through
@@ -111,12 +112,24 @@ pub(crate) fn expression_references(
     out: &mut BTreeSet<String>,
     depth: usize,
 ) -> Result<(), String> {
+    references_in(expr, locals, out, &mut BTreeSet::new(), depth)
+}
+
+/// `seen`: the locals already followed (each once, so locals that use
+/// each other many times over cost their number, not their paths).
+fn references_in(
+    expr: &Expression,
+    locals: &Locals,
+    out: &mut BTreeSet<String>,
+    seen: &mut BTreeSet<String>,
+    depth: usize,
+) -> Result<(), String> {
     if depth > ctywire::DEFAULT_MAX_DEPTH {
         return Err("the expression nests too deeply".into());
     }
     macro_rules! visit {
         ($e:expr) => {
-            expression_references($e, locals, out, depth + 1)
+            references_in($e, locals, out, seen, depth + 1)
         };
     }
     match expr {
@@ -140,7 +153,9 @@ pub(crate) fn expression_references(
                 match (root.as_str(), first) {
                     ("local", Some(TraversalOperator::GetAttr(name))) => {
                         if let Some(l) = locals.get(name.as_str()) {
-                            visit!(l)?;
+                            if seen.insert(name.as_str().to_owned()) {
+                                visit!(l)?;
+                            }
                         }
                     }
                     ("var" | "after_apply" | "path" | "terraform" | "count" | "each", _) => {}
@@ -203,9 +218,19 @@ pub(crate) fn template_text_references(
 
 struct Evaluator<'a> {
     scope: &'a dyn Scope,
+    /// Locals evaluated so far: each is evaluated once, however often
+    /// it is used (core evaluates each local once too).
+    locals: std::cell::RefCell<std::collections::BTreeMap<String, Marked>>,
 }
 
-impl Evaluator<'_> {
+impl<'a> Evaluator<'a> {
+    fn new(scope: &'a dyn Scope) -> Evaluator<'a> {
+        Evaluator {
+            scope,
+            locals: Default::default(),
+        }
+    }
+
     fn expr(&self, e: &Expression, depth: usize) -> Result<Marked, EvalError> {
         if depth > ctywire::DEFAULT_MAX_DEPTH {
             return err("Expression too deep", "the expression nests too deeply");
@@ -514,15 +539,8 @@ impl Evaluator<'_> {
             );
         }
         let (child, step) = match (cur.value.ty(), op) {
-            (Type::Object(_), TraversalOperator::GetAttr(n))
-            | (Type::Map(_), TraversalOperator::GetAttr(n)) => {
-                let step = if matches!(cur.value.ty(), Type::Object(_)) {
-                    PathStep::Attr(n.as_str().into())
-                } else {
-                    PathStep::Key(n.as_str().into())
-                };
-                (super::show::child(&cur.value, &step), step)
-            }
+            // `.name` and `["name"]` alike (the key of `.name` is its
+            // name as a string).
             (Type::Object(_) | Type::Map(_), _) => {
                 let k = key
                     .value
@@ -611,9 +629,16 @@ impl Evaluator<'_> {
         let Some(h) = self.scope.harness() else {
             return Ok(Marked::plain(Value::unknown(Type::Dynamic)));
         };
+        if let Some(m) = self.locals.borrow().get(name) {
+            return Ok(m.clone());
+        }
         match h.locals.get(name) {
             // A cycle ends at the depth limit.
-            Some(e) => self.expr(e, depth + 1),
+            Some(e) => {
+                let m = self.expr(e, depth + 1)?;
+                self.locals.borrow_mut().insert(name.to_owned(), m.clone());
+                Ok(m)
+            }
             None => err(
                 "Reference to undeclared local value",
                 format!("A local value with the name {name:?} has not been declared."),
@@ -1345,3 +1370,57 @@ const FUNCTION_NAMES_TERRAFORM: &[&str] = &[
     "yamlencode",
     "zipmap",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::UnknownScope;
+
+    fn eval(text: &str) -> Value {
+        evaluate_template(text, &UnknownScope).unwrap().value
+    }
+
+    #[test]
+    fn escapes_are_literal_text() {
+        assert_eq!(eval("a$${b}%%{c}"), Value::string("a${b}%{c}"));
+        assert_eq!(eval(""), Value::string(""));
+    }
+
+    #[test]
+    fn one_whole_interpolation_keeps_its_type() {
+        assert_eq!(eval("${1 == 1}"), Value::bool(true));
+        assert_eq!(eval("x${1 == 1}"), Value::string("xtrue"));
+        // A brace inside a string does not end the interpolation.
+        assert_eq!(eval("${\"}\"}"), Value::string("}"));
+    }
+
+    #[test]
+    fn a_map_is_indexed_by_name_and_by_key() {
+        assert_eq!(eval("${{a = \"x\"}.a}"), Value::string("x"));
+        assert_eq!(eval("${{a = \"x\"}[\"a\"]}"), Value::string("x"));
+        assert_eq!(eval("${tomap({a = \"x\"}).a}"), Value::string("x"));
+        assert!(evaluate_template("${{a = 1}.b}", &UnknownScope).is_err());
+    }
+
+    #[test]
+    fn references_are_found_through_locals() {
+        let mut locals = Locals::new();
+        locals.insert("x".into(), "kv_entry.a.id".parse().unwrap());
+        let mut out = BTreeSet::new();
+        template_text_references("${local.x}-${kv_entry.b.key}", &locals, &mut out).unwrap();
+        assert_eq!(
+            out.into_iter().collect::<Vec<_>>(),
+            ["kv_entry.a", "kv_entry.b"]
+        );
+    }
+
+    #[test]
+    fn locals_that_use_each_other_are_followed_once() {
+        let mut locals = Locals::new();
+        locals.insert("x".into(), "[local.y, kv_entry.a]".parse().unwrap());
+        locals.insert("y".into(), "[local.x, local.x]".parse().unwrap());
+        let mut out = BTreeSet::new();
+        template_text_references("${local.x}", &locals, &mut out).unwrap();
+        assert_eq!(out.into_iter().collect::<Vec<_>>(), ["kv_entry.a"]);
+    }
+}

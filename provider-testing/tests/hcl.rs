@@ -340,3 +340,20 @@ resource "demo_thing" "a" {
         assert!(e.contains("but the step succeeded"), "{e}");
     }
 }
+
+#[test]
+fn a_cycle_of_locals_is_an_error_at_plan_not_a_hang() {
+    let mut h = Harness::new(Demo).unwrap();
+    h.config_hcl(
+        r#"
+        locals {
+          x = local.y
+          y = "${local.x}"
+        }
+        resource "demo_thing" "a" { name = local.x }
+        "#,
+    )
+    .unwrap();
+    let e = error_text(h.plan().unwrap_err());
+    assert!(e.contains("too deep"), "{e}");
+}
