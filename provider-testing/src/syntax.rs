@@ -362,6 +362,7 @@ fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
         return error("the configuration is nested too deeply");
     }
     let mut out = Map::new();
+    let mut blocks = std::collections::BTreeSet::new();
     for s in body.iter() {
         match s {
             Structure::Attribute(a) => {
@@ -379,6 +380,7 @@ fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
             }
             Structure::Block(b) => {
                 let key = b.identifier.as_str();
+                blocks.insert(key.to_owned());
                 if key == "dynamic" {
                     return error("the harness does not support dynamic blocks");
                 }
@@ -401,6 +403,16 @@ fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
                     }
                     _ => return error(format!("the {key:?} blocks mix labels")),
                 }
+            }
+        }
+    }
+    // One unlabelled block is one body (an object), as the JSON syntax
+    // writes it: `lifecycle` is read as an object.
+    for key in &blocks {
+        if let Some(Json::Array(a)) = out.get_mut(key) {
+            if a.len() == 1 {
+                let body = a.remove(0);
+                out.insert(key.clone(), body);
             }
         }
     }

@@ -357,3 +357,24 @@ fn a_cycle_of_locals_is_an_error_at_plan_not_a_hang() {
     let e = error_text(h.plan().unwrap_err());
     assert!(e.contains("too deep"), "{e}");
 }
+
+#[test]
+fn a_lifecycle_block_is_read_and_what_the_harness_lacks_refused() {
+    let mut h = Harness::new(Demo).unwrap();
+    h.config_hcl(r#"resource "demo_thing" "a" { name = "a" }"#)
+        .unwrap();
+    h.apply().unwrap();
+    h.config_hcl(
+        r#"
+        resource "demo_thing" "a" {
+          name = "a"
+          lifecycle {
+            ignore_changes = [note]
+          }
+        }
+        "#,
+    )
+    .unwrap();
+    let e = error_text(h.plan().unwrap_err());
+    assert!(e.contains("lifecycle.ignore_changes"), "{e}");
+}
