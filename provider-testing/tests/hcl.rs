@@ -62,6 +62,18 @@ impl tf::Provider for Demo {
         Ok(tf::ApplyResourceChangeResponse::new(new))
     }
 
+    /// An object whose note is "drifts" is found changed outside.
+    async fn read_resource(
+        &self,
+        req: tf::ReadResourceRequest,
+    ) -> Result<tf::ReadResourceResponse, Diagnostics> {
+        let mut state = req.current_state;
+        if state.attr("note").and_then(Value::as_str) == Some("drifts") {
+            state.set_attr("note", Value::string("drifted"))?;
+        }
+        Ok(tf::ReadResourceResponse::new(state))
+    }
+
     async fn call_function(
         &self,
         req: tf::CallFunctionRequest,
@@ -338,6 +350,23 @@ resource "demo_thing" "a" {
         );
         let e = h.run(&[Step::config(A).expect_error("nope")]).unwrap_err();
         assert!(e.contains("but the step succeeded"), "{e}");
+    }
+
+    #[test]
+    fn a_plan_not_empty_after_apply_fails_the_step_unless_expected() {
+        let drifting = r#"resource "demo_thing" "a" {
+  name = "a"
+  note = "drifts"
+}"#;
+        let mut h = Harness::new(Demo).unwrap();
+        let e = h.run(&[Step::config(drifting)]).unwrap_err();
+        assert_eq!(
+            e,
+            "step 1/1: after applying, the plan was not empty: demo_thing.a (update)"
+        );
+        let mut h = Harness::new(Demo).unwrap();
+        h.run(&[Step::config(drifting).expect_non_empty_plan()])
+            .unwrap();
     }
 }
 
