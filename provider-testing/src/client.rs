@@ -11,8 +11,8 @@ use std::sync::Arc;
 use ctywire::schema::Schema;
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::client::{
-    decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, identity_schema_from_proto,
-    identity_to_proto, path_from_proto, schema_from_proto,
+    decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, function_from_proto,
+    identity_schema_from_proto, identity_to_proto, path_from_proto, schema_from_proto,
 };
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
@@ -45,6 +45,8 @@ pub(crate) struct Schemas {
     pub identities: BTreeMap<String, IdentityType>,
     /// List resource types' `config` schemas.
     pub lists: BTreeMap<String, ResourceSchema>,
+    /// Provider functions' signatures, by name.
+    pub functions: BTreeMap<String, ctywire_tfplugin6::Function>,
 }
 
 /// The generated service trait, with tfplugin6's stream types.
@@ -235,11 +237,19 @@ impl Client {
         for (name, s) in &resp.list_resource_schemas {
             lists.insert(name.clone(), convert(name, Some(s))?);
         }
+        let mut functions = BTreeMap::new();
+        for (name, f) in &resp.functions {
+            let f = function_from_proto(f).map_err(|e| {
+                Diagnostics::error(format!("the signature of function {name} is invalid: {e}"))
+            })?;
+            functions.insert(name.clone(), f);
+        }
         Ok(Schemas {
             provider: convert("the provider", resp.provider.as_ref())?,
             resources,
             identities: self.identity_schemas()?,
             lists,
+            functions,
         })
     }
 
@@ -343,6 +353,36 @@ impl Client {
             });
         }
         Ok((results, all))
+    }
+
+    /// `CallFunction` with arguments already converted to the
+    /// parameters' types; the function's error is its text.
+    pub(crate) fn call_function(
+        &self,
+        name: &str,
+        f: &ctywire_tfplugin6::Function,
+        args: &[(Value, Type)],
+    ) -> Result<Value, String> {
+        let mut arguments = Vec::with_capacity(args.len());
+        for (v, ty) in args {
+            arguments.push(encode_dynamic_value(v, ty).map_err(|e| e.to_string())?);
+        }
+        let req = pb::call_function::Request {
+            name: name.into(),
+            arguments,
+        };
+        let resp = self
+            .block_on(self.service.call_function(Request::new(req)))
+            .map_err(|d| d.to_string())?
+            .map_err(|s| status("CallFunction", s).to_string())?
+            .into_inner();
+        if let Some(e) = resp.error {
+            return Err(e.text);
+        }
+        let result = resp
+            .result
+            .ok_or_else(|| format!("the function {name} returned no result"))?;
+        decode_dynamic_value(Some(&result), &f.return_type).map_err(|e| e.to_string())
     }
 
     pub(crate) fn validate_provider_config(

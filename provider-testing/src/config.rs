@@ -11,6 +11,7 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use serde_json::{json, Value as Json};
 
 use super::core::Stored;
+use super::eval::{evaluate_template, template_text_references, Locals};
 use super::show::same_path;
 use super::Harness;
 
@@ -41,6 +42,12 @@ pub(crate) trait Scope {
     /// The value, and the paths inside it that are sensitive (marked),
     /// relative to it.
     fn resolve(&self, reference: &Reference) -> Result<(Value, Vec<Path>), String>;
+
+    /// The harness whose variables, locals and provider functions
+    /// expressions use; none while validating (they are unknown then).
+    fn harness(&self) -> Option<&Harness> {
+        None
+    }
 }
 
 /// A decoded body: its value and the paths its references marked
@@ -50,33 +57,33 @@ pub(crate) struct Decoded {
     pub marks: Vec<Path>,
 }
 
-/// Where a body's references point: the resource addresses it depends on.
-pub(crate) fn references(body: &Json) -> Result<BTreeSet<String>, String> {
+/// Where a body's references point: the resource addresses it depends
+/// on, through the configuration's locals.
+pub(crate) fn references(body: &Json, locals: &Locals) -> Result<BTreeSet<String>, String> {
     let mut out = BTreeSet::new();
-    collect_references(body, &mut out, 0)?;
+    collect_references(body, locals, &mut out, 0)?;
     Ok(out)
 }
 
-fn collect_references(v: &Json, out: &mut BTreeSet<String>, depth: usize) -> Result<(), String> {
+fn collect_references(
+    v: &Json,
+    locals: &Locals,
+    out: &mut BTreeSet<String>,
+    depth: usize,
+) -> Result<(), String> {
     if depth > ctywire::DEFAULT_MAX_DEPTH {
         return Err("the configuration is nested too deeply".into());
     }
     match v {
-        Json::String(s) => {
-            for part in parse_template(s)? {
-                if let Part::Interpolation(Reference::Resource { address, .. }) = part {
-                    out.insert(address);
-                }
-            }
-        }
+        Json::String(s) => template_text_references(s, locals, out)?,
         Json::Array(a) => {
             for e in a {
-                collect_references(e, out, depth + 1)?;
+                collect_references(e, locals, out, depth + 1)?;
             }
         }
         Json::Object(o) => {
             for e in o.values() {
-                collect_references(e, out, depth + 1)?;
+                collect_references(e, locals, out, depth + 1)?;
             }
         }
         _ => {}
@@ -364,58 +371,14 @@ impl Decoder<'_> {
         }
     }
 
-    /// A string template: one whole interpolation keeps the referenced
-    /// value's type; anything else is a string, unknown if a part is.
+    /// A string template (HCL's template syntax, any expression in its
+    /// interpolations): one whole interpolation keeps the value's type.
     fn template(&mut self, s: &str, path: &Path) -> Value {
-        let parts = match parse_template(s) {
-            Ok(p) => p,
-            Err(e) => {
-                self.error(path, "Invalid template", e);
-                return Value::null(Type::String);
-            }
-        };
-        if let [Part::Interpolation(r)] = parts.as_slice() {
-            return self.reference(r, path);
-        }
-        let mut out = String::new();
-        let mut unknown = false;
-        for part in &parts {
-            match part {
-                Part::Literal(l) => out.push_str(l),
-                Part::Interpolation(r) => {
-                    let v = self.reference(r, path);
-                    if !v.is_known() {
-                        unknown = true;
-                        continue;
-                    }
-                    match v.convert(&Type::String) {
-                        Ok(s) if !s.is_null() => out.push_str(s.as_str().unwrap_or_default()),
-                        _ => self.error(
-                            path,
-                            "Invalid template interpolation value",
-                            format!(
-                                "The expression {} cannot be used in a string: it is {}.",
-                                describe(r),
-                                v
-                            ),
-                        ),
-                    }
-                }
-            }
-        }
-        if unknown {
-            Value::unknown(Type::String)
-        } else {
-            Value::string(out)
-        }
-    }
-
-    fn reference(&mut self, r: &Reference, path: &Path) -> Value {
-        match self.scope.resolve(r) {
-            Ok((v, marks)) => {
-                for m in marks {
+        match evaluate_template(s, self.scope) {
+            Ok(m) => {
+                for mark in m.marks {
                     let mut p = path.clone();
-                    for s in m.steps() {
+                    for s in mark.steps() {
                         p = match s {
                             ctywire::PathStep::Attr(n) => p.attr(n.clone()),
                             ctywire::PathStep::Key(k) => p.key(k.clone()),
@@ -426,14 +389,10 @@ impl Decoder<'_> {
                         self.marks.push(p);
                     }
                 }
-                v
+                m.value
             }
             Err(e) => {
-                self.error(
-                    path,
-                    "Reference to undeclared resource",
-                    format!("{}: {e}", describe(r)),
-                );
+                self.error(path, &e.summary, e.detail);
                 Value::null(Type::Dynamic)
             }
         }
@@ -467,137 +426,12 @@ fn spec_type(o: &ctywire::schema::Object) -> ctywire::Result<Type> {
     })
 }
 
-fn describe(r: &Reference) -> String {
-    match r {
-        Reference::Resource { address, path } => format!("{address}{path}"),
-        Reference::AfterApply(name) => format!("after_apply.{name}"),
-    }
-}
-
 /// A nested block's JSON: one body (an object) or several (an array).
 fn as_bodies(v: &Json) -> Vec<&Json> {
     match v {
         Json::Array(a) => a.iter().collect(),
         other => vec![other],
     }
-}
-
-/// A piece of a template.
-#[derive(Debug, PartialEq)]
-enum Part {
-    Literal(String),
-    Interpolation(Reference),
-}
-
-/// HCL's template syntax, as far as references go: `${ref}`, with `$${`
-/// and `%%{` as the escapes for a literal `${` and `%{`.
-fn parse_template(s: &str) -> Result<Vec<Part>, String> {
-    let mut parts = Vec::new();
-    let mut lit = String::new();
-    let mut rest = s;
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("$${") {
-            lit.push_str("${");
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("%%{") {
-            lit.push_str("%{");
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("${") {
-            let end = r
-                .find('}')
-                .ok_or_else(|| format!("the interpolation in {s:?} has no closing brace"))?;
-            let expr = r[..end]
-                .trim()
-                .trim_start_matches('~')
-                .trim_end_matches('~')
-                .trim();
-            if !lit.is_empty() {
-                parts.push(Part::Literal(std::mem::take(&mut lit)));
-            }
-            parts.push(Part::Interpolation(parse_reference(expr)?));
-            rest = &r[end + 1..];
-        } else if rest.starts_with("%{") {
-            return Err(format!(
-                "template directives (%{{...}}) are not supported here: {s:?}"
-            ));
-        } else {
-            let mut chars = rest.chars();
-            if let Some(c) = chars.next() {
-                lit.push(c);
-            }
-            rest = chars.as_str();
-        }
-    }
-    if !lit.is_empty() || parts.is_empty() {
-        parts.push(Part::Literal(lit));
-    }
-    Ok(parts)
-}
-
-/// `TYPE.NAME.attr[0]["k"].attr` or `after_apply.NAME`.
-fn parse_reference(expr: &str) -> Result<Reference, String> {
-    let bad = || {
-        format!(
-            "{expr:?} is not a reference the harness evaluates: write TYPE.NAME.ATTRIBUTE (with .attr, [0] or [\"key\"] steps) or after_apply.NAME"
-        )
-    };
-    let mut names = Vec::new();
-    let mut path = Path::root();
-    let mut rest = expr;
-    // The first two names: the resource's type and name.
-    while names.len() < 2 {
-        let end = rest.find(['.', '[']).unwrap_or(rest.len());
-        let name = &rest[..end];
-        if !is_identifier(name) {
-            return Err(bad());
-        }
-        names.push(name.to_owned());
-        rest = &rest[end..];
-        if names.len() < 2 {
-            rest = rest.strip_prefix('.').ok_or_else(bad)?;
-        }
-    }
-    if names[0] == "after_apply" {
-        return if rest.is_empty() {
-            Ok(Reference::AfterApply(names[1].clone()))
-        } else {
-            Err(bad())
-        };
-    }
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix('.') {
-            let end = r.find(['.', '[']).unwrap_or(r.len());
-            if !is_identifier(&r[..end]) {
-                return Err(bad());
-            }
-            path = path.attr(&r[..end]);
-            rest = &r[end..];
-        } else if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']').ok_or_else(bad)?;
-            let key = &r[..end];
-            path = if let Ok(i) = key.parse::<u64>() {
-                path.index(i)
-            } else {
-                let k: String = serde_json::from_str(key).map_err(|_| bad())?;
-                path.key(k)
-            };
-            rest = &r[end + 1..];
-        } else {
-            return Err(bad());
-        }
-    }
-    Ok(Reference::Resource {
-        address: format!("{}.{}", names[0], names[1]),
-        path,
-    })
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 // References resolved: what a reference stands for in each command.
@@ -626,6 +460,22 @@ impl Scope for UnknownScope {
     }
 }
 
+/// References in the provider block: variables, locals and functions;
+/// no resource (the harness configures the provider before any).
+pub(crate) struct VariablesScope<'a> {
+    pub(crate) harness: &'a Harness,
+}
+
+impl Scope for VariablesScope<'_> {
+    fn harness(&self) -> Option<&Harness> {
+        Some(self.harness)
+    }
+
+    fn resolve(&self, _: &Reference) -> Result<(Value, Vec<Path>), String> {
+        Err("the harness's provider block cannot refer to resources".into())
+    }
+}
+
 /// References while planning: the planned values of the resources planned
 /// so far (unknown where they are), `after_apply` values unknown.
 pub(crate) struct PlanScope<'a> {
@@ -634,6 +484,10 @@ pub(crate) struct PlanScope<'a> {
 }
 
 impl Scope for PlanScope<'_> {
+    fn harness(&self) -> Option<&Harness> {
+        Some(self.harness)
+    }
+
     fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
         match r {
             Reference::AfterApply(name) => {
@@ -663,6 +517,10 @@ pub(crate) struct ApplyScope<'a> {
 }
 
 impl Scope for ApplyScope<'_> {
+    fn harness(&self) -> Option<&Harness> {
+        Some(self.harness)
+    }
+
     fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
         match r {
             Reference::AfterApply(name) => {
@@ -750,34 +608,4 @@ fn marks_under(marks: &[Path], path: &Path, len: usize) -> Vec<Path> {
         out.push(Path::from(ms[prefix.len()..].to_vec()));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn references_parse_into_an_address_and_a_path() {
-        assert_eq!(
-            parse_reference(r#"kv_entry.a.rule[0].note"#),
-            Ok(Reference::Resource {
-                address: "kv_entry.a".into(),
-                path: Path::root().attr("rule").index(0).attr("note"),
-            })
-        );
-        assert_eq!(
-            parse_reference("after_apply.x"),
-            Ok(Reference::AfterApply("x".into()))
-        );
-        assert!(parse_reference("1 + 2").is_err());
-    }
-
-    #[test]
-    fn escapes_are_literal_text() {
-        assert_eq!(
-            parse_template("a$${b}%%{c}"),
-            Ok(vec![Part::Literal("a${b}%{c}".into())])
-        );
-        assert_eq!(parse_template(""), Ok(vec![Part::Literal(String::new())]));
-    }
 }

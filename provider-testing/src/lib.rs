@@ -6,8 +6,12 @@
 mod client;
 mod config;
 mod core;
+mod eval;
 mod order;
+mod outputs;
 mod show;
+mod steps;
+mod syntax;
 #[cfg(test)]
 mod tests;
 
@@ -23,12 +27,16 @@ use serde_json::{json, Map, Value as Json};
 
 use self::client::{Client, Schemas};
 use self::config::{
-    decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, META_ARGUMENTS,
+    decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, VariablesScope,
+    META_ARGUMENTS,
 };
 pub use self::core::ChangeAction;
 use self::core::{type_of, Change, Core, Object, Stored};
+pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
+pub use self::steps::Step;
+use self::syntax::{Document, Output, Variable};
 
 /// An in-process Terraform core holding one provider, a configuration and
 /// the state. See the [crate documentation](crate).
@@ -38,8 +46,17 @@ pub struct Harness {
     provider: String,
     provider_type: String,
     provider_config: Json,
-    configured: Option<Json>,
+    /// The provider configuration's value last sent in
+    /// `ConfigureProvider`.
+    configured: Option<Value>,
     resources: BTreeMap<String, Body>,
+    variables: BTreeMap<String, Variable>,
+    /// Values the test gave input variables (`-var`).
+    variable_values: BTreeMap<String, Value>,
+    locals: eval::Locals,
+    outputs: BTreeMap<String, Output>,
+    /// The outputs' values in state, and whether each is sensitive.
+    output_values: BTreeMap<String, (Value, bool)>,
     after_apply: BTreeMap<String, Json>,
     state: BTreeMap<String, Stored>,
     serial: u64,
@@ -105,6 +122,11 @@ impl Harness {
             provider_config: json!({}),
             configured: None,
             resources: BTreeMap::new(),
+            variables: BTreeMap::new(),
+            variable_values: BTreeMap::new(),
+            locals: BTreeMap::new(),
+            outputs: BTreeMap::new(),
+            output_values: BTreeMap::new(),
             after_apply: BTreeMap::new(),
             state: BTreeMap::new(),
             serial: 0,
@@ -139,9 +161,13 @@ impl Harness {
         };
         let mut provider_config = json!({});
         let mut resources = BTreeMap::new();
+        let mut declarations = Document::default();
         for (key, v) in doc {
             match key.as_str() {
                 "terraform" | "//" => {}
+                "variable" | "locals" | "output" => {
+                    syntax::json_declarations(&key, &v, &mut declarations)?
+                }
                 "provider" => {
                     let body = v
                         .get(&self.provider_type)
@@ -165,7 +191,7 @@ impl Harness {
                                 Json::Array(mut a) if a.len() == 1 => a.remove(0),
                                 b => b,
                             };
-                            resources.insert(format!("{ty}.{name}"), Body::Json(body));
+                            resources.insert(format!("{ty}.{name}"), body);
                         }
                     }
                 }
@@ -176,11 +202,45 @@ impl Harness {
                 }
             }
         }
-        for address in resources.keys() {
+        declarations.provider = Some(provider_config);
+        declarations.resources = resources;
+        self.set_document(declarations)
+    }
+
+    /// The whole configuration as the text of a `main.tf` (HCL native
+    /// syntax): `provider`, `resource`, `variable`, `locals` and `output`
+    /// blocks; a `terraform` block is allowed and not read. Expressions
+    /// are evaluated as Terraform evaluates them, with the functions in
+    /// [`FUNCTIONS`] and the provider's own (`provider::NAME::fn(...)`);
+    /// anything else the harness does not evaluate is an error naming
+    /// it. It replaces the configuration held so far.
+    pub fn config_hcl(&mut self, text: &str) -> Result<&mut Self, Diagnostics> {
+        let doc = syntax::parse_hcl(text, &self.provider_type)?;
+        self.set_document(doc)
+    }
+
+    fn set_document(&mut self, doc: Document) -> Result<&mut Self, Diagnostics> {
+        for address in doc.resources.keys() {
             self.check_address(address)?;
         }
-        self.provider_config = provider_config;
-        self.resources = resources;
+        self.provider_config = doc.provider.unwrap_or_else(|| json!({}));
+        self.resources = doc
+            .resources
+            .into_iter()
+            .map(|(a, b)| (a, Body::Json(b)))
+            .collect();
+        self.variables = doc.variables;
+        self.locals = doc.locals;
+        self.outputs = doc.outputs;
+        Ok(self)
+    }
+
+    /// Gives the input variable `name` a value, as `-var` does (JSON read
+    /// as data: strings are not templates). It is converted to the
+    /// variable's type at plan.
+    pub fn variable(&mut self, name: &str, value: Json) -> Result<&mut Self, Diagnostics> {
+        let v = syntax::json_value(&value)?;
+        self.variable_values.insert(name.to_owned(), v);
         Ok(self)
     }
 
@@ -246,7 +306,7 @@ impl Harness {
     /// references unknown) and sent to `ValidateResourceConfig`, and the
     /// provider's to `ValidateProviderConfig`.
     pub fn validate(&mut self) -> Result<(), Diagnostics> {
-        let (_, provider_ty, provider_value) = self.provider_value()?;
+        let (provider_ty, provider_value) = self.provider_value()?;
         let d = self
             .client
             .validate_provider_config(&provider_value, &provider_ty)?;
@@ -467,7 +527,11 @@ impl Harness {
             }
             resources.push(Json::Object(r));
         }
-        let tagged = json!({ "values": { "root_module": { "resources": resources } } });
+        let mut values = json!({ "root_module": { "resources": resources } });
+        if let Some(o) = outputs::outputs_json(&self.output_values) {
+            values["outputs"] = o;
+        }
+        let tagged = json!({ "values": values });
         Ok(State {
             text: show::exact_text(&tagged),
             json: show::plain(tagged),
@@ -492,8 +556,26 @@ impl Harness {
             working.insert(address.clone(), self.core().store(type_of(address), obj)?);
         }
         let mut warnings = Diagnostics::new();
-        let result = self.apply_changes(plan, &mut working, &mut warnings);
+        let mut result = self.apply_changes(plan, &mut working, &mut warnings);
         self.warnings.extend(warnings);
+        if result.is_ok() {
+            // The outputs, from the applied objects.
+            let values = if plan.destroy {
+                Ok(BTreeMap::new())
+            } else {
+                self.evaluate_outputs(&ApplyScope {
+                    harness: self,
+                    working: &working,
+                })
+            };
+            match values {
+                // A null output is not kept in state.
+                Ok(v) => {
+                    self.output_values = v.into_iter().filter(|(_, (v, _))| !v.is_null()).collect()
+                }
+                Err(e) => result = Err(e),
+            }
+        }
         self.state = working;
         self.serial += 1;
         result?;
@@ -639,11 +721,39 @@ impl Harness {
         let result = self.plan_walk(mode, &order, &mut warnings);
         self.warnings.extend(warnings);
         let (changes, prior) = result?;
-        let tagged = self.plan_json(&changes);
         let configured = match mode {
             Mode::Normal => self.resources.keys().cloned().collect(),
             Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
         };
+        // Outputs are planned with what the resources' plans say (with
+        // the refreshed objects for the resources not planned).
+        let new_outputs = match mode {
+            Mode::Destroy => None,
+            _ => {
+                let mut planned: outputs::Planned = BTreeMap::new();
+                for (address, obj) in &prior {
+                    let rs = self.core().schema(type_of(address))?;
+                    let mut marks = obj.marks.clone();
+                    marks.extend(core::sensitive_paths(&rs.schema.block, &obj.value));
+                    planned.insert(address.clone(), (obj.value.clone(), marks));
+                }
+                for c in &changes {
+                    let rs = self.core().schema(type_of(&c.address))?;
+                    let mut marks = c.after_marks.clone();
+                    marks.extend(core::sensitive_paths(&rs.schema.block, &c.after));
+                    planned.insert(c.address.clone(), (c.after.clone(), marks));
+                }
+                Some(self.evaluate_outputs(&PlanScope {
+                    harness: self,
+                    planned: &planned,
+                })?)
+            }
+        };
+        let output_changes = self.output_changes(new_outputs.as_ref());
+        let mut tagged = self.plan_json(&changes);
+        if !output_changes.is_empty() {
+            tagged["output_changes"] = outputs::output_changes_json(&output_changes);
+        }
         Ok(Plan {
             changes,
             configured,
@@ -651,6 +761,7 @@ impl Harness {
             serial: self.serial,
             text: show::exact_text(&tagged),
             json: show::plain(tagged),
+            destroy: mode == Mode::Destroy,
         })
     }
 
@@ -805,28 +916,50 @@ impl Harness {
         Ok(())
     }
 
-    fn provider_value(&self) -> Result<(Json, ctywire::Type, Value), Diagnostics> {
+    fn provider_value(&self) -> Result<(ctywire::Type, Value), Diagnostics> {
         let p = &self.schemas.provider;
         let decoded = decode_body(
             &p.schema.block,
             &self.provider_config,
-            &UnknownScope,
+            &VariablesScope { harness: self },
             &["alias", "version"],
         )?;
-        Ok((self.provider_config.clone(), p.ty.clone(), decoded.value))
+        Ok((p.ty.clone(), decoded.value))
+    }
+
+    /// The input variables checked as core checks them before a plan:
+    /// each declared one has a value of its type, each given one is
+    /// declared.
+    fn check_variables(&self) -> Result<(), Diagnostics> {
+        for (name, v) in &self.variables {
+            v.value(name, self.variable_values.get(name)).map_err(|e| {
+                Diagnostics::from(Diagnostic::error(e.summary).with_detail(e.detail))
+            })?;
+        }
+        if let Some(name) = self
+            .variable_values
+            .keys()
+            .find(|n| !self.variables.contains_key(*n))
+        {
+            return Err(Diagnostic::error("Value for undeclared variable")
+                .with_detail(format!("A variable named {name:?} was assigned a value, but the root module does not declare a variable of that name. To use this value, add a \"variable\" block to the configuration."))
+                .into());
+        }
+        Ok(())
     }
 
     /// The provider validated and configured, once per configuration.
     fn prepare(&mut self) -> Result<(), Diagnostics> {
-        if self.configured.as_ref() == Some(&self.provider_config) {
+        self.check_variables()?;
+        let (ty, value) = self.provider_value()?;
+        if self.configured.as_ref() == Some(&value) {
             return Ok(());
         }
-        let (json, ty, value) = self.provider_value()?;
         let d = self.client.validate_provider_config(&value, &ty)?;
         self.take(d)?;
         let d = self.client.configure(&value, &ty)?;
         self.take(d)?;
-        self.configured = Some(json);
+        self.configured = Some(value);
         Ok(())
     }
 

@@ -32,7 +32,7 @@ impl Harness {
         let Some(body) = self.resources.get(address).and_then(Body::json) else {
             return BTreeSet::new();
         };
-        let mut deps = references(body).unwrap_or_default();
+        let mut deps = references(body, &self.locals).unwrap_or_default();
         if let Some(Json::Array(a)) = body.get("depends_on") {
             deps.extend(a.iter().filter_map(Json::as_str).map(str::to_owned));
         }
@@ -65,7 +65,7 @@ impl Harness {
                 .into());
         }
         if let Some(body) = self.resources.get(a).and_then(Body::json) {
-            for r in references(body).map_err(Diagnostics::error)? {
+            for r in references(body, &self.locals).map_err(Diagnostics::error)? {
                 if !self.resources.contains_key(&r) {
                     return Err(Diagnostic::error("Reference to undeclared resource")
                         .with_detail(format!(

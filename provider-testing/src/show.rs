@@ -377,6 +377,8 @@ pub struct Plan {
     pub(crate) serial: u64,
     pub(crate) json: Json,
     pub(crate) text: String,
+    /// A `plan -destroy`: its apply removes the outputs.
+    pub(crate) destroy: bool,
 }
 
 /// The state after a command, in the shape `terraform show -json` prints

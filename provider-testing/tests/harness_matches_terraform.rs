@@ -359,8 +359,18 @@ impl Which {
     }
 }
 
-/// A configuration document (`main.tf.json`) for a store directory.
+/// A configuration for a store directory: a `main.tf.json` document, or
+/// a `main.tf`'s text (a JSON string).
 type Doc = fn(&Path) -> Json;
+
+/// Gives the harness a configuration as `Cli::write` gives Terraform one.
+fn configure(h: &mut Harness, doc: Json) -> Result<(), Diagnostics> {
+    match doc {
+        Json::String(text) => h.config_hcl(&text)?,
+        doc => h.config(doc)?,
+    };
+    Ok(())
+}
 
 /// One step, run by both sides.
 enum Step {
@@ -730,6 +740,186 @@ fn sets_changed_region(store: &Path) -> Json {
     })
 }
 
+// HCL configurations (main.tf): expressions evaluated by both sides.
+
+fn hcl_kv(store: &Path, body: &str) -> Json {
+    Json::String(format!(
+        r#"
+terraform {{
+  required_providers {{
+    kv = {{ source = "ctywire/kv" }}
+  }}
+}}
+provider "kv" {{
+  root = {root}
+}}
+{body}
+"#,
+        root = Json::String(store.display().to_string()),
+    ))
+}
+
+fn hcl_expressions(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+variable "env" {
+  type    = string
+  default = "test"
+}
+variable "ports" {
+  type    = list(number)
+  default = [443, 80]
+}
+locals {
+  key  = "app-${var.env}"
+  tags = { env = var.env, team = upper("codec") }
+}
+resource "kv_entry" "a" {
+  key   = local.key
+  value = jsonencode({ ports = var.ports, n = length(var.ports), b = "<&>" })
+  tags  = local.tags
+  ports = var.ports
+  rule {
+    port = 80
+    note = format("%s:%d", lower("HTTP"), 80)
+  }
+}
+resource "kv_entry" "b" {
+  key   = "${kv_entry.a.key}-b"
+  value = join(",", split("-", kv_entry.a.key), [sha256("x"), base64encode("hi"), md5("")])
+  tags  = { hash = provider::kv::hash(kv_entry.a.value), id = kv_entry.a.id }
+}
+"#,
+    )
+}
+
+fn hcl_expressions_changed(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+variable "env" { default = "prod" }
+locals {
+  key = "app-${var.env}"
+}
+resource "kv_entry" "a" {
+  key   = local.key
+  value = lookup({ a = "1" }, "b", "fallback")
+}
+resource "kv_entry" "b" {
+  key   = "${kv_entry.a.key}-b"
+  value = provider::kv::hash(kv_entry.a.id)
+}
+"#,
+    )
+}
+
+fn hcl_sensitive_variable(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+variable "secret" {
+  type      = string
+  default   = "hunter2"
+  sensitive = true
+}
+resource "kv_entry" "a" {
+  key   = "s"
+  value = "pw=${var.secret}"
+  tags  = { plain = "x", hidden = var.secret }
+}
+"#,
+    )
+}
+
+fn hcl_outputs(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+  tags  = { env = "test" }
+}
+output "key" {
+  value = kv_entry.a.key
+}
+output "revision" {
+  value = kv_entry.a.revision
+}
+output "entry" {
+  value     = kv_entry.a
+  sensitive = true
+}
+output "tags" {
+  value = kv_entry.a.tags
+}
+output "nothing" {
+  value = null
+}
+"#,
+    )
+}
+
+fn hcl_outputs_changed(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+  tags  = { env = "prod" }
+}
+output "key" {
+  value = "${kv_entry.a.key}!"
+}
+output "tags" {
+  value = kv_entry.a.tags
+}
+"#,
+    )
+}
+
+fn hcl_output_unmarked_secret(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "o"
+  value = "secret"
+}
+output "value" {
+  value = kv_entry.a.value
+}
+"#,
+    )
+}
+
+fn hcl_missing_variable(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+variable "name" { type = string }
+resource "kv_entry" "a" {
+  key   = var.name
+  value = "v"
+}
+"#,
+    )
+}
+
+fn hcl_unknown_function(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = nosuchfunction("x")
+  value = "v"
+}
+"#,
+    )
+}
+
 /// The kv store's own file for an entry (what the kv example writes).
 fn delete_entry_a(store: &Path) {
     let _ = std::fs::remove_file(store.join("a.json"));
@@ -748,6 +938,47 @@ fn write_entry_a(store: &Path) {
 fn scenarios() -> Vec<Scenario> {
     use Step::*;
     vec![
+        Scenario {
+            name:
+                "hcl: variables, locals, templates, Terraform's functions and a provider function",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(hcl_expressions),
+                Plan(hcl_expressions),
+                Apply(hcl_expressions_changed),
+                Destroy(hcl_expressions_changed),
+            ],
+        },
+        Scenario {
+            name: "hcl: a sensitive variable marks what it sets",
+            provider: Which::Kv,
+            steps: vec![Apply(hcl_sensitive_variable), Plan(hcl_sensitive_variable)],
+        },
+        Scenario {
+            name: "hcl: outputs, sensitive and unknown at plan, changed, removed and destroyed",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(hcl_outputs),
+                Plan(hcl_outputs),
+                Apply(hcl_outputs_changed),
+                Destroy(hcl_outputs_changed),
+            ],
+        },
+        Scenario {
+            name: "hcl: an output of a sensitive value not marked sensitive is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(hcl_output_unmarked_secret)],
+        },
+        Scenario {
+            name: "hcl: a required variable without a value is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(hcl_missing_variable)],
+        },
+        Scenario {
+            name: "hcl: a call to an unknown function is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(hcl_unknown_function)],
+        },
         Scenario {
             name: "kv: create, empty re-plan, update, replace, destroy",
             provider: Which::Kv,
@@ -967,8 +1198,12 @@ impl Cli {
     }
 
     fn write(&self, doc: Doc) {
-        std::fs::write(self.dir.join("main.tf.json"), doc(&self.store).to_string())
-            .expect("main.tf.json");
+        let (name, other, text) = match doc(&self.store) {
+            Json::String(text) => ("main.tf", "main.tf.json", text),
+            doc => ("main.tf.json", "main.tf", doc.to_string()),
+        };
+        let _ = std::fs::remove_file(self.dir.join(other));
+        std::fs::write(self.dir.join(name), text).expect(name);
     }
 
     fn show_plan(&mut self) -> Result<Json, String> {
@@ -1051,6 +1286,12 @@ fn harness_errors(d: &Diagnostics) -> Vec<(String, String)> {
 
 /// Compares `resource_changes` entry by entry and field by field.
 fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    same(
+        "output_changes",
+        &terraform["output_changes"],
+        &harness["output_changes"],
+        problems,
+    );
     let empty = Vec::new();
     let tf = terraform["resource_changes"].as_array().unwrap_or(&empty);
     let ours = harness["resource_changes"].as_array().unwrap_or(&empty);
@@ -1118,6 +1359,12 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
 
 /// Compares `values.root_module.resources[]` entry by entry.
 fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
+    same(
+        "state outputs",
+        &terraform["values"]["outputs"],
+        &harness["values"]["outputs"],
+        problems,
+    );
     let empty = Vec::new();
     let tf = terraform["values"]["root_module"]["resources"]
         .as_array()
@@ -1206,7 +1453,7 @@ fn run_scenario(
         let ours: Result<(Option<Json>, Option<Json>), Diagnostics> = (|| {
             Ok(match step {
                 Step::Apply(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     let plan = h.plan()?;
                     let state = h.apply_plan(&plan)?;
                     (
@@ -1215,33 +1462,33 @@ fn run_scenario(
                     )
                 }
                 Step::Plan(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     (Some(exact_doc(h.plan()?.to_json_text())?), None)
                 }
                 Step::Refresh(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     (None, Some(exact_doc(h.refresh()?.to_json_text())?))
                 }
                 Step::Import(doc, address, id) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     (
                         None,
                         Some(exact_doc(h.import(address, id)?.to_json_text())?),
                     )
                 }
                 Step::Destroy(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     (None, Some(exact_doc(h.destroy()?.to_json_text())?))
                 }
                 Step::PlanFails(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     match h.plan() {
                         Ok(_) => return Err(Diagnostics::error("the harness accepted the plan")),
                         Err(d) => (Some(json!({ "errors": harness_errors(&d) })), None),
                     }
                 }
                 Step::ApplyFails(doc) => {
-                    h.config(doc(&harness_store))?;
+                    configure(&mut h, doc(&harness_store))?;
                     let plan = h.plan()?;
                     match h.apply_plan(&plan) {
                         Ok(_) => return Err(Diagnostics::error("the harness accepted the apply")),

@@ -1,5 +1,6 @@
-//! The kv example through ctywire-provider's in-process Terraform core
-//! (`ctywire_provider::testing`): the lifecycle of tests/terraform.rs —
+//! The kv example through the in-process Terraform core
+//! (ctywire-provider-testing), configured in HCL as its users write it:
+//! the lifecycle of tests/terraform.rs —
 //! plan, apply, an empty re-plan, update, replace, a refresh that finds an
 //! entry deleted outside Terraform, import, a validation error at its
 //! attribute, destroy — in milliseconds, no `terraform` binary needed.
@@ -38,6 +39,35 @@ fn harness(store: &Store) -> Harness {
     h
 }
 
+/// A `main.tf` for the store: the provider block, then `body`.
+fn main_tf(store: &Store, body: &str) -> String {
+    format!(
+        "provider \"kv\" {{\n  root = {}\n}}\n{body}",
+        serde_json::Value::String(store.0.display().to_string())
+    )
+}
+
+/// `kv_entry.a` in HCL, as a user writes it.
+fn entry_tf(key: &str, value: &str) -> String {
+    format!(
+        r#"
+resource "kv_entry" "a" {{
+  key   = "{key}"
+  value = "{value}"
+  tags  = {{ env = "test" }}
+  ports = [443, 80]
+  rule {{
+    port = 80
+  }}
+  rule {{
+    port = 443
+    note = "tls"
+  }}
+}}
+"#
+    )
+}
+
 fn entry(key: &str, value: &str) -> serde_json::Value {
     json!({
         "key": key,
@@ -52,7 +82,8 @@ fn entry(key: &str, value: &str) -> serde_json::Value {
 fn an_entry_lives_through_create_update_replace_and_destroy() {
     let store = Store::new("lifecycle");
     let mut tf = harness(&store);
-    tf.resource("kv_entry.a", entry("a", "one")).unwrap();
+    tf.config_hcl(&main_tf(&store, &entry_tf("a", "one")))
+        .unwrap();
 
     let plan = tf.plan().unwrap();
     assert_eq!(plan.actions("kv_entry.a"), ["create"]);
@@ -68,11 +99,13 @@ fn an_entry_lives_through_create_update_replace_and_destroy() {
         "a second plan changes nothing"
     );
 
-    tf.resource("kv_entry.a", entry("a", "two")).unwrap();
+    tf.config_hcl(&main_tf(&store, &entry_tf("a", "two")))
+        .unwrap();
     assert_eq!(tf.plan().unwrap().actions("kv_entry.a"), ["update"]);
     assert_eq!(tf.apply().unwrap().values("kv_entry.a")["revision"], 2);
 
-    tf.resource("kv_entry.a", entry("b", "two")).unwrap();
+    tf.config_hcl(&main_tf(&store, &entry_tf("b", "two")))
+        .unwrap();
     let plan = tf.plan().unwrap();
     assert_eq!(plan.actions("kv_entry.a"), ["delete", "create"]);
     assert_eq!(plan.change("kv_entry.a")["replace_paths"], json!([["key"]]));
@@ -142,7 +175,8 @@ fn the_identity_is_the_key_and_stays_in_state_through_plan_apply_and_refresh() {
     assert_eq!(state.resource("kv_entry.a")["identity_schema_version"], 0);
 
     // An update keeps it; the plan before it sent and got it back.
-    tf.resource("kv_entry.a", entry("a", "two")).unwrap();
+    tf.config_hcl(&main_tf(&store, &entry_tf("a", "two")))
+        .unwrap();
     assert_eq!(tf.plan().unwrap().actions("kv_entry.a"), ["update"]);
     assert_eq!(
         tf.apply().unwrap().identity("kv_entry.a"),
@@ -242,12 +276,19 @@ fn the_list_resource_finds_entries_by_prefix_with_their_identities() {
 fn a_key_made_from_another_entrys_id_flows_through_plan_and_apply() {
     let store = Store::new("flow");
     let mut tf = harness(&store);
-    tf.resource("kv_entry.a", json!({ "key": "a", "value": "one" }))
-        .unwrap();
-    tf.resource(
-        "kv_entry.b",
-        json!({ "key": "${kv_entry.a.id}-copy", "value": "two" }),
-    )
+    tf.config_hcl(&main_tf(
+        &store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "a"
+  value = "one"
+}
+resource "kv_entry" "b" {
+  key   = "${kv_entry.a.id}-copy"
+  value = "two"
+}
+"#,
+    ))
     .unwrap();
     let plan = tf.plan().unwrap();
     assert_eq!(plan.actions("kv_entry.b"), ["create"]);
@@ -256,4 +297,36 @@ fn a_key_made_from_another_entrys_id_flows_through_plan_and_apply() {
     tf.apply().unwrap();
     assert!(tf.plan().unwrap().is_empty());
     assert_eq!(tf.state().unwrap().values("kv_entry.b")["key"], "a-copy");
+}
+
+#[test]
+fn the_hash_function_is_called_from_a_configuration_and_its_outputs_kept() {
+    let store = Store::new("function");
+    let mut tf = harness(&store);
+    tf.config_hcl(&main_tf(
+        &store,
+        r#"
+variable "word" { default = "abc" }
+resource "kv_entry" "a" {
+  key   = "h"
+  value = provider::kv::hash(var.word)
+}
+output "hash" {
+  value     = kv_entry.a.value
+  sensitive = true
+}
+"#,
+    ))
+    .unwrap();
+    let state = tf.apply().unwrap();
+    // kv's hash is the SHA-256 of its input, as Terraform's sha256.
+    let sha = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    assert_eq!(state.values("kv_entry.a")["value"], sha);
+    assert_eq!(
+        state.to_json()["values"]["outputs"]["hash"],
+        json!({ "sensitive": true, "value": sha, "type": "string" })
+    );
+    tf.variable("word", json!("")).unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(plan.actions("kv_entry.a"), ["update"]);
 }
