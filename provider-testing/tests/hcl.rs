@@ -87,7 +87,7 @@ impl tf::Provider for Demo {
 }
 
 fn values(h: &Harness, address: &str) -> serde_json::Value {
-    h.state().values(address).clone()
+    h.state().unwrap().values(address).clone()
 }
 
 fn error_text(d: Diagnostics) -> String {
@@ -125,7 +125,7 @@ fn variables_locals_and_templates_evaluate_as_terraform_does() {
     assert_eq!(values(&h, "demo_thing.a")["note"], "size 3, id-b");
     // The reference through the template orders a after b.
     assert_eq!(
-        h.state().to_json()["values"]["root_module"]["resources"][0]["depends_on"],
+        h.state().unwrap().to_json()["values"]["root_module"]["resources"][0]["depends_on"],
         json!(["demo_thing.b"])
     );
 }
@@ -257,7 +257,7 @@ fn a_sensitive_variable_marks_what_it_sets() {
     .unwrap();
     h.variable("secret", json!("hunter2")).unwrap();
     h.apply().unwrap();
-    let state = h.state().to_json().clone();
+    let state = h.state().unwrap().to_json().clone();
     assert_eq!(
         state["values"]["root_module"]["resources"][0]["sensitive_values"],
         json!({ "note": true })
