@@ -24,13 +24,14 @@ pub mod fuzzing;
 mod hclog;
 mod identity;
 mod list;
-pub mod model;
+// The schema half lives in ctywire-model (no gRPC there, for Seasonings
+// plugins); it stays reachable here under the same names.
+pub use ctywire_model::{model, schema};
 mod objchange;
 mod plan;
 mod plan_hook;
 mod provider;
 mod resource;
-pub mod schema;
 mod server;
 pub mod testing;
 mod validate;
