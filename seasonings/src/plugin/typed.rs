@@ -391,7 +391,7 @@ impl<F: Function> AnyFunction for TypedFunction<F> {
         let mut fields: Vec<(&str, Value)> =
             self.names.iter().map(String::as_str).zip(values).collect();
         if let Some(v) = &sig.variadic_parameter {
-            let list = Value::list(v.ty.clone(), rest).map_err(|e| invalid_params(e))?;
+            let list = Value::list(v.ty.clone(), rest).map_err(invalid_params)?;
             fields.push((&v.name, list));
         }
         let args = ctywire::from_value::<F::Args>(&Value::object(fields)).map_err(|e| {
