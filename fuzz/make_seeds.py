@@ -195,3 +195,20 @@ for authority in (b"tmp%2Fx%2Fprovider.sock", b"localhost"):
           + h2_frame(1, 4, 1, first) + h2_frame(0, 1, 1, b"\0\0\0\0\0")
           + h2_frame(1, 0x20, 3, bytes([0, 0, 0, 0, 16]) + second[:6]) + h2_frame(9, 4, 3, second[6:])
           + h2_frame(0, 1, 3, b"\0\0\0\0\0"))
+
+# seasonings_plugin: what a host sends, from docs/seasonings.md §4 (its
+# host → plugin messages, whose hex lines follow their headings), alone
+# and in one stream after init.
+with open(os.path.join(root, "docs", "seasonings.md")) as f:
+    exchange = f.read().split("## 4. Example exchange")[1].split("```text")[1].split("```")[0]
+requests, current = [], None
+for line in exchange.splitlines():
+    if "→" in line:
+        current = bytearray() if line.strip().startswith("host → plugin") else None
+        if current is not None:
+            requests.append(current)
+    elif current is not None and line and all(c in "0123456789abcdef" for c in line):
+        current.extend(bytes.fromhex(line))
+for r in requests:
+    write("seasonings_plugin", bytes(r))
+write("seasonings_plugin", b"".join(bytes(r) for r in requests))

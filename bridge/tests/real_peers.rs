@@ -733,3 +733,25 @@ fn refined_unknowns_survive_a_msgpack_rpc_round_trip() {
         );
     });
 }
+
+#[test]
+fn a_fallback_serves_every_method_not_named_and_is_told_the_name() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let (a, b) = tokio::io::duplex(1 << 16);
+        let (ar, aw) = tokio::io::split(a);
+        let (br, bw) = tokio::io::split(b);
+        let handlers = MsgpackHandlers::new()
+            .request("named", |_| async { Ok(Raw(vec![0xc3])) })
+            .fallback(|method: String, params: Vec<Raw>| async move {
+                let mut out = Vec::new();
+                rmp::encode::write_str(&mut out, &format!("{method}/{}", params.len())).unwrap();
+                Err(Raw(out))
+            });
+        let _server = MsgpackRpcPeer::new(br, bw, handlers, PeerOptions::default());
+        let client = MsgpackRpcPeer::new(ar, aw, MsgpackHandlers::new(), PeerOptions::default());
+        assert_eq!(client.call("named", vec![]).await.unwrap(), Raw(vec![0xc3]));
+        let err = client.call("a/b.c", vec![Raw::nil()]).await.unwrap_err();
+        assert_eq!(err.to_string(), r#"the peer answered with error "a/b.c/1""#);
+    });
+}

@@ -24,12 +24,13 @@ pub mod fuzzing;
 mod hclog;
 mod identity;
 mod list;
-pub mod model;
+// The schema half lives in ctywire-model (no gRPC there, for Seasonings
+// plugins); it stays reachable here under the same names.
+pub use ctywire_model::{model, schema};
 mod plan;
 mod plan_hook;
 mod provider;
 mod resource;
-pub mod schema;
 mod server;
 mod state_store;
 mod validate;

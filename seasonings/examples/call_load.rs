@@ -7,6 +7,8 @@
 //! * `in-process`: a Rust peer in this process, over an in-memory pipe,
 //!   answering at once: what the host (and the msgpack-rpc peer on both
 //!   sides) costs, with no process and no language runtime in the way;
+//! * `rust`: examples/seasonings/rust's `slugs`, on the Rust SDK (built
+//!   beside this example: `cargo build --release -p seasonings-plugin-example`);
 //! * `python`, `node`: examples/seasonings/{python/slugs.py, node/slugs.mjs};
 //! * `deno`: the bridge's JSON-RPC `echo` to denobridge's child.
 //!
@@ -15,6 +17,7 @@
 //!
 //! ```sh
 //! bash scripts/seasonings-peers.sh && bash scripts/test-peers.sh   # msgpack packages, Deno
+//! cargo build --release -p seasonings-plugin-example                 # the Rust plugin
 //! cargo run --release -p ctywire-seasonings --example call_load --features host -- 20000 64
 //! ```
 
@@ -50,6 +53,15 @@ async fn main() {
     let plugin = Plugin::over_streams("in-process", hr, hw, options()).await;
     run_plugin("in-process", plugin, calls, in_flight).await;
 
+    // The Rust plugin of the same profile: target/<profile>/slugs, beside
+    // target/<profile>/examples/call_load.
+    let rust = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("slugs")))
+        .unwrap_or_default();
+    let plugin = Plugin::spawn(rust, Vec::<String>::new(), options()).await;
+    run_plugin("rust", plugin, calls, in_flight).await;
+
     let python = peers.join("python/bin/python");
     let script = root.join("examples/seasonings/python/slugs.py");
     let plugin = Plugin::spawn(python, [script.display().to_string()], options()).await;
@@ -79,7 +91,7 @@ async fn run_plugin(
     let plugin = match plugin {
         Ok(p) => Arc::new(p),
         Err(e) => {
-            println!("{label}: skipped, {e} (run scripts/seasonings-peers.sh first)");
+            println!("{label}: skipped, {e} (see the commands above: the peers script, or the Rust plugin's build)");
             return;
         }
     };

@@ -26,6 +26,7 @@ mod support;
 enum Lang {
     Python,
     Node,
+    Rust,
 }
 
 /// A program that runs plugins, and what it needs in its environment.
@@ -47,6 +48,8 @@ impl Lang {
                 program: PathBuf::from("node"),
                 env,
             }),
+            // An executable of its own: `spawn` runs it.
+            Lang::Rust => None,
         }
     }
 
@@ -55,6 +58,7 @@ impl Lang {
         let ext = match self {
             Lang::Python => "py",
             Lang::Node => "mjs",
+            Lang::Rust => return support::plugins::rust_plugin(stem).display().to_string(),
         };
         dir.join(format!("{stem}.{ext}")).display().to_string()
     }
@@ -63,6 +67,7 @@ impl Lang {
         let sub = match self {
             Lang::Python => "python",
             Lang::Node => "node",
+            Lang::Rust => "rust",
         };
         workspace().join("examples/seasonings").join(sub)
     }
@@ -73,6 +78,10 @@ impl Lang {
         args: &[&str],
         mut options: PluginOptions,
     ) -> Option<Result<Plugin, PluginError>> {
+        if let Lang::Rust = self {
+            let args = args.iter().map(|a| a.to_string());
+            return Some(Plugin::spawn(script, args, options).await);
+        }
         let rt = self.runtime()?;
         options.env.extend(rt.env);
         let args = std::iter::once(script).chain(args.iter().map(|a| a.to_string()));
@@ -652,3 +661,37 @@ per_language! {
         p.shutdown().await;
     }
 }
+
+/// The Rust SDK's `slugs` plugin (examples/seasonings/rust) runs each test
+/// above that needs no misbehaving plugin: the SDK's answers are typed, so
+/// it cannot be made to send garbage or a value of the wrong type.
+macro_rules! rust_too {
+    ($($name:ident),* $(,)?) => {
+        mod rust {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::Lang::Rust).await
+                }
+            )*
+        }
+    };
+}
+
+rust_too!(
+    init_reports_the_plugins_name_version_and_capabilities_and_ping_answers,
+    get_schema_gives_typed_signatures,
+    known_arguments_give_the_functions_result,
+    an_unknown_argument_where_allowed_reaches_the_plugin_which_answers_unknown,
+    a_null_argument_where_not_nullable_is_refused_naming_the_argument,
+    thirty_digit_numbers_stay_exact_both_ways,
+    integers_beyond_two_to_the_53_and_decimals_stay_exact,
+    dynamic_values_carry_their_types_both_ways,
+    a_function_error_names_the_argument_at_fault,
+    a_method_the_plugin_does_not_have_is_method_not_found,
+    a_thousand_concurrent_calls_are_all_answered_within_the_in_flight_bound,
+    shutdown_ends_the_process_cleanly,
+    log_notifications_reach_the_log_crate_under_the_plugins_name,
+    dropping_a_plugin_kills_its_process,
+    arguments_that_do_not_fit_are_refused_before_anything_is_sent,
+);

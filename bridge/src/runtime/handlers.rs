@@ -12,12 +12,14 @@ use crate::Json;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 type RequestFn<P, R, E> = Arc<dyn Fn(P) -> BoxFuture<Result<R, E>> + Send + Sync>;
 type NotificationFn<P> = Arc<dyn Fn(P) + Send + Sync>;
+type FallbackFn<P, R, E> = Arc<dyn Fn(String, P) -> BoxFuture<Result<R, E>> + Send + Sync>;
 
 /// The methods a peer serves, by name, for one protocol: `P` is what
 /// parameters arrive as, `R` a result, `E` an error.
 pub struct MethodTable<P, R, E> {
     requests: HashMap<String, RequestFn<P, R, E>>,
     notifications: HashMap<String, NotificationFn<P>>,
+    fallback: Option<FallbackFn<P, R, E>>,
 }
 
 /// JSON-RPC methods: parameters as [`Json`] (`None` when left out), and
@@ -47,6 +49,7 @@ impl<P, R, E> Default for MethodTable<P, R, E> {
         MethodTable {
             requests: HashMap::new(),
             notifications: HashMap::new(),
+            fallback: None,
         }
     }
 }
@@ -79,8 +82,32 @@ impl<P, R, E> MethodTable<P, R, E> {
         self
     }
 
-    pub(super) fn request_fn(&self, method: &str) -> Option<RequestFn<P, R, E>> {
-        self.requests.get(method).cloned()
+    /// Serves requests for every method not named with
+    /// [`request`](Self::request), with the method's name: for a protocol
+    /// that reads names liberally or answers an unknown method its own
+    /// way (a Seasonings plugin, whose contract spells both, and answers a
+    /// missing one with an error object).
+    pub fn fallback<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(String, P) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, E>> + Send + 'static,
+    {
+        self.fallback = Some(Arc::new(move |m, p| Box::pin(f(m, p))));
+        self
+    }
+
+    pub(super) fn request_fn(&self, method: &str) -> Option<RequestFn<P, R, E>>
+    where
+        P: 'static,
+        R: 'static,
+        E: 'static,
+    {
+        if let Some(f) = self.requests.get(method) {
+            return Some(f.clone());
+        }
+        let fallback = self.fallback.clone()?;
+        let method = method.to_string();
+        Some(Arc::new(move |p| fallback(method.clone(), p)))
     }
 
     pub(super) fn notify(&self, method: &str, params: P) -> bool {

@@ -14,6 +14,51 @@ use syn::{Data, DeriveInput, Fields, Ident};
 use crate::model_attrs::{self, FieldSpec, Kind, OneOfValue, Rule};
 use crate::serde_attrs;
 
+/// The path the generated code names the model crate by, found in the
+/// using crate's own `Cargo.toml` (proc-macro-crate, which also follows a
+/// renamed dependency): `ctywire-provider` (which re-exports it), else
+/// `ctywire-model`, else `ctywire-seasonings`'s plugin SDK. *Why not a
+/// `#[model(crate = "..")]` attribute:* the three name one trait, so
+/// whichever is there is right; an author would only have to learn and
+/// repeat the attribute on every model for nothing. With none of them, a
+/// compile error says what to add ([`check_model_crate`]).
+fn model_crate() -> TokenStream {
+    find_model_crate().unwrap_or_else(|| quote!(::ctywire_provider))
+}
+
+/// The compile error for a crate that has none of the three.
+fn check_model_crate() -> syn::Result<()> {
+    match find_model_crate() {
+        Some(_) => Ok(()),
+        None => Err(syn::Error::new(
+            Span::call_site(),
+            "#[derive(Model)] needs ctywire-provider, ctywire-model or ctywire-seasonings (feature \"plugin\") among this crate's dependencies",
+        )),
+    }
+}
+
+fn find_model_crate() -> Option<TokenStream> {
+    use proc_macro_crate::{crate_name, FoundCrate};
+    let named = |found: FoundCrate, itself: &str, within: TokenStream| {
+        let name = match found {
+            // The crate itself (its tests and examples too): each of the
+            // three is also `extern crate self as` its own name.
+            FoundCrate::Itself => itself.to_string(),
+            FoundCrate::Name(n) => n,
+        };
+        let ident = Ident::new(&name, Span::call_site());
+        Some(quote!(::#ident #within))
+    };
+    if let Ok(found) = crate_name("ctywire-provider") {
+        return named(found, "ctywire_provider", quote!());
+    }
+    if let Ok(found) = crate_name("ctywire-model") {
+        return named(found, "ctywire_model", quote!());
+    }
+    let found = crate_name("ctywire-seasonings").ok()?;
+    named(found, "ctywire_seasonings", quote!(::plugin::model))
+}
+
 /// One field that is in the schema.
 struct Field {
     /// serde's name for it, and where that name was written.
@@ -85,6 +130,7 @@ fn strip_option(ty: &syn::Type) -> &syn::Type {
 }
 
 pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
+    check_model_crate()?;
     let name = &input.ident;
     if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
         return Err(syn::Error::new(
@@ -179,7 +225,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let deprecation = struct_spec.deprecated.map(|d| {
         quote! { __block.deprecation_message = ::core::option::Option::Some(::std::string::String::from(#d)); }
     });
-    let p = quote!(::ctywire_provider);
+    let p = model_crate();
     Ok(quote! {
         const _: () = {
             #(#asserts)*
@@ -321,7 +367,7 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
 
 /// Compile-time ties between a field's declarations and its Rust type.
 fn assertions(f: &Field) -> TokenStream {
-    let p = quote!(::ctywire_provider);
+    let p = model_crate();
     let ty = &f.ty;
     let s = &f.spec;
     let mut out = TokenStream::new();
@@ -348,7 +394,7 @@ fn assertions(f: &Field) -> TokenStream {
 
 /// The statements that add one field to `block`.
 fn build_field(f: &Field) -> TokenStream {
-    let p = quote!(::ctywire_provider);
+    let p = model_crate();
     let ty = &f.ty;
     let s = &f.spec;
     let name = &f.name;
@@ -498,7 +544,7 @@ fn rules(
     inner: &TokenStream,
     at: &str,
 ) -> TokenStream {
-    let p = quote!(::ctywire_provider);
+    let p = model_crate();
     let v = quote!(#p::schema::Validator);
     let pushes = declared.iter().map(|(span, rule)| match rule {
         Rule::Range { min, max } => {

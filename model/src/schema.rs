@@ -35,7 +35,7 @@ pub struct Block {
 /// block (its meta-arguments and meta-blocks: core's resource block
 /// schemas), which terraform-plugin-framework also refuses for list
 /// resources and actions.
-pub(crate) const RESERVED_IN_RESOURCES: &[&str] = &[
+pub const RESERVED_IN_RESOURCES: &[&str] = &[
     "connection",
     "count",
     "depends_on",
@@ -48,7 +48,7 @@ pub(crate) const RESERVED_IN_RESOURCES: &[&str] = &[
 
 /// Root names Terraform reserves in a `provider` block: `alias` and
 /// `version`, and those core keeps for future use.
-pub(crate) const RESERVED_IN_PROVIDER: &[&str] = &[
+pub const RESERVED_IN_PROVIDER: &[&str] = &[
     "alias",
     "count",
     "depends_on",
@@ -426,8 +426,8 @@ impl Block {
     /// defect is a clear error there instead of a failure at plan.
     ///
     /// ```
-    /// use ctywire_provider::schema::{Attribute, Block, Presence};
-    /// use ctywire_provider::ctywire::{Type, Value};
+    /// use ctywire_model::schema::{Attribute, Block, Presence};
+    /// use ctywire_model::ctywire::{Type, Value};
     ///
     /// let mut id = Attribute::new("id", Type::String);
     /// id.plan.default = Some(Value::number(1));
@@ -459,7 +459,7 @@ impl Block {
     /// the block is written (`reserved`: [`RESERVED_IN_RESOURCES`] or
     /// [`RESERVED_IN_PROVIDER`]), each as a problem to report. A nested
     /// block may use them: only the root shares Terraform's namespace.
-    pub(crate) fn reserved_names(&self, reserved: &[&str]) -> Vec<String> {
+    pub fn reserved_names(&self, reserved: &[&str]) -> Vec<String> {
         let names = self.attributes.iter().map(|a| a.name.as_str());
         names
             .chain(self.blocks.iter().map(|b| b.name.as_str()))

@@ -43,8 +43,8 @@ use crate::schema::{Block, Validator};
 ///
 /// ```
 /// use std::collections::{BTreeMap, BTreeSet};
-/// use ctywire_provider::{AttributeType, Model};
-/// use ctywire_provider::schema::Presence;
+/// use ctywire_model::{AttributeType, Model};
+/// use ctywire_model::schema::Presence;
 /// use serde::{Deserialize, Serialize};
 ///
 /// fn a_file_name(key: &str) -> Result<(), String> {
@@ -81,11 +81,11 @@ use crate::schema::{Block, Validator};
 /// assert_eq!(block.check(), Ok(()));
 /// assert_eq!(
 ///     Entry::cty_type().to_string(),
-///     ctywire_provider::ctywire::Type::parse(r#"["object",{"key":"string","value":"string",
+///     ctywire_model::ctywire::Type::parse(r#"["object",{"key":"string","value":"string",
 ///         "tags":["map","string"],"ports":["set","number"],"id":"string",
 ///         "rule":["list",["object",{"port":"number","note":"string"}]]}]"#)?.to_string()
 /// );
-/// # Ok::<(), ctywire_provider::ctywire::Error>(())
+/// # Ok::<(), ctywire_model::ctywire::Error>(())
 /// ```
 ///
 /// # The struct
@@ -106,7 +106,7 @@ use crate::schema::{Block, Validator};
 /// | `description = ".."` | instead of the doc comment |
 /// | `deprecated = "why"` | deprecated, with the reason |
 /// | `requires_replace` | a change replaces the object |
-/// | `identity`, `identity(optional)` | part of the resource's identity (protocol 6.9): see [`Resource`](crate::Resource#identity); `optional` lets an import by identity leave it out |
+/// | `identity`, `identity(optional)` | part of the resource's identity (protocol 6.9): see `ctywire_provider::Resource`; `optional` lets an import by identity leave it out |
 /// | `keep_state` | a computed attribute keeps its prior value when the object changes (needs `computed`) |
 /// | `default = expr` | planned when the configuration leaves it null: an expression of the field's type without its `Option` (a string literal for a `String`); needs `computed` |
 /// | `same_as = "sibling"` | a computed attribute planned as a sibling attribute's value (serde's name; checked at compile time) |
@@ -406,10 +406,10 @@ impl<C: Collection> Collection for Box<C> {
 /// both sides merge into one `Each`, by the same rule.
 ///
 /// ```
-/// use ctywire_provider::model::merge_validators;
-/// use ctywire_provider::schema::Validator;
-/// use ctywire_provider::ctywire::Number;
-/// use ctywire_provider::AttributeType;
+/// use ctywire_model::model::merge_validators;
+/// use ctywire_model::schema::Validator;
+/// use ctywire_model::ctywire::Number;
+/// use ctywire_model::AttributeType;
 ///
 /// let declared = vec![Validator::Each(vec![Validator::Range {
 ///     min: Some(Number::from(1)),
@@ -498,9 +498,9 @@ fn intersect(declared: Validator, implied: &Validator) -> Validator {
 /// read).
 ///
 /// ```
-/// use ctywire_provider::model::custom_validator;
-/// use ctywire_provider::schema::Validator;
-/// use ctywire_provider::ctywire::{Type, Value};
+/// use ctywire_model::model::custom_validator;
+/// use ctywire_model::schema::Validator;
+/// use ctywire_model::ctywire::{Type, Value};
 ///
 /// fn no_slash(key: &str) -> Result<(), String> {
 ///     if key.contains('/') { Err("must not contain \"/\"".into()) } else { Ok(()) }
