@@ -14,7 +14,7 @@ use ctywire_seasonings::protocol::{
 // conformance test (tests/plugin.rs).
 #[path = "support/doc.rs"]
 mod doc;
-use doc::{example, examples};
+use doc::{example, examples, examples_in};
 
 #[test]
 fn the_doc_has_all_eleven_examples_and_each_is_one_whole_message() {

@@ -1,5 +1,5 @@
-//! The example exchange of `docs/seasonings.md` §4, read out of the doc
-//! at test time: the conformance tests of the protocol module and of the
+//! The example exchanges of `docs/seasonings.md` (§4, §8), read out of
+//! the doc at test time: the conformance tests of the protocol module and of the
 //! Rust SDK's server take their bytes from here.
 
 // Each test binary uses what it needs of this.
@@ -7,17 +7,19 @@
 
 /// Each message of §4: its heading line and its bytes.
 pub fn examples() -> Vec<(String, Vec<u8>)> {
+    examples_in("## 4. Example exchange")
+}
+
+/// Each message of the first text block after `heading`.
+pub fn examples_in(heading: &str) -> Vec<(String, Vec<u8>)> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/seasonings.md");
     let doc = std::fs::read_to_string(path).expect("docs/seasonings.md");
-    let section = doc
-        .split("## 4. Example exchange")
-        .nth(1)
-        .expect("§4 in the doc");
+    let section = doc.split(heading).nth(1).expect("the section in the doc");
     let block = section
         .split("```text")
         .nth(1)
         .and_then(|b| b.split("```").next())
-        .expect("a text block in §4");
+        .expect("a text block in the section");
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     let mut heading = String::new();
     let mut in_hex = false;
