@@ -26,7 +26,7 @@ use ctywire::schema::NestingMode;
 use ctywire::{Number, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use crate::plan::{Step, Trail, MAX_DEPTH};
+use crate::objchange::{Step, Trail, MAX_DEPTH};
 use crate::schema::{Block, Presence, Validator};
 
 /// Checks `config` (a resource's, data source's or provider's

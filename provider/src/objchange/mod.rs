@@ -21,9 +21,6 @@
 //! of its messages varies from run to run; here attributes come first,
 //! then block types, each sorted by name.
 
-// Nothing in the crate calls these yet (the server will); until then
-// only the tests do.
-
 mod compatible;
 mod plan_valid;
 mod proposed_new;
@@ -47,7 +44,7 @@ pub(crate) use proposed_new::proposed_new;
 // rule: the same code as ProposedNew's.
 pub(crate) use schema_pos::Nested;
 pub(crate) use set_match::{match_set_elements, valid_prior_from_config};
-pub(crate) use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher};
+pub(crate) use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher, Step, Trail, MAX_DEPTH};
 
 /// One thing core would report: where, and what, in core's words.
 #[derive(Clone, Debug, PartialEq, Eq)]
