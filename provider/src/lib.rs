@@ -11,6 +11,7 @@
 struct FrontReadme;
 
 mod action;
+mod builder;
 mod checks;
 mod context;
 mod data_source;
@@ -37,6 +38,7 @@ mod validate;
 mod values;
 
 pub use action::{Action, Progress};
+pub use builder::{Builder, SchemaError};
 pub use context::Context;
 pub use ctywire;
 pub use ctywire::{Path, Type, Unknowable, Value};
@@ -57,7 +59,7 @@ pub use model::{AttributeType, Model};
 pub use plan_hook::PlanChange;
 pub use provider::{FnProvider, Provider};
 pub use resource::Resource;
-pub use server::{Builder, Framework, SchemaError};
+pub use server::Framework;
 
 /// What a provider's methods return: a value, or diagnostics saying why not.
 pub type Result<T, E = Diagnostics> = std::result::Result<T, E>;
