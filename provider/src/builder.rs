@@ -44,6 +44,9 @@ pub(crate) struct Kind<T: ?Sized> {
 pub(crate) struct FunctionKind {
     pub(crate) signature: tf::Function,
     pub(crate) parameter_names: Vec<String>,
+    /// A typed function's variadic parameter's type: the trailing
+    /// arguments are gathered into one list of it, its last field.
+    pub(crate) variadic: Option<Type>,
     pub(crate) imp: Box<dyn AnyFunction>,
 }
 
@@ -102,6 +105,12 @@ fn kind_of_block<T: ?Sized>(
     imp: Box<T>,
 ) -> Result<Kind<T>, String> {
     block.check().map_err(|e| format!("{what}: {e}"))?;
+    if let Some(a) = block.attributes.iter().find(|a| a.variadic) {
+        return Err(format!(
+            "{what}: .{}: only a function's last parameter can be variadic",
+            a.name
+        ));
+    }
     let reserved = block.reserved_names(RESERVED_IN_RESOURCES);
     if !reserved.is_empty() {
         return Err(format!("{what}: {}", reserved.join("\n")));
@@ -287,6 +296,7 @@ impl<P: Provider> Builder<P> {
             FunctionKind {
                 signature,
                 parameter_names,
+                variadic: None,
                 imp: Box::new(Dyn(function)),
             },
         );
@@ -330,21 +340,40 @@ impl<P: Provider> Builder<P> {
             ));
             return self;
         }
-        let parameters = args
-            .attributes
-            .iter()
-            .map(|a| tf::Parameter {
-                name: a.name.clone(),
-                ty: a.ty.clone(),
-                allow_null_value: !a.presence.is_required(),
-                allow_unknown_values: false,
-                description: a.description.clone(),
-                description_kind: Default::default(),
-            })
-            .collect();
+        let (fixed, variadic) = match args.attributes.split_last() {
+            Some((last, fixed)) if last.variadic => (fixed, Some(last)),
+            _ => (&args.attributes[..], None),
+        };
+        if let Some(a) = fixed.iter().find(|a| a.variadic) {
+            self.problems.push(format!(
+                "function {name}: .{}: only the last parameter can be variadic",
+                a.name
+            ));
+            return self;
+        }
+        let parameter = |a: &crate::schema::Attribute, ty: &Type| tf::Parameter {
+            name: a.name.clone(),
+            ty: ty.clone(),
+            allow_null_value: !a.presence.is_required(),
+            allow_unknown_values: false,
+            description: a.description.clone(),
+            description_kind: Default::default(),
+        };
+        let parameters = fixed.iter().map(|a| parameter(a, &a.ty)).collect();
+        // Each trailing argument is one element of the variadic field's
+        // list (Block::check has made sure it is a list).
+        let variadic = variadic.and_then(|a| match &a.ty {
+            Type::List(element) => Some(((**element).clone(), a)),
+            _ => None,
+        });
         let signature = tf::Function {
             parameters,
-            variadic_parameter: None,
+            variadic_parameter: variadic.as_ref().map(|(element, a)| {
+                let mut p = parameter(a, element);
+                // The elements of a `Vec<T>`: no nulls.
+                p.allow_null_value = false;
+                p
+            }),
             return_type: F::Output::cty_type(),
             summary: match function.summary() {
                 Some(summary) => summary.to_owned(),
@@ -360,6 +389,7 @@ impl<P: Provider> Builder<P> {
             FunctionKind {
                 signature,
                 parameter_names,
+                variadic: variadic.map(|(element, _)| element),
                 imp: Box::new(Typed(function)),
             },
         );

@@ -539,6 +539,17 @@ impl<P: Provider> tf::Provider for Framework<P> {
                 req.name
             ))
         })?;
+        let mut req = req;
+        if let Some(element) = &f.variadic {
+            // The fixed parameters, then one list of the trailing arguments.
+            let fixed = f.parameter_names.len().saturating_sub(1);
+            let rest = req.arguments.split_off(fixed.min(req.arguments.len()));
+            let list = Value::list(element.clone(), rest).map_err(|e| FunctionError {
+                text: format!("the variadic arguments do not make one list: {e}"),
+                function_argument: i64::try_from(fixed).ok(),
+            })?;
+            req.arguments.push(list);
+        }
         f.imp.call(req, &f.parameter_names).await
     }
 }
