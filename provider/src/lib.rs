@@ -22,7 +22,6 @@ mod function;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
-mod hclog;
 mod identity;
 mod list;
 pub mod model;

@@ -66,7 +66,7 @@ impl<P: Provider> Framework<P> {
     /// program that must clean up after a schema problem:
     /// [`Builder::build`] first, then this.
     pub async fn serve(self) {
-        crate::hclog::init();
+        // Logging to Terraform's log is serving's: tfplugin6 sets it up.
         tf::serve(self).await
     }
 

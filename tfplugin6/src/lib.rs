@@ -15,6 +15,7 @@ mod convert_tests;
 mod diagnostics;
 mod fromproto;
 mod genconfig;
+mod hclog;
 mod huffman;
 mod panic;
 mod provider;
