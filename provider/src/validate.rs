@@ -38,10 +38,10 @@ use crate::schema::{Block, NestedBlock, Presence, Validator};
 /// returning every failure.
 pub(crate) fn validate(block: &Block, config: &Value) -> Diagnostics {
     let mut diags = walk(block, config, true);
-    if let Some(why) = &block.deprecation_message {
+    if let Some(why) = said(&block.deprecation_message) {
         // The whole resource (data source, provider) is deprecated: said
         // once, with no attribute.
-        diags.push(Diagnostic::warning("Deprecated").with_detail(why.clone()));
+        diags.push(Diagnostic::warning("Deprecated").with_detail(why));
     }
     diags
 }
@@ -95,6 +95,13 @@ fn is_empty_block(block: &Block, v: &Value) -> bool {
             Some(b) if nb.nesting == NestingMode::Group => is_empty_block(&nb.block, b),
             Some(b) => b.is_empty(),
         })
+}
+
+/// A deprecation message to warn with: plugin-framework warns only of a
+/// deprecation that says something (a schema read from elsewhere may
+/// mark one deprecated with no reason).
+fn said(why: &Option<String>) -> Option<&str> {
+    why.as_deref().filter(|w| !w.is_empty())
 }
 
 /// Whether the configuration writes the nested block `nb` whose value is
@@ -167,10 +174,10 @@ impl<'a> Validation<'a> {
     /// A deprecated attribute or block the configuration sets: a warning
     /// at its path, in the provider's words.
     fn deprecated(&mut self, summary: &str, why: &Option<String>) {
-        if let Some(why) = why {
+        if let Some(why) = said(why) {
             self.diags.push(
                 Diagnostic::warning(summary)
-                    .with_detail(why.clone())
+                    .with_detail(why)
                     .at(self.trail.path()),
             );
         }
