@@ -314,11 +314,12 @@ impl<'a> Validation<'a> {
                 if min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m) {
                     match what {
                         None => {
-                            let rule = format!("string length must be {}", bounds(*min, *max));
+                            let rule =
+                                format!("string length must be {}", bounds(*min, *max, false));
                             self.fail(LENGTH, &rule, &len.to_string());
                         }
                         Some(kind) => {
-                            let rule = format!("{kind} must contain {}", elements(*min, *max));
+                            let rule = format!("{kind} must contain {}", bounds(*min, *max, true));
                             self.fail(VALUE, &rule, &len.to_string());
                         }
                     }
@@ -486,23 +487,22 @@ fn range_text(min: Option<&Number>, max: Option<&Number>, whole: bool) -> String
     }
 }
 
-/// "between 1 and 5", "at least 1", "at most 5".
-fn bounds(min: Option<u64>, max: Option<u64>) -> String {
+/// A length's bounds in plugin-framework's words: "between 1 and 5" for a
+/// string, "at least 1 elements and at most 5 elements" for a collection.
+fn bounds(min: Option<u64>, max: Option<u64>, elements: bool) -> String {
+    let n = |x: u64| {
+        if elements {
+            format!("{x} elements")
+        } else {
+            x.to_string()
+        }
+    };
     match (min, max) {
+        (Some(a), Some(b)) if elements => format!("at least {} and at most {}", n(a), n(b)),
         (Some(a), Some(b)) => format!("between {a} and {b}"),
-        (Some(a), None) => format!("at least {a}"),
-        (None, Some(b)) => format!("at most {b}"),
+        (Some(a), None) => format!("at least {}", n(a)),
+        (None, Some(b)) => format!("at most {}", n(b)),
         (None, None) => "any".to_string(),
-    }
-}
-
-/// "at least 1 elements and at most 3 elements" (plugin-framework's words).
-fn elements(min: Option<u64>, max: Option<u64>) -> String {
-    match (min, max) {
-        (Some(a), Some(b)) => format!("at least {a} elements and at most {b} elements"),
-        (Some(a), None) => format!("at least {a} elements"),
-        (None, Some(b)) => format!("at most {b} elements"),
-        (None, None) => "any number of elements".to_string(),
     }
 }
 
