@@ -273,8 +273,22 @@ output "data_exact" {
 /// source and its `data_exact` output).
 fn lifecycle(dir: &Path, script: &str, permissions: &str, with_data_source: bool) -> String {
     // Plan: the second resource's parent is unknown, and stays unknown
-    // (denobridge would show the script an empty string).
-    tf_ok(dir, &["plan", "-input=false", "-out=tfplan"], 0);
+    // (denobridge would show the script an empty string). Under
+    // TF_LOG_PROVIDER the provider's `log::debug!` lines reach Terraform's
+    // log: serving (tfplugin6) sets the logging up, not the framework.
+    let log = dir.join("provider.log");
+    let (code, text) = support::run(
+        terraform(dir)
+            .args(["plan", "-input=false", "-out=tfplan", "-no-color"])
+            .env("TF_LOG_PROVIDER", "DEBUG")
+            .env("TF_LOG_PATH", &log),
+    );
+    assert_eq!(code, 0, "terraform plan:\n{text}");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        logged.contains("modifyPlan skipped: props") && logged.contains("is not known yet"),
+        "denobridge's debug line is not in Terraform's log:\n{logged}"
+    );
     let (plan, _) = show(dir, Some("tfplan"));
     let second = plan["resource_changes"]
         .as_array()

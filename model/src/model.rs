@@ -97,6 +97,15 @@ use crate::schema::{Block, Validator};
 /// `flatten`, `transparent`, `from`/`into`, `tag`, a field skipped in one
 /// direction only, two fields with one name.
 ///
+/// Rules across its fields (plugin-framework's config validators), by
+/// their Rust names, checked at compile time: `#[model(exactly_one_of(a,
+/// b, ..))]` and `#[model(at_least_one_of(a, b, ..))]` on the struct,
+/// `conflicts_with(..)` and `also_requires(..)` on a field. Configured
+/// means neither null nor unknown (a nested block: with an element); an
+/// unknown defers the rule, and each failure is at the attribute's path
+/// ([`Combination`](crate::schema::Combination)). A set attribute or block
+/// that is `deprecated` warns where the configuration sets it.
+///
 /// # A field's `#[model(..)]`
 /// | key | meaning |
 /// |---|---|
@@ -118,10 +127,12 @@ use crate::schema::{Block, Validator};
 /// | `pattern(r"regex", "what it means")` | a string matching the expression (checked at compile time); the words are for the error |
 /// | `one_of(a, b, ..)` | one of these literals (strings, numbers, bools) |
 /// | `each(rule, ..)` | rules for each element of a list, set or map (nest `each` for deeper levels) |
-/// | `validate = path::to::f` | `f(&T) -> Result<(), String>`, `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
+/// | `variadic` | a function's last parameter, a `Vec<T>`: takes the trailing arguments, each a `T` ([`Function`](crate::Function)) |
+/// | `conflicts_with(a, ..)`, `also_requires(a, ..)` | when this field is configured, those fields must not be / must be too (Rust names) |
+/// | `validate = path::to::f` | `f(&T) -> Result<(), E>`, `E` a `String` (the detail) or an [`Invalid`](crate::schema::Invalid) (summary and detail), `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
 ///
-/// A nested block takes `length`, `validate`, `description` and
-/// `deprecated` (which then describe the block where it is used); the
+/// A nested block takes `length`, `validate`, `description`,
+/// `conflicts_with`, `also_requires` and `deprecated` (which then describe the block where it is used); the
 /// rest is refused at compile time. What can only be seen when the block
 /// is built (a name Terraform refuses, a recursive model, a rule that
 /// cannot apply to the type) is recorded, never a panic:
@@ -490,7 +501,9 @@ fn intersect(declared: Validator, implied: &Validator) -> Validator {
     }
 }
 
-/// A rule in code over the field's Rust type: `f` receives the value read
+/// A rule in code over the field's Rust type, failing in its own words
+/// (an [`Invalid`](crate::schema::Invalid), or a `String` detail under the
+/// framework's summary): `f` receives the value read
 /// with [`ctywire::from_value`] as a `T`, or anything `T` borrows as (a
 /// `String` field's function may take `&str`, a `Vec<T>`'s `&[T]`). A null
 /// passes (presence is the schema's job), and so does a value that cannot
@@ -505,23 +518,24 @@ fn intersect(declared: Validator, implied: &Validator) -> Validator {
 /// fn no_slash(key: &str) -> Result<(), String> {
 ///     if key.contains('/') { Err("must not contain \"/\"".into()) } else { Ok(()) }
 /// }
-/// let Validator::Custom(check) = custom_validator::<String, _, _>(no_slash) else { unreachable!() };
-/// assert_eq!(check(&Value::string("a/b")), Err("must not contain \"/\"".to_string()));
+/// let Validator::Custom(check) = custom_validator::<String, _, _, _>(no_slash) else { unreachable!() };
+/// assert_eq!(check(&Value::string("a/b")), Err("must not contain \"/\"".into()));
 /// assert_eq!(check(&Value::string("ab")), Ok(()));
 /// assert_eq!(check(&Value::null(Type::String)), Ok(()));
 /// ```
-pub fn custom_validator<T, U, F>(f: F) -> Validator
+pub fn custom_validator<T, U, E, F>(f: F) -> Validator
 where
     T: DeserializeOwned + Borrow<U> + 'static,
     U: ?Sized,
-    F: Fn(&U) -> Result<(), String> + Send + Sync + 'static,
+    E: Into<crate::schema::Invalid>,
+    F: Fn(&U) -> Result<(), E> + Send + Sync + 'static,
 {
     Validator::Custom(Arc::new(move |value: &Value| {
         if value.is_null() {
             return Ok(());
         }
         match ctywire::from_value::<T>(value) {
-            Ok(t) => f(t.borrow()),
+            Ok(t) => f(t.borrow()).map_err(Into::into),
             Err(_) => Ok(()),
         }
     }))

@@ -23,6 +23,10 @@ pub struct Block {
     pub description: String,
     /// Why it is deprecated, when it is.
     pub deprecation_message: Option<String>,
+    /// Rules across its attributes and nested blocks, checked on each of
+    /// its objects a configuration has (`#[model(exactly_one_of(..))]`
+    /// and kin).
+    pub combinations: Vec<Combination>,
     /// What was found wrong while the block was built from a Rust type
     /// (a default that is no value of its attribute's type, a pattern that
     /// does not compile, a model that contains itself), each as
@@ -114,6 +118,10 @@ pub struct Attribute {
     /// Part of the resource's identity (protocol 6.9), and how an import
     /// by identity treats it; `None` when it is not.
     pub identity: Option<IdentityRole>,
+    /// A function's last parameter only: it takes the trailing arguments,
+    /// any number of them, its type a list of theirs
+    /// (`#[model(variadic)]` on a `Vec<T>`).
+    pub variadic: bool,
 }
 
 /// An identity attribute's part in an import by identity (`#[model(identity)]`
@@ -141,6 +149,7 @@ impl Attribute {
             plan: PlanBehaviour::default(),
             validators: Vec::new(),
             identity: None,
+            variadic: false,
         }
     }
 }
@@ -229,8 +238,110 @@ pub enum Validator {
     Custom(Arc<CustomRule>),
 }
 
-/// A rule in code ([`Validator::Custom`]): `Err` is the message.
-pub type CustomRule = dyn Fn(&Value) -> Result<(), String> + Send + Sync;
+/// A rule across the attributes and nested blocks of one object, by their
+/// names (terraform-plugin-framework's config validators). Configured
+/// means neither null nor unknown (a nested block: with an element); an
+/// unknown defers the rule until it is known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Combination {
+    /// Exactly one of these is configured.
+    ExactlyOneOf(Vec<String>),
+    /// At least one of these is configured.
+    AtLeastOneOf(Vec<String>),
+    /// When `attribute` is configured, none of `others` is.
+    ConflictsWith {
+        /// The attribute the rule is declared on.
+        attribute: String,
+        /// Those it excludes.
+        others: Vec<String>,
+    },
+    /// When `attribute` is configured, each of `others` is too.
+    AlsoRequires {
+        /// The attribute the rule is declared on.
+        attribute: String,
+        /// Those it needs.
+        others: Vec<String>,
+    },
+}
+
+impl Combination {
+    /// Its declaration's name, as `#[model(..)]` spells it.
+    fn key(&self) -> &'static str {
+        match self {
+            Combination::ExactlyOneOf(_) => "exactly_one_of",
+            Combination::AtLeastOneOf(_) => "at_least_one_of",
+            Combination::ConflictsWith { .. } => "conflicts_with",
+            Combination::AlsoRequires { .. } => "also_requires",
+        }
+    }
+
+    /// Every name it mentions.
+    fn names(&self) -> impl Iterator<Item = &String> {
+        let (first, rest) = match self {
+            Combination::ExactlyOneOf(n) | Combination::AtLeastOneOf(n) => (None, n),
+            Combination::ConflictsWith { attribute, others }
+            | Combination::AlsoRequires { attribute, others } => (Some(attribute), others),
+        };
+        first.into_iter().chain(rest)
+    }
+}
+
+/// A rule in code ([`Validator::Custom`]): `Err` says why, in the
+/// provider's words.
+pub type CustomRule = dyn Fn(&Value) -> Result<(), Invalid> + Send + Sync;
+
+/// Why a value fails a rule in code, in the provider's words: the detail,
+/// and a summary of its own (plugin-framework's validators set both) or
+/// else the framework's ("Invalid Attribute Value", for a block "Invalid
+/// Block"). A `String` or `&str` is the detail alone.
+///
+/// ```
+/// use ctywire_provider::schema::Invalid;
+///
+/// fn mode(m: &str) -> Result<(), Invalid> {
+///     if m.len() == 4 && m.chars().all(|c| ('0'..='7').contains(&c)) {
+///         return Ok(());
+///     }
+///     Err(Invalid::new(
+///         "Invalid File Permission String Value",
+///         format!("{m:?} is not four octal digits, such as \"0644\"."),
+///     ))
+/// }
+/// assert_eq!(mode("0644"), Ok(()));
+/// assert_eq!(mode("rw").unwrap_err().summary.as_deref(), Some("Invalid File Permission String Value"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invalid {
+    /// The diagnostic's summary; `None`: the framework's.
+    pub summary: Option<String>,
+    /// The diagnostic's detail.
+    pub detail: String,
+}
+
+impl Invalid {
+    /// A failure with its own summary and detail.
+    pub fn new(summary: impl Into<String>, detail: impl Into<String>) -> Invalid {
+        Invalid {
+            summary: Some(summary.into()),
+            detail: detail.into(),
+        }
+    }
+}
+
+impl From<String> for Invalid {
+    fn from(detail: String) -> Invalid {
+        Invalid {
+            summary: None,
+            detail,
+        }
+    }
+}
+
+impl From<&str> for Invalid {
+    fn from(detail: &str) -> Invalid {
+        Invalid::from(detail.to_string())
+    }
+}
 
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -511,6 +622,27 @@ impl Block {
         for b in &self.blocks {
             b.check_at(prefix, found);
         }
+        for c in &self.combinations {
+            for name in c.names() {
+                if self.attribute(name).is_none() && self.block(name).is_none() {
+                    found.push(format!(
+                        "{prefix}.{name}: `{}` names it, but there is no attribute or block {name:?} beside it",
+                        c.key()
+                    ));
+                }
+            }
+            if c.names().count() < 2 {
+                let at = if prefix.is_empty() {
+                    "the block"
+                } else {
+                    prefix
+                };
+                found.push(format!(
+                    "{at}: `{}` needs two attributes or more to be a rule",
+                    c.key()
+                ));
+            }
+        }
     }
 
     /// Whether an attribute in it, or in any block or object inside it, is
@@ -542,6 +674,15 @@ impl Attribute {
                     self.ty
                 ));
             }
+        }
+        if self.variadic && !matches!(self.ty, Type::List(_)) {
+            defect(format!(
+                "a variadic parameter takes its arguments as a list, not as a {}",
+                self.ty
+            ));
+        }
+        if self.variadic && !prefix.is_empty() {
+            defect("only a function's own last parameter can be variadic".into());
         }
         let plan = &self.plan;
         if !self.presence.is_computed() {

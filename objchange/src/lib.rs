@@ -33,6 +33,10 @@ pub use set_match::{match_set_elements, valid_prior_from_config};
 pub use unknowns::{unknown_paths, unknowns_as_null};
 #[doc(hidden)]
 pub use value_ops::{hash_unrefined, raw_eq_unrefined, FastHasher};
+// The framework's walks (plan, validation) name the element they are in
+// with the same trail and stop at the same depth.
+#[doc(hidden)]
+pub use value_ops::{Step, Trail, MAX_DEPTH};
 
 /// One thing core would report: where, and what, in core's words.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,11 +7,15 @@ use std::hash::Hasher;
 
 use ctywire::{Number, Path, Refinements, Type, Value};
 
-/// How deep any walk over values or schemas goes. Values deeper than this
-/// are treated as not matching (and reported where a report is due), so
-/// that no input can exhaust the stack. ctywire's decoders stop at the
-/// same depth, so a decoded value never reaches it.
-pub(crate) const MAX_DEPTH: usize = ctywire::DEFAULT_MAX_DEPTH;
+/// How deep any walk over values or schemas goes — core's rules here and
+/// the framework's plan and validation walks alike. Values deeper than
+/// this are treated as not matching (and reported where a report is due),
+/// so that no input can exhaust the stack. It is ctywire's decoding limit:
+/// every value these walks see was decoded under it, so a lower limit
+/// would refuse values Terraform legitimately sent (a value nests at
+/// least one level per schema level, a list block two), and a higher
+/// one could never be reached.
+pub const MAX_DEPTH: usize = ctywire::DEFAULT_MAX_DEPTH;
 
 /// core's `unrefinedValue(a).RawEquals(unrefinedValue(b))`: equal types and
 /// equal values, an unknown equal to an unknown of the same type whatever
@@ -125,11 +129,15 @@ fn hash_at(v: &Value, h: &mut FastHasher, depth: usize) {
 
 /// One step of a `cty.Path` as `cty.Walk` makes them: an attribute, a list
 /// or tuple index, a map key. (A set element's step is never applied by
-/// the rules here: core stops at sets before that.)
+/// the rules here: core stops at sets before that.) The framework's walks
+/// take the same steps, borrowed from the schema, in a [`Trail`].
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Step<'a> {
+pub enum Step<'a> {
+    /// An attribute or nested block.
     Attr(&'a str),
+    /// A list or tuple element.
     Index(usize),
+    /// A map element.
     Key(&'a str),
 }
 
@@ -535,6 +543,78 @@ pub(crate) fn mismatch_message(got: &Type, want: &Type) -> String {
             format!("incorrect {noun}: {}", mismatch_message(g, w))
         }
         _ => format!("{} required", friendly_constraint(want)),
+    }
+}
+
+/// Where a walk through a value is, kept as borrowed steps so walking a
+/// large value allocates nothing until a path is reported. Inside a set
+/// the reported path stops at the set: the protocol has no step for a set
+/// element.
+#[derive(Debug, Default)]
+pub struct Trail<'a> {
+    steps: Vec<Step<'a>>,
+    /// How many steps lead to the outermost set the walk is inside.
+    set_at: Option<usize>,
+}
+
+impl<'a> Trail<'a> {
+    pub(crate) fn push(&mut self, step: Step<'a>) {
+        self.steps.push(step);
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.steps.pop();
+    }
+
+    /// Enters the elements of a set at the current step; hand the answer
+    /// back to [`leave_set`](Self::leave_set).
+    pub(crate) fn enter_set(&mut self) -> Option<usize> {
+        let before = self.set_at;
+        self.set_at.get_or_insert(self.steps.len());
+        before
+    }
+
+    pub(crate) fn leave_set(&mut self, before: Option<usize>) {
+        self.set_at = before;
+    }
+
+    /// The path to report: the steps, cut at the outermost set.
+    pub(crate) fn path(&self) -> Path {
+        to_path(&self.steps[..self.set_at.unwrap_or(self.steps.len())])
+    }
+
+    /// The reported path as text for a message (`rule[0].port`).
+    pub(crate) fn shown(&self) -> String {
+        shown(&self.steps[..self.set_at.unwrap_or(self.steps.len())])
+    }
+
+    /// The steps inside the outermost set element, as text (`port`);
+    /// empty outside sets and at the element itself.
+    pub(crate) fn shown_in_set(&self) -> String {
+        self.set_at
+            .map(|at| shown(&self.steps[at..]))
+            .unwrap_or_default()
+    }
+}
+
+fn to_path(steps: &[Step<'_>]) -> Path {
+    let mut path = Path::root();
+    for s in steps {
+        path = match *s {
+            Step::Attr(n) => path.attr(n),
+            Step::Index(i) => path.index(i as u64),
+            Step::Key(k) => path.key(k),
+        };
+    }
+    path
+}
+
+/// Steps as Terraform writes a reference: `rule[0].port`, `tags["a"]`.
+fn shown(steps: &[Step<'_>]) -> String {
+    let text = to_path(steps).to_string();
+    match text.strip_prefix('.') {
+        Some(rest) => rest.to_string(),
+        None => text,
     }
 }
 

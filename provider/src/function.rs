@@ -8,7 +8,26 @@ use crate::model::{AttributeType, Model};
 /// A provider function, `provider::<name>::<function>(...)` in
 /// configuration. Its parameters are the fields of [`Args`](Self::Args), in
 /// order (an `Option` field accepts null); its result's type is
-/// [`Output`](Self::Output)'s.
+/// [`Output`](Self::Output)'s. The last field may be `#[model(variadic)]`,
+/// a `Vec<T>`: it takes every argument after the others, each a `T`
+/// (Terraform's variadic parameter).
+///
+/// ```
+/// use ctywire_provider::{FunctionError, Model};
+/// use serde::{Deserialize, Serialize};
+///
+/// /// Joins strings with a separator.
+/// #[derive(Serialize, Deserialize, Model)]
+/// struct JoinArgs {
+///     separator: String,
+///     #[model(variadic)]
+///     parts: Vec<String>,
+/// }
+///
+/// fn join(args: JoinArgs) -> Result<String, FunctionError> {
+///     Ok(args.parts.join(&args.separator))
+/// }
+/// ```
 #[async_trait::async_trait]
 pub trait Function: Send + Sync + 'static {
     /// The arguments, one field per parameter, in order; the model's doc
@@ -23,8 +42,9 @@ pub trait Function: Send + Sync + 'static {
         None
     }
 
-    /// Calls it. An error names the argument at fault with
-    /// [`FunctionError::function_argument`].
+    /// Calls it. An error names the argument at fault in its
+    /// `function_argument` field (counting from 0), or none when made with
+    /// [`FunctionError::new`].
     async fn call(&self, args: Self::Args) -> Result<Self::Output, FunctionError>;
 }
 

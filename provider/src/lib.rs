@@ -11,6 +11,7 @@
 struct FrontReadme;
 
 mod action;
+mod builder;
 mod checks;
 mod context;
 mod data_source;
@@ -21,7 +22,6 @@ mod function;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
-mod hclog;
 mod identity;
 mod list;
 // The schema half lives in ctywire-model (no gRPC there, for Seasonings
@@ -37,6 +37,7 @@ mod validate;
 mod values;
 
 pub use action::{Action, Progress};
+pub use builder::{Builder, SchemaError};
 pub use context::Context;
 pub use ctywire;
 pub use ctywire::{Path, Type, Unknowable, Value};
@@ -57,7 +58,7 @@ pub use model::{AttributeType, Model};
 pub use plan_hook::PlanChange;
 pub use provider::{FnProvider, Provider};
 pub use resource::Resource;
-pub use server::{Builder, Framework, SchemaError};
+pub use server::Framework;
 pub use state_store::{
     LockError, LockInfo, StateStore, StateWriter, StoredState, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE,
 };

@@ -1,496 +1,47 @@
-//! The provider as Terraform sees it: [`Builder`] registers each type under
-//! its name, [`Framework`] answers every RPC by dispatching to it. Each
+//! The provider as Terraform sees it: [`Framework`] answers every RPC by
+//! dispatching to the type registered under its name ([`Builder`](crate::Builder)). Each
 //! handler is the same few steps: find the type, read the request's values
 //! into its model, call it, check the answer as Terraform will, write it.
 
-use std::any::TypeId;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::{Arc, RwLock};
 
-use ctywire::schema::{IdentitySchema, Schema};
-use ctywire::{Type, Value};
+use ctywire::schema::Schema;
+use ctywire::Value;
 use ctywire_tfplugin6 as tf;
 use ctywire_tfplugin6::{Diagnostic, Diagnostics, FunctionError};
 
-use crate::action::Action;
+use crate::builder::{FunctionKind, Kind};
 use crate::checks;
 use crate::context::Context;
-use crate::data_source::DataSource;
-use crate::dynamic::{Dyn, DynDataSource, DynFunction, DynResource};
-use crate::ephemeral::EphemeralResource;
-use crate::erased::{
-    AnyAction, AnyDataSource, AnyEphemeral, AnyFunction, AnyList, AnyResource, Typed,
-};
-use crate::function::Function;
-use crate::list::{only_ended, ListResource};
-use crate::model::{AttributeType, Model};
+use crate::erased::{AnyAction, AnyDataSource, AnyEphemeral, AnyList, AnyResource};
+use crate::list::only_ended;
 use crate::plan::plan;
 use crate::plan_hook::PlanChange;
-use crate::provider::{FnProvider, Provider};
-use crate::resource::Resource;
-use crate::schema::{Block, RESERVED_IN_PROVIDER, RESERVED_IN_RESOURCES};
-use crate::state_store::{AnyStateStore, LockInfo, StateStore, Store};
+use crate::provider::Provider;
+use crate::schema::Block;
+use crate::state_store::{AnyStateStore, LockInfo};
 use crate::validate::{presence, validate};
 use crate::values::read_model;
-
-/// One registered type: its framework schema, the protocol's schema, the
-/// type its values have, and its implementation.
-struct Kind<T: ?Sized> {
-    block: Block,
-    schema: Schema,
-    ty: Type,
-    imp: Box<T>,
-    /// The implementing Rust type (a list resource and its resource are
-    /// one type).
-    rust: TypeId,
-    /// A resource's identity schema and type (protocol 6.9), from its
-    /// model's `identity` attributes.
-    identity: Option<(IdentitySchema, Type)>,
-}
-
-struct FunctionKind {
-    signature: tf::Function,
-    parameter_names: Vec<String>,
-    imp: Box<dyn AnyFunction>,
-}
-
-/// Registers a provider's resources, data sources, ephemeral resources and
-/// functions by type name, then serves them (or builds the
-/// [`tfplugin6::Provider`](ctywire_tfplugin6::Provider) for tests).
-pub struct Builder<P: Provider> {
-    provider: P,
-    resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
-    data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
-    ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
-    lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
-    actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
-    state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
-    functions: BTreeMap<String, FunctionKind>,
-    problems: Vec<String>,
-}
-
-/// Why a provider cannot be served: its types' schemas, each problem
-/// named by type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaError {
-    problems: Vec<String>,
-}
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the provider's schema is not valid:")?;
-        for p in &self.problems {
-            write!(f, "\n  - {p}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SchemaError {}
-
-/// `M`'s schemas, or what is wrong with them. Only a resource (whose
-/// identity version is `identity_version`) may have identity attributes.
-fn kind_of<M: Model, T: ?Sized>(
-    what: &str,
-    version: i64,
-    identity_version: Option<i64>,
-    rust: TypeId,
-    imp: Box<T>,
-) -> Result<Kind<T>, String> {
-    kind_of_block(what, M::block(), version, identity_version, rust, imp)
-}
-
-/// [`kind_of`] for a block known at runtime.
-fn kind_of_block<T: ?Sized>(
-    what: &str,
-    block: Block,
-    version: i64,
-    identity_version: Option<i64>,
-    rust: TypeId,
-    imp: Box<T>,
-) -> Result<Kind<T>, String> {
-    block.check().map_err(|e| format!("{what}: {e}"))?;
-    let reserved = block.reserved_names(RESERVED_IN_RESOURCES);
-    if !reserved.is_empty() {
-        return Err(format!("{what}: {}", reserved.join("\n")));
-    }
-    let identity = match identity_version {
-        Some(v) => block.identity_schema(v).map(|s| (s, block.identity_type())),
-        None if block.attributes.iter().any(|a| a.identity.is_some()) => {
-            return Err(format!(
-                "{what}: identity attributes identify a managed resource; this is no resource"
-            ))
-        }
-        None => None,
-    };
-    let schema = Schema {
-        version,
-        block: block.to_schema_block(),
-    };
-    let ty = schema
-        .implied_type()
-        .map_err(|e| format!("{what}: {}", e.message()))?;
-    Ok(Kind {
-        block,
-        schema,
-        ty,
-        imp,
-        rust,
-        identity,
-    })
-}
-
-impl<C: Model, D: Send + Sync + 'static> Builder<FnProvider<C, D>> {
-    /// A provider whose configuring is the plain `fn` `configure`: its
-    /// argument is the provider block's model, its result the data every
-    /// call receives ([`Context::data`]). For a provider whose
-    /// configuring needs no `.await` and no cross-attribute checks;
-    /// otherwise implement [`Provider`] and use [`new`](Builder::new).
-    ///
-    /// ```
-    /// use ctywire_provider::{Builder, Model, Result};
-    /// use serde::{Deserialize, Serialize};
-    ///
-    /// #[derive(Serialize, Deserialize, Model)]
-    /// struct Config {
-    ///     greeting: String,
-    /// }
-    ///
-    /// fn configure(config: Config) -> Result<String> {
-    ///     Ok(config.greeting)
-    /// }
-    ///
-    /// let provider = Builder::from_fn(configure).build();
-    /// assert!(provider.is_ok());
-    /// ```
-    pub fn from_fn(configure: fn(C) -> Result<D, Diagnostics>) -> Self {
-        Builder::new(FnProvider(configure))
-    }
-}
-
-impl<P: Provider> Builder<P> {
-    /// A provider with nothing registered yet.
-    pub fn new(provider: P) -> Self {
-        Builder {
-            provider,
-            resources: BTreeMap::new(),
-            data_sources: BTreeMap::new(),
-            ephemerals: BTreeMap::new(),
-            lists: BTreeMap::new(),
-            actions: BTreeMap::new(),
-            state_stores: BTreeMap::new(),
-            functions: BTreeMap::new(),
-            problems: Vec::new(),
-        }
-    }
-
-    fn add<T: ?Sized>(
-        problems: &mut Vec<String>,
-        map: &mut BTreeMap<String, Kind<T>>,
-        name: &str,
-        kind: Result<Kind<T>, String>,
-    ) {
-        match kind {
-            Ok(_) if map.contains_key(name) => {
-                problems.push(format!("{name} is registered twice"));
-            }
-            Ok(kind) => {
-                map.insert(name.to_owned(), kind);
-            }
-            Err(e) => problems.push(e),
-        }
-    }
-
-    /// Serves `resource` as the managed resource type `name` (`kv_entry`).
-    pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
-        let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
-        let version = Some(R::IDENTITY_VERSION);
-        let kind = kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp);
-        Self::add(&mut self.problems, &mut self.resources, name, kind);
-        self
-    }
-
-    /// Serves `source` as the data source type `name`.
-    pub fn data_source<S: DataSource<P::Data>>(mut self, name: &str, source: S) -> Self {
-        let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Typed(source));
-        let kind = kind_of::<S::Model, _>(name, 0, None, TypeId::of::<S>(), imp);
-        Self::add(&mut self.problems, &mut self.data_sources, name, kind);
-        self
-    }
-
-    /// Serves `resource` as the ephemeral resource type `name`.
-    pub fn ephemeral_resource<E: EphemeralResource<P::Data>>(
-        mut self,
-        name: &str,
-        resource: E,
-    ) -> Self {
-        let imp: Box<dyn AnyEphemeral<P::Data>> = Box::new(Typed(resource));
-        let kind = kind_of::<E::Model, _>(name, 0, None, TypeId::of::<E>(), imp);
-        Self::add(&mut self.problems, &mut self.ephemerals, name, kind);
-        self
-    }
-
-    /// Serves `list` as the list resource type `name` (protocol 6.10): it
-    /// lists the objects of the managed resource type registered as
-    /// `name`, which must be the same Rust type and have an identity.
-    pub fn list_resource<L: ListResource<P::Data>>(mut self, name: &str, list: L) -> Self {
-        let imp: Box<dyn AnyList<P::Data>> = Box::new(Typed(list));
-        let kind = kind_of::<L::Config, _>(name, 0, None, TypeId::of::<L>(), imp);
-        Self::add(&mut self.problems, &mut self.lists, name, kind);
-        self
-    }
-
-    /// Serves `action` as the action type `name` (protocol 6.10).
-    pub fn action<A: Action<P::Data>>(mut self, name: &str, action: A) -> Self {
-        let imp: Box<dyn AnyAction<P::Data>> = Box::new(Typed(action));
-        let kind = kind_of::<A::Config, _>(name, 0, None, TypeId::of::<A>(), imp);
-        Self::add(&mut self.problems, &mut self.actions, name, kind);
-        self
-    }
-
-    /// Serves `store` as the state store type `name` (protocol 6.11,
-    /// experimental in Terraform): a `state_store "name"` block in a
-    /// `terraform` block keeps Terraform's state there.
-    pub fn state_store<S: StateStore<P::Data>>(mut self, name: &str, store: S) -> Self {
-        let imp: Box<dyn AnyStateStore<P::Data>> = Box::new(Store::new(store));
-        let kind = kind_of::<S::Config, _>(name, 0, None, TypeId::of::<S>(), imp);
-        Self::add(&mut self.problems, &mut self.state_stores, name, kind);
-        self
-    }
-
-    /// Serves `store` as the state store type `name` with the schema
-    /// `block` known only at runtime: its `Config` reads the whole
-    /// configuration (a newtype over [`Value`] with `#[serde(transparent)]`).
-    pub fn state_store_with_schema<S: StateStore<P::Data>>(
-        mut self,
-        name: &str,
-        block: Block,
-        store: S,
-    ) -> Self {
-        let imp: Box<dyn AnyStateStore<P::Data>> = Box::new(Store::new(store));
-        let kind = kind_of_block(name, block, 0, None, TypeId::of::<S>(), imp);
-        Self::add(&mut self.problems, &mut self.state_stores, name, kind);
-        self
-    }
-
-    /// Serves `resource` as the managed resource type `name`, with the
-    /// schema `block` (at schema version `version`) known only at runtime
-    /// (see [`DynResource`]). It has no identity.
-    pub fn resource_with_schema<R: DynResource<P::Data>>(
-        mut self,
-        name: &str,
-        version: i64,
-        block: Block,
-        resource: R,
-    ) -> Self {
-        let imp: Box<dyn AnyResource<P::Data>> = Box::new(Dyn(resource));
-        let kind = kind_of_block(name, block, version, None, TypeId::of::<R>(), imp);
-        Self::add(&mut self.problems, &mut self.resources, name, kind);
-        self
-    }
-
-    /// Serves `source` as the data source type `name`, with the schema
-    /// `block` known only at runtime (see [`DynDataSource`]).
-    pub fn data_source_with_schema<S: DynDataSource<P::Data>>(
-        mut self,
-        name: &str,
-        block: Block,
-        source: S,
-    ) -> Self {
-        let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Dyn(source));
-        let kind = kind_of_block(name, block, 0, None, TypeId::of::<S>(), imp);
-        Self::add(&mut self.problems, &mut self.data_sources, name, kind);
-        self
-    }
-
-    /// Serves `function` as `provider::<provider>::name(...)`, with the
-    /// signature `signature` known only at runtime (see [`DynFunction`]).
-    pub fn function_with_signature<F: DynFunction>(
-        mut self,
-        name: &str,
-        signature: tf::Function,
-        function: F,
-    ) -> Self {
-        let parameter_names = signature
-            .parameters
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
-        self.add_function(
-            name,
-            FunctionKind {
-                signature,
-                parameter_names,
-                imp: Box::new(Dyn(function)),
-            },
-        );
-        self
-    }
-
-    fn add_function(&mut self, name: &str, kind: FunctionKind) {
-        if self.functions.contains_key(name) {
-            self.problems
-                .push(format!("function {name} is registered twice"));
-        } else {
-            self.functions.insert(name.to_owned(), kind);
-        }
-    }
-
-    /// Serves the plain `fn` `f` as `provider::<provider>::name(...)`: its
-    /// argument is the [`Function::Args`] model, its result the output.
-    /// Terraform requires provider functions to be pure (the same
-    /// arguments always give the same result, with no side effects), so
-    /// most need no state, no provider data and no `.await`: a `fn` is
-    /// all there is to write. A function that does need state implements
-    /// [`Function`] and is served with [`function`](Self::function).
-    pub fn pure_function<A, O>(self, name: &str, f: fn(A) -> Result<O, FunctionError>) -> Self
-    where
-        A: Model,
-        O: serde::Serialize + AttributeType + Send + 'static,
-    {
-        self.function(name, crate::function::PureFn(f))
-    }
-
-    /// Serves `function` as `provider::<provider>::name(...)`.
-    pub fn function<F: Function>(mut self, name: &str, function: F) -> Self {
-        let args = F::Args::block();
-        if let Err(e) = args.check() {
-            self.problems.push(format!("function {name}: {e}"));
-            return self;
-        }
-        if !args.blocks.is_empty() {
-            self.problems.push(format!(
-                "function {name}: its arguments are attributes only, not blocks"
-            ));
-            return self;
-        }
-        let parameters = args
-            .attributes
-            .iter()
-            .map(|a| tf::Parameter {
-                name: a.name.clone(),
-                ty: a.ty.clone(),
-                allow_null_value: !a.presence.is_required(),
-                allow_unknown_values: false,
-                description: a.description.clone(),
-                description_kind: Default::default(),
-            })
-            .collect();
-        let signature = tf::Function {
-            parameters,
-            variadic_parameter: None,
-            return_type: F::Output::cty_type(),
-            summary: match function.summary() {
-                Some(summary) => summary.to_owned(),
-                None => args.description.lines().next().unwrap_or("").to_owned(),
-            },
-            description: args.description.clone(),
-            description_kind: Default::default(),
-            deprecation_message: args.deprecation_message.clone().unwrap_or_default(),
-        };
-        let parameter_names = args.attributes.iter().map(|a| a.name.clone()).collect();
-        self.add_function(
-            name,
-            FunctionKind {
-                signature,
-                parameter_names,
-                imp: Box::new(Typed(function)),
-            },
-        );
-        self
-    }
-
-    /// The provider, ready to serve: every schema checked.
-    pub fn build(self) -> Result<Framework<P>, SchemaError> {
-        let mut problems = self.problems;
-        for (name, list) in &self.lists {
-            match self.resources.get(name) {
-                None => problems.push(format!(
-                    "list resource {name}: there is no resource {name} for it to list"
-                )),
-                Some(r) if r.rust != list.rust => problems.push(format!(
-                    "list resource {name}: the resource {name} is another Rust type; register the same one for both"
-                )),
-                Some(r) if r.identity.is_none() => problems.push(format!(
-                    "list resource {name}: the resource {name} has no identity (mark its identifying attributes #[model(identity)])"
-                )),
-                Some(_) => {}
-            }
-        }
-        let config = P::Config::block();
-        if let Err(e) = config.check() {
-            problems.push(format!("the provider block: {e}"));
-        }
-        for r in config.reserved_names(RESERVED_IN_PROVIDER) {
-            problems.push(format!("the provider block: {r}"));
-        }
-        let config_schema = Schema::new(config.to_schema_block());
-        if let Err(e) = config_schema.implied_type() {
-            problems.push(format!("the provider block: {}", e.message()));
-        }
-        if !problems.is_empty() {
-            return Err(SchemaError { problems });
-        }
-        Ok(Framework {
-            provider: self.provider,
-            config_block: config,
-            config_schema,
-            resources: self.resources,
-            data_sources: self.data_sources,
-            ephemerals: self.ephemerals,
-            lists: self.lists,
-            actions: self.actions,
-            state_stores: self.state_stores,
-            functions: self.functions,
-            data: RwLock::new(None),
-            terraform_version: RwLock::new(String::new()),
-        })
-    }
-
-    /// [`serve`](Self::serve) on a new tokio runtime, for a plain `main`.
-    pub fn run(self) {
-        match tokio::runtime::Runtime::new() {
-            Ok(runtime) => runtime.block_on(self.serve()),
-            Err(e) => {
-                eprintln!("cannot start the async runtime: {e}");
-                std::process::exit(1);
-            }
-        }
-    }
-
-    /// Serves the provider as Terraform launches it (go-plugin's handshake
-    /// on stdout), logging to Terraform's log (`TF_LOG`). A schema problem
-    /// is printed and the process exits with status 1.
-    pub async fn serve(self) {
-        match self.build() {
-            Ok(framework) => framework.serve().await,
-            Err(e) => {
-                eprintln!("{e}");
-                std::process::exit(1);
-            }
-        }
-    }
-}
 
 /// A provider built on the framework: the raw protocol's
 /// [`Provider`](ctywire_tfplugin6::Provider), dispatching each call to the
 /// type registered under its name.
 pub struct Framework<P: Provider> {
-    provider: P,
-    config_block: Block,
-    config_schema: Schema,
-    resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
-    data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
-    ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
-    lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
-    actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
-    state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
-    functions: BTreeMap<String, FunctionKind>,
-    data: RwLock<Option<Arc<P::Data>>>,
+    pub(crate) provider: P,
+    pub(crate) config_block: Block,
+    pub(crate) config_schema: Schema,
+    pub(crate) resources: BTreeMap<String, Kind<dyn AnyResource<P::Data>>>,
+    pub(crate) data_sources: BTreeMap<String, Kind<dyn AnyDataSource<P::Data>>>,
+    pub(crate) ephemerals: BTreeMap<String, Kind<dyn AnyEphemeral<P::Data>>>,
+    pub(crate) lists: BTreeMap<String, Kind<dyn AnyList<P::Data>>>,
+    pub(crate) actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
+    pub(crate) state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
+    pub(crate) functions: BTreeMap<String, FunctionKind>,
+    pub(crate) data: RwLock<Option<Arc<P::Data>>>,
     /// What `ConfigureProvider` said Terraform's version is: a lock's
     /// information names it.
-    terraform_version: RwLock<String>,
+    pub(crate) terraform_version: RwLock<String>,
 }
 
 /// Each registered type's protocol schema, by name.
@@ -520,7 +71,7 @@ impl<P: Provider> Framework<P> {
     /// program that must clean up after a schema problem:
     /// [`Builder::build`] first, then this.
     pub async fn serve(self) {
-        crate::hclog::init();
+        // Logging to Terraform's log is serving's: tfplugin6 sets it up.
         tf::serve(self).await
     }
 
@@ -1098,6 +649,17 @@ impl<P: Provider> tf::Provider for Framework<P> {
                 req.name
             ))
         })?;
+        let mut req = req;
+        if let Some(element) = &f.variadic {
+            // The fixed parameters, then one list of the trailing arguments.
+            let fixed = f.parameter_names.len().saturating_sub(1);
+            let rest = req.arguments.split_off(fixed.min(req.arguments.len()));
+            let list = Value::list(element.clone(), rest).map_err(|e| FunctionError {
+                text: format!("the variadic arguments do not make one list: {e}"),
+                function_argument: i64::try_from(fixed).ok(),
+            })?;
+            req.arguments.push(list);
+        }
         f.imp.call(req, &f.parameter_names).await
     }
 }

@@ -255,7 +255,7 @@ impl LockInfo {
             info: String::new(),
             who: who(),
             version: terraform_version,
-            created: crate::hclog::timestamp(SystemTime::now()),
+            created: ctywire_tfplugin6::timestamp(SystemTime::now()),
             path: state_id.to_owned(),
         }
     }

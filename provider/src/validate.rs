@@ -12,8 +12,11 @@
 //! Each error is at the offending value's path: attribute steps, list
 //! indexes, map keys. A set element has no path step in the protocol, so
 //! an error inside a set is at the set's path and its message names the
-//! element's value. Messages speak Terraform's terms ("a whole number from
-//! 1 to 65535"), never Rust types.
+//! element's value. The built-in validators' summaries and messages are
+//! terraform-plugin-framework-validators' ("Invalid Attribute Value
+//! Length", "Attribute name string length must be at least 1, got: 0"), so
+//! that tests ported from Go keep matching; they speak Terraform's terms,
+//! never Rust types.
 //!
 //! String lengths count Unicode scalar values (UTF-8 runes), as
 //! terraform-plugin-framework's `stringvalidator.LengthBetween` counts
@@ -26,15 +29,21 @@ use ctywire::schema::NestingMode;
 use ctywire::{Number, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use crate::plan::{Step, Trail, MAX_DEPTH};
-use crate::schema::{Block, Presence, Validator};
+use ctywire_objchange::{Step, Trail, MAX_DEPTH};
+use crate::schema::{Block, NestedBlock, Presence, Validator};
 
 /// Checks `config` (a resource's, data source's or provider's
 /// configuration, possibly with unknowns) against the validators `block`
 /// declares and against its attributes' presence (see [`presence`]),
 /// returning every failure.
 pub(crate) fn validate(block: &Block, config: &Value) -> Diagnostics {
-    walk(block, config, true)
+    let mut diags = walk(block, config, true);
+    if let Some(why) = said(&block.deprecation_message) {
+        // The whole resource (data source, provider) is deprecated: said
+        // once, with no attribute.
+        diags.push(Diagnostic::warning("Deprecated").with_detail(why));
+    }
+    diags
 }
 
 /// Checks only that `config` sets what its schema lets a configuration
@@ -88,25 +97,24 @@ fn is_empty_block(block: &Block, v: &Value) -> bool {
         })
 }
 
-/// A rule as words: "must be {text}" / "is not {text}", or with "have".
-struct Rule {
-    have: bool,
-    text: String,
+/// A deprecation message to warn with: plugin-framework warns only of a
+/// deprecation that says something (a schema read from elsewhere may
+/// mark one deprecated with no reason).
+fn said(why: &Option<String>) -> Option<&str> {
+    why.as_deref().filter(|w| !w.is_empty())
 }
 
-impl Rule {
-    fn be(text: String) -> Rule {
-        Rule { have: false, text }
+/// Whether the configuration writes the nested block `nb` whose value is
+/// `v`: Terraform sends one it leaves out as an empty collection, or a
+/// group's empty value, rather than null.
+fn block_configured(nb: &NestedBlock, v: &Value) -> bool {
+    if v.is_null() || !v.is_known() {
+        return false;
     }
-
-    fn must(&self) -> String {
-        let verb = if self.have { "have" } else { "be" };
-        format!("must {verb} {}", self.text)
-    }
-
-    fn is_not(&self) -> String {
-        let verb = if self.have { "does not have" } else { "is not" };
-        format!("{verb} {}", self.text)
+    match nb.nesting {
+        NestingMode::Group => !is_empty_block(&nb.block, v),
+        NestingMode::List | NestingMode::Set | NestingMode::Map => !v.is_empty(),
+        NestingMode::Single | NestingMode::Invalid => true,
     }
 }
 
@@ -132,7 +140,12 @@ impl<'a> Validation<'a> {
             self.trail.push(Step::Attr(&attr.name));
             self.presence(attr.presence, v);
             if self.validators {
-                self.run(&attr.validators, v, "Invalid attribute value");
+                self.run(&attr.validators, v, VALUE);
+                // plugin-framework warns only of a known value: an unknown
+                // may yet be null.
+                if !v.is_null() && v.is_known() {
+                    self.deprecated("Attribute Deprecated", &attr.deprecation_message);
+                }
             }
             if let Some(n) = &attr.nested {
                 self.nested(n.nesting, &n.block, v, depth + 1);
@@ -145,10 +158,28 @@ impl<'a> Validation<'a> {
             };
             self.trail.push(Step::Attr(&nb.name));
             if self.validators {
-                self.run(&nb.validators, v, "Invalid blocks");
+                self.run(&nb.validators, v, "Invalid Block");
+                if block_configured(nb, v) {
+                    self.deprecated("Block Deprecated", &nb.block.deprecation_message);
+                }
             }
             self.nested(nb.nesting, &nb.block, v, depth + 1);
             self.trail.pop();
+        }
+        if self.validators {
+            self.combinations(block, value);
+        }
+    }
+
+    /// A deprecated attribute or block the configuration sets: a warning
+    /// at its path, in the provider's words.
+    fn deprecated(&mut self, summary: &str, why: &Option<String>) {
+        if let Some(why) = said(why) {
+            self.diags.push(
+                Diagnostic::warning(summary)
+                    .with_detail(why)
+                    .at(self.trail.path()),
+            );
         }
     }
 
@@ -261,31 +292,37 @@ impl<'a> Validation<'a> {
                 let above = max
                     .as_ref()
                     .is_some_and(|m| n.numeric_cmp(m) == Ordering::Greater);
-                if below || above || (*whole && !n.is_integer()) {
-                    let rule = Rule::be(range_text(min.as_ref(), max.as_ref(), *whole));
-                    self.fail(summary, &rule, value, &value.to_string());
+                let fraction = *whole && !n.is_integer();
+                if below || above || fraction {
+                    let rule = range_text(min.as_ref(), max.as_ref(), fraction);
+                    self.fail(VALUE, &rule, &n.to_string());
                 }
             }
             Validator::Length { min, max } => {
-                let (len, unit) = if let Some(s) = value.as_str() {
-                    (s.chars().count(), Unit::Characters)
+                let (len, what) = if let Some(s) = value.as_str() {
+                    (s.chars().count(), None)
                 } else if let Some(len) = collection_len(value) {
                     if matches!(value.ty(), Type::Set(_)) && !value.is_wholly_known() {
                         // Unknown elements may turn out equal and merge.
                         return;
                     }
-                    (len, Unit::Elements)
+                    (len, Some(collection_word(value.ty())))
                 } else {
                     return self.misapplied("a length", value);
                 };
                 let len = len as u64;
                 if min.is_some_and(|m| len < m) || max.is_some_and(|m| len > m) {
-                    let rule = length_rule(*min, *max, unit);
-                    let got = match unit {
-                        Unit::Characters => format!("{} ({len} {})", value, unit.noun(len)),
-                        Unit::Elements => format!("{len} {}", unit.noun(len)),
-                    };
-                    self.fail(summary, &rule, value, &got);
+                    match what {
+                        None => {
+                            let rule =
+                                format!("string length must be {}", bounds(*min, *max, false));
+                            self.fail(LENGTH, &rule, &len.to_string());
+                        }
+                        Some(kind) => {
+                            let rule = format!("{kind} must contain {}", bounds(*min, *max, true));
+                            self.fail(VALUE, &rule, &len.to_string());
+                        }
+                    }
                 }
             }
             Validator::Pattern { regex, description } => {
@@ -293,12 +330,7 @@ impl<'a> Validation<'a> {
                     return self.misapplied("a pattern", value);
                 };
                 if !regex.is_match(s) {
-                    self.fail(
-                        summary,
-                        &Rule::be(description.clone()),
-                        value,
-                        &value.to_string(),
-                    );
+                    self.fail(MATCH, &format!("value must be {description}"), s);
                 }
             }
             Validator::OneOf(allowed) => {
@@ -307,8 +339,8 @@ impl<'a> Validation<'a> {
                 }
                 if !allowed.contains(value) {
                     let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
-                    let rule = Rule::be(format!("one of {}", list.join(", ")));
-                    self.fail(summary, &rule, value, &value.to_string());
+                    let rule = format!("value must be one of: [{}]", list.join(" "));
+                    self.fail(MATCH, &rule, &value.to_string());
                 }
             }
             Validator::Each(inner) => self.each(inner, value, summary),
@@ -316,8 +348,9 @@ impl<'a> Validation<'a> {
                 if !value.is_wholly_known() {
                     return;
                 }
-                if let Err(message) = f(value) {
-                    self.fail_custom(summary, value, &message);
+                if let Err(invalid) = f(value) {
+                    let summary = invalid.summary.as_deref().unwrap_or(summary);
+                    self.fail_custom(summary, value, &invalid.detail);
                 }
             }
         }
@@ -359,24 +392,11 @@ impl<'a> Validation<'a> {
         }
     }
 
-    /// Reports `value` breaking `rule`; `got` says what it is instead.
-    fn fail(&mut self, summary: &str, rule: &Rule, value: &Value, got: &str) {
-        let detail = match self.set_element {
-            None => format!("{} {}, not {got}.", self.subject(), rule.must()),
-            Some(element) => {
-                let inside = self.trail.shown_in_set();
-                if inside.is_empty() {
-                    // The value is the set element itself.
-                    format!("{}: {value} {}.", self.trail.shown(), rule.is_not())
-                } else {
-                    format!(
-                        "{}: in the element {element}, {inside} {}, not {got}.",
-                        self.trail.shown(),
-                        rule.must()
-                    )
-                }
-            }
-        };
+    /// Reports the value at the walk's place breaking `rule` (what it
+    /// "must be"), `got` saying what it is, in plugin-framework-validators'
+    /// form: "Attribute {path} {rule}, got: {got}".
+    fn fail(&mut self, summary: &str, rule: &str, got: &str) {
+        let detail = format!("Attribute {} {rule}, got: {got}", self.subject());
         self.report(summary, detail);
     }
 
@@ -406,9 +426,24 @@ impl<'a> Validation<'a> {
         );
     }
 
-    /// What a message calls the value at the walk's place.
+    /// What a message calls the value at the walk's place: its path, with
+    /// the set element it is in (which the diagnostic's path, stopping at
+    /// the set, cannot name) written as plugin-framework writes one,
+    /// `tag[Value({"port" = 70000})].port`.
     fn subject(&self) -> String {
         let shown = self.trail.shown();
+        let shown = match self.set_element {
+            None => shown,
+            Some(element) => {
+                let inside = self.trail.shown_in_set();
+                let inside = if inside.is_empty() {
+                    inside
+                } else {
+                    format!(".{inside}")
+                };
+                format!("{shown}[Value({element})]{inside}")
+            }
+        };
         if shown.is_empty() {
             "The value".into()
         } else {
@@ -435,49 +470,54 @@ fn collection_len(v: &Value) -> Option<usize> {
     }
 }
 
+/// plugin-framework's summaries for its built-in validators.
+const VALUE: &str = "Invalid Attribute Value";
+const LENGTH: &str = "Invalid Attribute Value Length";
+const MATCH: &str = "Invalid Attribute Value Match";
+
+/// "value must be between 1 and 10" and kin; `whole`: the value failed
+/// for not being a whole number.
 fn range_text(min: Option<&Number>, max: Option<&Number>, whole: bool) -> String {
-    let kind = if whole { "a whole number" } else { "a number" };
+    let kind = if whole { "a whole number " } else { "" };
     match (min, max) {
-        (Some(a), Some(b)) => format!("{kind} from {a} to {b}"),
-        (Some(a), None) => format!("{kind} at least {a}"),
-        (None, Some(b)) => format!("{kind} at most {b}"),
-        (None, None) => kind.to_string(),
+        (Some(a), Some(b)) => format!("value must be {kind}between {a} and {b}"),
+        (Some(a), None) => format!("value must be {kind}at least {a}"),
+        (None, Some(b)) => format!("value must be {kind}at most {b}"),
+        (None, None) => "value must be a whole number".to_string(),
     }
 }
 
-#[derive(Clone, Copy)]
-enum Unit {
-    Characters,
-    Elements,
-}
-
-impl Unit {
-    fn noun(self, n: u64) -> &'static str {
-        match (self, n == 1) {
-            (Unit::Characters, true) => "character",
-            (Unit::Characters, false) => "characters",
-            (Unit::Elements, true) => "element",
-            (Unit::Elements, false) => "elements",
+/// A length's bounds in plugin-framework's words: "between 1 and 5" for a
+/// string, "at least 1 elements and at most 5 elements" for a collection.
+fn bounds(min: Option<u64>, max: Option<u64>, elements: bool) -> String {
+    let n = |x: u64| {
+        if elements {
+            format!("{x} elements")
+        } else {
+            x.to_string()
         }
+    };
+    match (min, max) {
+        (Some(a), Some(b)) if elements => format!("at least {} and at most {}", n(a), n(b)),
+        (Some(a), Some(b)) => format!("between {a} and {b}"),
+        (Some(a), None) => format!("at least {}", n(a)),
+        (None, Some(b)) => format!("at most {}", n(b)),
+        (None, None) => "any".to_string(),
     }
 }
 
-fn length_rule(min: Option<u64>, max: Option<u64>, unit: Unit) -> Rule {
-    let bounds = match (min, max) {
-        (Some(a), Some(b)) if a == b => format!("exactly {a} {}", unit.noun(a)),
-        (Some(a), Some(b)) => format!("from {a} to {b} {}", unit.noun(b)),
-        (Some(a), None) => format!("at least {a} {}", unit.noun(a)),
-        (None, Some(b)) => format!("at most {b} {}", unit.noun(b)),
-        (None, None) => format!("any number of {}", unit.noun(2)),
-    };
-    match unit {
-        Unit::Characters => Rule::be(format!("{bounds} long")),
-        Unit::Elements => Rule {
-            have: true,
-            text: bounds,
-        },
+/// What plugin-framework calls a collection of this type in a message.
+fn collection_word(ty: &Type) -> &'static str {
+    match ty {
+        Type::List(_) => "list",
+        Type::Set(_) => "set",
+        Type::Map(_) => "map",
+        Type::Tuple(_) => "tuple",
+        _ => "object",
     }
 }
+
+mod config_validators;
 
 #[cfg(test)]
 mod tests;

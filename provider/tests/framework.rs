@@ -412,7 +412,8 @@ async fn an_integer_out_of_its_fields_range_is_refused_at_validation_in_terrafor
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].1, ".port");
     assert!(
-        d[0].2.contains("must be a whole number from 0 to 65535"),
+        d[0].2
+            .contains("value must be between 0 and 65535, got: 70000"),
         "{}",
         d[0].2
     );

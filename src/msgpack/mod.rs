@@ -21,7 +21,7 @@
 //! **Sets** are written in go-cty's order: strings bytewise, numbers
 //! numerically, `false` before `true`, other element types by go-cty's
 //! "hash string"; unknown elements after known ones, null last (see
-//! `set.rs` for the full rule).
+//! `src/set/` for the full rule).
 //!
 //! **Unknowns** and their refinements (ext `0x0c`, keys 1–6) are written
 //! and read in one place, `src/msgpack/unknown.rs`, whose documentation has

@@ -100,6 +100,12 @@ pub struct ServeOptions {
     /// Sees every value decoded from a request (see
     /// [`ProviderService::with_value_observer`]).
     pub value_observer: Option<ValueObserver>,
+    /// Whether serving installs a `log` logger writing go-hclog's JSON
+    /// lines to stderr at the level `TF_LOG_PROVIDER` (else `TF_LOG`)
+    /// asks, so the provider's `log::debug!` and its libraries' reach
+    /// Terraform's log (default true; a program that installed its own
+    /// logger keeps it either way).
+    pub log_to_terraform: bool,
 }
 
 impl Default for ServeOptions {
@@ -108,6 +114,7 @@ impl Default for ServeOptions {
             graceful_stop_timeout: Duration::from_millis(1500),
             tls_handshake_timeout: Duration::from_secs(10),
             value_observer: None,
+            log_to_terraform: true,
         }
     }
 }
@@ -121,6 +128,7 @@ impl fmt::Debug for ServeOptions {
                 "value_observer",
                 &self.value_observer.as_ref().map(|_| ".."),
             )
+            .field("log_to_terraform", &self.log_to_terraform)
             .finish()
     }
 }
@@ -141,6 +149,12 @@ impl ServeOptions {
     /// Sets [`tls_handshake_timeout`](Self::tls_handshake_timeout).
     pub fn tls_handshake_timeout(mut self, d: Duration) -> Self {
         self.tls_handshake_timeout = d;
+        self
+    }
+
+    /// Sets [`log_to_terraform`](Self::log_to_terraform).
+    pub fn log_to_terraform(mut self, on: bool) -> Self {
+        self.log_to_terraform = on;
         self
     }
 }
@@ -318,6 +332,9 @@ fn negotiate_version(offered: &str) -> Result<u32, ServeError> {
 /// server has stopped after `Shutdown`.
 pub async fn try_serve<P: Provider>(options: ServeOptions, provider: P) -> Result<(), ServeError> {
     let env = HandshakeEnv::from_env()?;
+    if options.log_to_terraform {
+        crate::hclog::init();
+    }
     let service = ProviderService::new(provider).with_runtime(Handle::current());
     let server = ServerRuntime(Some(
         tokio::runtime::Builder::new_multi_thread()

@@ -16,6 +16,7 @@ mod diagnostics;
 mod fromproto;
 mod genconfig;
 mod go_plugin;
+mod hclog;
 mod huffman;
 mod panic;
 mod provider;
@@ -26,6 +27,10 @@ mod tables;
 mod tls;
 mod toproto;
 
+// The framework's state-store lock info writes its `Created` time as
+// go-hclog writes `@timestamp`: one RFC 3339 writer.
+#[doc(hidden)]
+pub use hclog::timestamp;
 pub use async_trait::async_trait;
 pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};

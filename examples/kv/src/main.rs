@@ -1,18 +1,14 @@
-//! `terraform-provider-kv`: a key-value store kept as files, written on
-//! ctywire-provider. Each model is its schema; the framework plans (no plan
-//! code here), validates what the models declare, and checks every answer.
-//!
-//! Its file I/O is `tokio::fs`: provider code runs on the async runtime's
-//! worker threads, which a blocking `std::fs` call would hold up.
+//! `terraform-provider-kv`: a key-value store kept as files, on ctywire-provider. The
+//! framework plans and validates what the models declare (no plan or validation code here)
+//! and checks every answer. I/O is `tokio::fs`, which holds up no async runtime worker.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use ctywire_provider::log::info;
 use ctywire_provider::{
-    async_trait, Builder, Context, DataSource, Diagnostics, FunctionError, ListResource, Listing,
-    Model, Provider, Resource, Result,
+    async_trait, log::info, Builder, Context, DataSource, Diagnostics, FunctionError, ListResource,
+    Listing, Model, Provider, Resource, Result,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -28,20 +24,18 @@ struct Config {
 }
 
 type Ctx = Context<PathBuf>;
-
 struct Kv;
 
 #[async_trait]
 impl Provider for Kv {
     type Config = Config;
     type Data = PathBuf;
-
     async fn configure(&self, config: Config) -> Result<PathBuf> {
-        let root = &config.root;
-        fs::create_dir_all(root)
+        let root = config.root;
+        fs::create_dir_all(&root)
             .await
             .map_err(|e| failed(&format!("cannot create {root}"), e))?;
-        Ok(config.root.into())
+        Ok(root.into())
     }
 }
 
@@ -49,7 +43,7 @@ impl Provider for Kv {
 #[derive(Serialize, Deserialize, Model)]
 struct Entry {
     /// The entry's key: a file name without `/`, not starting with `.`.
-    #[model(identity, requires_replace, validate = valid_key)]
+    #[model(identity, requires_replace, pattern(r"^[^/.][^/]*$", "a file name"))]
     key: String,
     /// The entry's value.
     #[model(sensitive)]
@@ -78,12 +72,6 @@ struct Rule {
     port: u32,
     /// A note.
     note: Option<String>,
-}
-
-fn valid_key(key: &str) -> Result<(), String> {
-    let ok = !key.is_empty() && !key.contains('/') && !key.starts_with('.');
-    ok.then_some(())
-        .ok_or_else(|| "must be non-empty, without \"/\", not starting with \".\"".into())
 }
 
 fn file(root: &Path, key: &str) -> PathBuf {
@@ -133,28 +121,23 @@ struct Entries;
 #[async_trait]
 impl Resource<PathBuf> for Entries {
     type Model = Entry;
-
     async fn create(&self, ctx: &Ctx, mut plan: Entry) -> Result<Entry> {
         plan.revision = Some(1);
         save(ctx.data(), plan).await
     }
-
     async fn read(&self, ctx: &Ctx, state: Entry) -> Result<Option<Entry>> {
         load(ctx.data(), &state.key).await
     }
-
     async fn update(&self, ctx: &Ctx, prior: Entry, plan: Entry) -> Result<Entry> {
         let revision = Some(prior.revision.unwrap_or(0) + 1);
         save(ctx.data(), Entry { revision, ..plan }).await
     }
-
     async fn delete(&self, ctx: &Ctx, state: Entry) -> Result<()> {
         match fs::remove_file(file(ctx.data(), &state.key)).await {
             Err(e) if e.kind() != ErrorKind::NotFound => Err(failed("cannot delete the entry", e)),
             _ => Ok(()),
         }
     }
-
     async fn import(&self, ctx: &Ctx, key: String) -> Result<Option<Entry>> {
         load(ctx.data(), &key).await
     }
@@ -163,7 +146,6 @@ impl Resource<PathBuf> for Entries {
 #[async_trait]
 impl ListResource<PathBuf> for Entries {
     type Config = Keys;
-
     async fn list(&self, ctx: &Ctx, query: Keys, out: &Listing<Entry>) -> Result<()> {
         for key in keys(ctx.data(), query.prefix.as_deref()).await? {
             if let Some(entry) = load(ctx.data(), &key).await? {
@@ -187,7 +169,6 @@ struct Keys {
 #[async_trait]
 impl DataSource<PathBuf> for Entries {
     type Model = Keys;
-
     async fn read(&self, ctx: &Ctx, query: Keys) -> Result<Keys> {
         let keys = Some(keys(ctx.data(), query.prefix.as_deref()).await?);
         Ok(Keys { keys, ..query })

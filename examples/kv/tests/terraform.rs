@@ -236,7 +236,7 @@ resource "kv_entry" "bad" {
     let (code, out) = ws.tf(&["validate"]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("must be non-empty, without \"/\", not starting with \".\""),
+        out.contains("Attribute key value must be a file name, got: .hidden"),
         "{out}"
     );
     assert!(
@@ -244,7 +244,7 @@ resource "kv_entry" "bad" {
         "the key error points at key:\n{out}"
     );
     assert!(
-        out.contains("70000") && out.contains("from 1 to 65535"),
+        out.contains("70000") && out.contains("value must be between 1 and 65535"),
         "{out}"
     );
     assert!(

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident};
 
@@ -61,6 +62,8 @@ fn find_model_crate() -> Option<TokenStream> {
 
 /// One field that is in the schema.
 struct Field {
+    /// Its Rust name, which `exactly_one_of(..)` and kin use.
+    ident: String,
     /// serde's name for it, and where that name was written.
     name: String,
     name_span: Span,
@@ -165,10 +168,13 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     let struct_spec = model_attrs::struct_spec(&input.attrs)?;
     let mut errors = Errors::default();
     let mut model: Vec<Field> = Vec::new();
+    // The Rust names of the fields serde skips.
+    let mut skipped: Vec<String> = Vec::new();
     for f in fields {
         let named = match serde_attrs::field_name(f, case) {
             Ok(Some(n)) => n,
             Ok(None) => {
+                skipped.extend(f.ident.as_ref().map(|i| i.unraw().to_string()));
                 if f.attrs.iter().any(|a| a.path().is_ident("model")) {
                     errors.at(
                         f.span(),
@@ -191,6 +197,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         };
         let schema_ty = spec.as_type.clone().unwrap_or_else(|| f.ty.clone());
         model.push(Field {
+            ident: f
+                .ident
+                .as_ref()
+                .map(|i| i.unraw().to_string())
+                .unwrap_or_default(),
             name: named.0,
             name_span: named.1,
             ty: spell_self(schema_ty.to_token_stream(), name),
@@ -215,6 +226,17 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     for f in &model {
         check_field(f, &names, &mut errors);
     }
+    if let Some((_, before_last)) = model.split_last() {
+        for f in before_last {
+            if let Some(span) = f.spec.variadic {
+                errors.at(
+                    span,
+                    "`variadic` goes on the last field: it takes the arguments after the others",
+                );
+            }
+        }
+    }
+    let combinations = combinations(&struct_spec, &model, &skipped, &mut errors);
     errors.finish()?;
 
     let asserts = model.iter().map(assertions);
@@ -238,6 +260,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
                         let mut __block = #p::schema::Block::default();
                         __block.description = ::std::string::String::from(#description);
                         #deprecation
+                        #(#combinations)*
                         #(#builds)*
                         __block.defects.append(&mut __cx.defects);
                         __block
@@ -260,6 +283,110 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
+/// The statements that add the struct's `exactly_one_of(..)` and
+/// `at_least_one_of(..)` and each field's `conflicts_with(..)` and
+/// `also_requires(..)` to the block, their Rust field names turned into
+/// the schema's; a name that is no field in the schema is an error at it.
+fn combinations(
+    spec: &model_attrs::StructSpec,
+    model: &[Field],
+    skipped: &[String],
+    errors: &mut Errors,
+) -> Vec<TokenStream> {
+    let p = quote!(::ctywire_provider);
+    let c = quote!(#p::schema::Combination);
+    let mut out = Vec::new();
+    let strings =
+        |names: Vec<String>| quote!(::std::vec![#(::std::string::String::from(#names)),*]);
+    for (key, idents) in &spec.combinations {
+        let Some(names) = resolve(key, idents, None, model, skipped, errors) else {
+            continue;
+        };
+        if names.len() < 2 {
+            errors.at(
+                key.span(),
+                format!(
+                    "`{key}` needs two fields or more: with one, mark that field required instead"
+                ),
+            );
+            continue;
+        }
+        let names = strings(names);
+        out.push(if key == "exactly_one_of" {
+            quote! { __block.combinations.push(#c::ExactlyOneOf(#names)); }
+        } else {
+            quote! { __block.combinations.push(#c::AtLeastOneOf(#names)); }
+        });
+    }
+    for f in model {
+        let declared = [
+            (&f.spec.conflicts_with, quote!(ConflictsWith)),
+            (&f.spec.also_requires, quote!(AlsoRequires)),
+        ];
+        for (decl, variant) in declared {
+            let Some((key, idents)) = decl else { continue };
+            let Some(names) = resolve(key, idents, Some(f), model, skipped, errors) else {
+                continue;
+            };
+            if names.is_empty() {
+                errors.at(
+                    key.span(),
+                    format!("`{key}` needs a field to name: `{key}(other)`"),
+                );
+                continue;
+            }
+            let (attribute, others) = (&f.name, strings(names));
+            out.push(quote! {
+                __block.combinations.push(#c::#variant {
+                    attribute: ::std::string::String::from(#attribute),
+                    others: #others,
+                });
+            });
+        }
+    }
+    out
+}
+
+/// The schema names of the fields `idents` names (declared by `key`, on
+/// the field `on` when it is a field's), or `None` after reporting each
+/// one that is not a field in the schema.
+fn resolve(
+    key: &Ident,
+    idents: &[Ident],
+    on: Option<&Field>,
+    model: &[Field],
+    skipped: &[String],
+    errors: &mut Errors,
+) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut ok = true;
+    for (i, ident) in idents.iter().enumerate() {
+        let rust = ident.unraw().to_string();
+        let mut fail = |msg: String| {
+            errors.at(ident.span(), msg);
+            ok = false;
+        };
+        if idents[..i].iter().any(|o| o.unraw() == ident.unraw()) {
+            fail(format!("`{key}` names `{rust}` twice"));
+        } else if on.is_some_and(|f| f.ident == rust) {
+            fail(format!("`{key}` names the field it is declared on"));
+        } else if let Some(f) = model.iter().find(|f| f.ident == rust) {
+            names.push(f.name.clone());
+        } else if skipped.contains(&rust) {
+            fail(format!(
+                "`{key}` names `{rust}`, which serde skips, so it is not in the schema"
+            ));
+        } else {
+            let fields: Vec<&str> = model.iter().map(|f| f.ident.as_str()).collect();
+            fail(format!(
+                "`{key}` names `{rust}`, but the model has no such field (its fields: {})",
+                fields.join(", ")
+            ));
+        }
+    }
+    ok.then_some(names)
+}
+
 /// What cannot be declared together, or on this kind of field.
 fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
     let s = &f.spec;
@@ -279,6 +406,7 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (s.write_only, "write_only"),
             (s.requires_replace, "requires_replace"),
             (s.keep_state, "keep_state"),
+            (s.variadic, "variadic"),
             (s.default.as_ref().map(|d| d.span()), "default"),
             (s.same_as.as_ref().map(|l| l.span()), "same_as"),
         ];
@@ -490,6 +618,9 @@ fn build_field(f: &Field) -> TokenStream {
             if s.keep_state.is_some() {
                 sets.extend(quote!(__a.plan.keep_state = true;));
             }
+            if s.variadic.is_some() {
+                sets.extend(quote!(__a.variadic = true;));
+            }
             if let Some((_, optional)) = s.identity {
                 let role = if optional {
                     quote!(OptionalForImport)
@@ -592,7 +723,7 @@ fn rules(
             }
         }
         Rule::Validate(path) => quote_spanned! {path.span()=>
-            __rules.push(#p::model::custom_validator::<#inner, _, _>(#path));
+            __rules.push(#p::model::custom_validator::<#inner, _, _, _>(#path));
         },
     });
     quote! {

@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, Lit, LitBool, LitInt, LitStr, Token};
 
 /// Every key a field's `#[model(..)]` takes, for the error on any other.
-const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate";
+const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate, conflicts_with, also_requires, variadic";
 
 /// What a field is in the schema, when it is not an attribute.
 pub enum Kind {
@@ -62,6 +62,9 @@ pub struct FieldSpec {
     pub deprecated: Option<LitStr>,
     pub requires_replace: Option<Span>,
     pub keep_state: Option<Span>,
+    /// `variadic`: a function's last parameter takes the trailing
+    /// arguments.
+    pub variadic: Option<Span>,
     pub default: Option<Expr>,
     pub same_as: Option<LitStr>,
     pub as_type: Option<syn::Type>,
@@ -69,13 +72,35 @@ pub struct FieldSpec {
     /// and whether `optional` was given.
     pub identity: Option<(Span, bool)>,
     pub rules: Vec<(Span, Rule)>,
+    /// `conflicts_with(a, ..)`: the key and the fields named.
+    pub conflicts_with: Option<(Ident, Vec<Ident>)>,
+    /// `also_requires(a, ..)`.
+    pub also_requires: Option<(Ident, Vec<Ident>)>,
 }
 
-/// The struct's `#[model(description = "..", deprecated = "..")]`.
+/// The struct's `#[model(description = "..", deprecated = "..",
+/// exactly_one_of(a, b), at_least_one_of(a, b))]`.
 #[derive(Default)]
 pub struct StructSpec {
     pub description: Option<LitStr>,
     pub deprecated: Option<LitStr>,
+    /// Each `exactly_one_of(..)` and `at_least_one_of(..)`: the key and
+    /// the fields named, in order.
+    pub combinations: Vec<(Ident, Vec<Ident>)>,
+}
+
+/// `(a, b, ..)`: the Rust names of fields, at least one.
+fn field_names(input: ParseStream, key: &Ident) -> syn::Result<Vec<Ident>> {
+    if !input.peek(syn::token::Paren) {
+        return Err(syn::Error::new(
+            key.span(),
+            format!("`{key}` names fields: `{key}(a, b)`"),
+        ));
+    }
+    let content;
+    syn::parenthesized!(content in input);
+    let names = Punctuated::<Ident, Token![,]>::parse_terminated_with(&content, Ident::parse_any)?;
+    Ok(names.into_iter().collect())
 }
 
 fn set_once<T>(slot: &mut Option<T>, value: T, key: &Ident) -> syn::Result<()> {
@@ -108,10 +133,14 @@ pub fn struct_spec(attrs: &[Attribute]) -> syn::Result<StructSpec> {
                         input.parse::<Token![=]>()?;
                         set_once(&mut spec.deprecated, input.parse()?, &key)?;
                     }
+                    "exactly_one_of" | "at_least_one_of" => {
+                        let names = field_names(input, &key)?;
+                        spec.combinations.push((key, names));
+                    }
                     other => {
                         return Err(syn::Error::new(
                             key.span(),
-                            format!("unknown model attribute `{other}` on a struct: expected description or deprecated"),
+                            format!("unknown model attribute `{other}` on a struct: expected description, deprecated, exactly_one_of or at_least_one_of"),
                         ))
                     }
                 }
@@ -154,6 +183,7 @@ fn item(input: ParseStream, spec: &mut FieldSpec) -> syn::Result<()> {
         "write_only" => flag(&mut spec.write_only),
         "requires_replace" => flag(&mut spec.requires_replace),
         "keep_state" => flag(&mut spec.keep_state),
+        "variadic" => flag(&mut spec.variadic),
         "description" => {
             input.parse::<Token![=]>()?;
             set_once(&mut spec.description, input.parse()?, &key)
@@ -169,6 +199,14 @@ fn item(input: ParseStream, spec: &mut FieldSpec) -> syn::Result<()> {
         "same_as" => {
             input.parse::<Token![=]>()?;
             set_once(&mut spec.same_as, input.parse()?, &key)
+        }
+        "conflicts_with" => {
+            let names = field_names(input, &key)?;
+            set_once(&mut spec.conflicts_with, (key.clone(), names), &key)
+        }
+        "also_requires" => {
+            let names = field_names(input, &key)?;
+            set_once(&mut spec.also_requires, (key.clone(), names), &key)
         }
         "as" => {
             input.parse::<Token![=]>()?;

@@ -1,9 +1,14 @@
-//! One test per plan rule, the spec's worked examples (§4) with this
-//! framework's answers, and a property: a plan, its apply, and a second
-//! plan with the same configuration plans nothing.
+//! One test per plan rule, worked examples over one resource schema
+//! ([`Spec`]) with this framework's answers, and a property: a plan, its
+//! apply, and a second plan with the same configuration plans nothing.
 
+use super::elements::match_set_elements;
 use super::*;
+use ctywire_objchange as objchange;
+use crate::schema::Attribute;
 use crate::schema::{NestedBlock, Presence};
+use ctywire::schema::NestingMode;
+use ctywire::Type;
 
 // ---- building schemas and values ------------------------------------
 
@@ -116,7 +121,7 @@ fn plan_err(block: &Block, prior: &Value, config: &Value) -> Diagnostic {
     }
 }
 
-// ---- the spec's §4 schema --------------------------------------------
+// ---- the worked examples' schema --------------------------------------------
 
 /// `id` computed; `name` required; `size` optional+computed; `stamp`
 /// computed; list block `rule {port required; rid computed}`; set block
@@ -192,7 +197,7 @@ fn tag(key: &str, hash: Value) -> Value {
     obj(vec![("key", s(key)), ("hash", hash)])
 }
 
-/// A resource of the spec's schema.
+/// A resource of the worked examples' schema.
 fn res(
     id: Value,
     name: &str,

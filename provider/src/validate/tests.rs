@@ -74,22 +74,22 @@ fn port_block() -> Block {
 // ---- the validators ---------------------------------------------------
 
 #[test]
-fn a_whole_number_range_speaks_terraforms_terms() {
+fn a_whole_number_range_speaks_plugin_frameworks_words() {
     let b = port_block();
     let diags = validate(&b, &obj(vec![("port", n(70000))])).into_vec();
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].summary, "Invalid attribute value");
+    assert_eq!(diags[0].summary, "Invalid Attribute Value");
     assert_eq!(diags[0].attribute, at(&["port"]));
     assert_eq!(
         diags[0].detail,
-        "port must be a whole number from 1 to 65535, not 70000."
+        "Attribute port value must be between 1 and 65535, got: 70000"
     );
     assert!(validate(&b, &obj(vec![("port", n(443))])).is_empty());
     assert!(validate(&b, &obj(vec![("port", n(65535))])).is_empty());
     let (_, detail) = only_error(&b, &obj(vec![("port", Value::from_f64(80.5).unwrap())]));
     assert_eq!(
         detail,
-        "port must be a whole number from 1 to 65535, not 80.5."
+        "Attribute port value must be a whole number between 1 and 65535, got: 80.5"
     );
 }
 
@@ -110,11 +110,11 @@ fn a_range_with_one_bound_says_at_least_or_at_most() {
         )
     };
     let (_, d) = only_error(&one_sided(Some(1), None, true), &obj(vec![("x", n(0))]));
-    assert_eq!(d, "x must be a whole number at least 1, not 0.");
+    assert_eq!(d, "Attribute x value must be at least 1, got: 0");
     let (_, d) = only_error(&one_sided(None, Some(10), false), &obj(vec![("x", n(11))]));
-    assert_eq!(d, "x must be a number at most 10, not 11.");
+    assert_eq!(d, "Attribute x value must be at most 10, got: 11");
     let (_, d) = only_error(&one_sided(Some(0), Some(1), false), &obj(vec![("x", n(2))]));
-    assert_eq!(d, "x must be a number from 0 to 1, not 2.");
+    assert_eq!(d, "Attribute x value must be between 0 and 1, got: 2");
     // A fraction within bounds is fine when whole numbers are not required.
     let half = obj(vec![("x", Value::from_f64(0.5).unwrap())]);
     assert!(validate(&one_sided(Some(0), Some(1), false), &half).is_empty());
@@ -139,12 +139,12 @@ fn a_string_length_counts_characters_not_bytes() {
     assert_eq!(path, at(&["name"]));
     assert_eq!(
         detail,
-        "name must be from 1 to 5 characters long, not \"日本語です!\" (6 characters)."
+        "Attribute name string length must be between 1 and 5, got: 6"
     );
     let (_, detail) = only_error(&b, &obj(vec![("name", s(""))]));
     assert_eq!(
         detail,
-        "name must be from 1 to 5 characters long, not \"\" (0 characters)."
+        "Attribute name string length must be between 1 and 5, got: 0"
     );
 }
 
@@ -166,7 +166,7 @@ fn a_collection_length_counts_elements() {
     assert_eq!(path, at(&["names"]));
     assert_eq!(
         detail,
-        "names must have from 1 to 3 elements, not 4 elements."
+        "Attribute names list must contain at least 1 elements and at most 3 elements, got: 4"
     );
 }
 
@@ -188,7 +188,7 @@ fn a_pattern_names_its_rule_in_words() {
     assert_eq!(path, at(&["key"]));
     assert_eq!(
         detail,
-        "key must be a name without \"/\" that does not start with \".\", not \"a/b\"."
+        "Attribute key value must be a name without \"/\" that does not start with \".\", got: a/b"
     );
 }
 
@@ -205,7 +205,10 @@ fn one_of_lists_the_allowed_values() {
     assert!(validate(&b, &obj(vec![("mode", s("b"))])).is_empty());
     let (path, detail) = only_error(&b, &obj(vec![("mode", s("c"))]));
     assert_eq!(path, at(&["mode"]));
-    assert_eq!(detail, "mode must be one of \"a\", \"b\", not \"c\".");
+    assert_eq!(
+        detail,
+        "Attribute mode value must be one of: [\"a\" \"b\"], got: \"c\""
+    );
 }
 
 #[test]
@@ -216,7 +219,7 @@ fn a_custom_rule_reports_its_own_message() {
             Type::Number,
             vec![Validator::Custom(Arc::new(|v: &Value| match v.as_i64() {
                 Some(i) if i % 2 == 0 => Ok(()),
-                _ => Err(format!("{v} is not even")),
+                _ => Err(format!("{v} is not even").into()),
             }))],
         )],
         vec![],
@@ -225,6 +228,30 @@ fn a_custom_rule_reports_its_own_message() {
     let (path, detail) = only_error(&b, &obj(vec![("even", n(3))]));
     assert_eq!(path, at(&["even"]));
     assert_eq!(detail, "3 is not even");
+}
+
+#[test]
+fn a_custom_rule_sets_its_own_summary_and_detail() {
+    let b = block(
+        vec![attr(
+            "mode",
+            Type::String,
+            vec![Validator::Custom(Arc::new(|v: &Value| {
+                Err(crate::schema::Invalid::new(
+                    "Invalid File Permission String Value",
+                    format!("{v} is not a file mode."),
+                ))
+            }))],
+        )],
+        vec![],
+    );
+    let diags = validate(&b, &obj(vec![("mode", s("rw"))]));
+    let [d] = &diags.iter().collect::<Vec<_>>()[..] else {
+        panic!("{diags:?}")
+    };
+    assert_eq!(d.summary, "Invalid File Permission String Value");
+    assert_eq!(d.detail, "\"rw\" is not a file mode.");
+    assert_eq!(d.attribute, at(&["mode"]));
 }
 
 #[test]
@@ -242,7 +269,7 @@ fn each_checks_list_elements_at_their_index() {
     assert_eq!(path, Some(Path::root().attr("ports").index(1)));
     assert_eq!(
         detail,
-        "ports[1] must be a whole number from 1 to 65535, not 0."
+        "Attribute ports[1] value must be between 1 and 65535, got: 0"
     );
 }
 
@@ -261,7 +288,7 @@ fn each_checks_map_elements_at_their_key() {
     assert_eq!(path, Some(Path::root().attr("limits").key("bad")));
     assert_eq!(
         detail,
-        "limits[\"bad\"] must be a whole number from 1 to 65535, not -1."
+        "Attribute limits[\"bad\"] value must be between 1 and 65535, got: -1"
     );
 }
 
@@ -278,11 +305,11 @@ fn each_checks_set_elements_at_the_set_naming_the_element() {
     let ports = Value::set(Type::Number, vec![n(443), n(70000), n(80)]).unwrap();
     let diags = validate(&b, &obj(vec![("ports", ports)])).into_vec();
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].summary, "Invalid attribute value");
+    assert_eq!(diags[0].summary, "Invalid Attribute Value");
     assert_eq!(diags[0].attribute, at(&["ports"]));
     assert_eq!(
         diags[0].detail,
-        "ports: 70000 is not a whole number from 1 to 65535."
+        "Attribute ports[Value(70000)] value must be between 1 and 65535, got: 70000"
     );
 }
 
@@ -422,7 +449,7 @@ fn inside_a_single_block_the_path_names_the_block() {
     assert_eq!(path, at(&["cfg", "port"]));
     assert_eq!(
         detail,
-        "cfg.port must be a whole number from 1 to 65535, not 0."
+        "Attribute cfg.port value must be between 1 and 65535, got: 0"
     );
     // An absent single block is null: nothing to check.
     assert!(validate(&b, &obj(vec![("cfg", Value::null(port_ty()))])).is_empty());
@@ -439,7 +466,7 @@ fn inside_a_list_block_the_path_has_the_index() {
     assert_eq!(path, Some(Path::root().attr("rule").index(1).attr("port")));
     assert_eq!(
         detail,
-        "rule[1].port must be a whole number from 1 to 65535, not 70000."
+        "Attribute rule[1].port value must be between 1 and 65535, got: 70000"
     );
 }
 
@@ -465,7 +492,7 @@ fn inside_a_set_block_the_path_stops_at_the_set_and_the_message_names_the_elemen
     assert_eq!(path, at(&["tag"]));
     assert_eq!(
         detail,
-        "tag: in the element {\"port\" = 70000}, port must be a whole number from 1 to 65535, not 70000."
+        "Attribute tag[Value({\"port\" = 70000})].port value must be between 1 and 65535, got: 70000"
     );
 }
 
@@ -521,11 +548,11 @@ fn a_block_types_own_rules_check_the_collection() {
     let rules = Value::list(port_ty(), vec![one_port(1), one_port(2), one_port(3)]).unwrap();
     let diags = validate(&b, &obj(vec![("rule", rules)])).into_vec();
     assert_eq!(diags.len(), 1);
-    assert_eq!(diags[0].summary, "Invalid blocks");
+    assert_eq!(diags[0].summary, "Invalid Attribute Value");
     assert_eq!(diags[0].attribute, at(&["rule"]));
     assert_eq!(
         diags[0].detail,
-        "rule must have at most 2 elements, not 3 elements."
+        "Attribute rule list must contain at most 2 elements, got: 3"
     );
 }
 

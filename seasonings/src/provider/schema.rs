@@ -114,6 +114,7 @@ fn read_block(f: &Fields, depth: usize) -> Result<Block> {
             .collect(),
         description: f.opt_str("description")?.unwrap_or("").to_string(),
         deprecation_message: deprecated(f)?,
+        combinations: Vec::new(),
         defects: Vec::new(),
     })
 }

@@ -10,6 +10,8 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::schema::Combination;
+use crate::validate::validate;
 
 #[derive(Clone, Debug)]
 struct Shape {
@@ -20,10 +22,14 @@ struct Shape {
     keep_hash: bool,
     level_default: bool,
     replace_port: bool,
+    /// The rule block's config validator: exactly one of `note` and
+    /// `mode` (which planning must ignore, and whose verdict an unknown
+    /// may only defer).
+    one_of_note_mode: bool,
 }
 
 fn shapes() -> impl Strategy<Value = Shape> {
-    (any::<[bool; 7]>()).prop_map(|b| Shape {
+    (any::<[bool; 8]>()).prop_map(|b| Shape {
         keep_id: b[0],
         size_default: b[1],
         keep_rid: b[2],
@@ -31,6 +37,7 @@ fn shapes() -> impl Strategy<Value = Shape> {
         keep_hash: b[4],
         level_default: b[5],
         replace_port: b[6],
+        one_of_note_mode: b[7],
     })
 }
 
@@ -57,6 +64,21 @@ fn schema(shape: &Shape) -> Block {
     }
     let mut same = attr("same", Type::String, Presence::Computed);
     same.plan.same_as = Some("name".into());
+    let mut rule = block(
+        vec![
+            port,
+            attr("note", Type::String, Presence::Optional),
+            rid,
+            mode,
+        ],
+        vec![],
+    );
+    if shape.one_of_note_mode {
+        rule.combinations = vec![Combination::ExactlyOneOf(vec![
+            "note".into(),
+            "mode".into(),
+        ])];
+    }
     block(
         vec![
             id,
@@ -65,19 +87,7 @@ fn schema(shape: &Shape) -> Block {
             same,
         ],
         vec![
-            nested_block(
-                "rule",
-                NestingMode::List,
-                block(
-                    vec![
-                        port,
-                        attr("note", Type::String, Presence::Optional),
-                        rid,
-                        mode,
-                    ],
-                    vec![],
-                ),
-            ),
+            nested_block("rule", NestingMode::List, rule),
             nested_block(
                 "tag",
                 NestingMode::Set,
@@ -172,6 +182,35 @@ fn config_value(c: &Config) -> Value {
             ),
         ),
     ])
+}
+
+/// `c` with every rule's `note` unknown, set or not, as a reference to
+/// another resource's attribute not yet applied would make it.
+fn notes_unknown(c: &Value) -> Value {
+    let mut out = c.clone();
+    let rules: Vec<Value> = c
+        .attr("rule")
+        .and_then(Value::elements)
+        .unwrap_or(&[])
+        .iter()
+        .map(|r| {
+            r.with_attr("note", Value::unknown(Type::String))
+                .unwrap_or_else(|_| r.clone())
+        })
+        .collect();
+    if !rules.is_empty() {
+        let _ = out.set_attr("rule", list(Type::Dynamic, rules));
+    }
+    out
+}
+
+/// Each error of `validate` as (summary, path).
+fn refusals(b: &Block, c: &Value) -> Vec<(String, Option<Path>)> {
+    validate(b, c)
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.summary.clone(), d.attribute.clone()))
+        .collect()
 }
 
 /// What a provider's apply does with a plan: every unknown becomes a
@@ -314,6 +353,14 @@ proptest! {
         let b = schema(&shape);
         let mut counter = 0;
         let c1 = config_value(&first);
+        // Config validators: an unknown only defers their verdict, so
+        // every refusal with unknowns is one the known values earn too;
+        // and planning goes on whatever they say (Terraform validates
+        // first; the plan must hold either way).
+        let known = refusals(&b, &c1);
+        for refusal in refusals(&b, &notes_unknown(&c1)) {
+            prop_assert!(known.contains(&refusal), "{:?} only with unknowns; known: {:?}", refusal, known);
+        }
         let created = plan_or_fail(&b, &Value::null(c1.ty().clone()), &c1)?;
         prop_assert!(created.requires_replace.is_empty());
         let state = apply(&created.planned_state, &mut counter);

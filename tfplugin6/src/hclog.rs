@@ -1,7 +1,10 @@
-//! Logging to Terraform's log with no setup: events from the `log` crate
-//! (`log::info!` and the rest) are written to stderr as go-hclog's JSON
-//! lines, which go-plugin's client in Terraform reads and logs at their
-//! level under `TF_LOG` (or `TF_LOG_PROVIDER`).
+//! Logging to Terraform's log with no setup, for every provider served
+//! here ([`serve`](crate::serve) installs it unless
+//! [`ServeOptions::log_to_terraform`](crate::ServeOptions::log_to_terraform)
+//! is off): events from the `log` crate (`log::info!` and the rest, in the
+//! provider and in every library it uses) are written to stderr as
+//! go-hclog's JSON lines, which go-plugin's client in Terraform reads and
+//! logs at their level under `TF_LOG` (or `TF_LOG_PROVIDER`).
 
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -111,7 +114,7 @@ fn json_string(out: &mut String, s: &str) {
 
 /// RFC 3339 in UTC with microseconds, as go-hclog writes `@timestamp`
 /// (and lock information's `Created`, which Go reads back).
-pub(crate) fn timestamp(at: SystemTime) -> String {
+pub fn timestamp(at: SystemTime) -> String {
     let since = at.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);
