@@ -558,39 +558,42 @@ pub struct Trail<'a> {
 }
 
 impl<'a> Trail<'a> {
-    pub(crate) fn push(&mut self, step: Step<'a>) {
+    /// Steps into `step`.
+    pub fn push(&mut self, step: Step<'a>) {
         self.steps.push(step);
     }
 
-    pub(crate) fn pop(&mut self) {
+    /// Steps back out of the last step.
+    pub fn pop(&mut self) {
         self.steps.pop();
     }
 
     /// Enters the elements of a set at the current step; hand the answer
     /// back to [`leave_set`](Self::leave_set).
-    pub(crate) fn enter_set(&mut self) -> Option<usize> {
+    pub fn enter_set(&mut self) -> Option<usize> {
         let before = self.set_at;
         self.set_at.get_or_insert(self.steps.len());
         before
     }
 
-    pub(crate) fn leave_set(&mut self, before: Option<usize>) {
+    /// Leaves the set [`enter_set`](Self::enter_set) entered.
+    pub fn leave_set(&mut self, before: Option<usize>) {
         self.set_at = before;
     }
 
     /// The path to report: the steps, cut at the outermost set.
-    pub(crate) fn path(&self) -> Path {
+    pub fn path(&self) -> Path {
         to_path(&self.steps[..self.set_at.unwrap_or(self.steps.len())])
     }
 
     /// The reported path as text for a message (`rule[0].port`).
-    pub(crate) fn shown(&self) -> String {
+    pub fn shown(&self) -> String {
         shown(&self.steps[..self.set_at.unwrap_or(self.steps.len())])
     }
 
     /// The steps inside the outermost set element, as text (`port`);
     /// empty outside sets and at the element itself.
-    pub(crate) fn shown_in_set(&self) -> String {
+    pub fn shown_in_set(&self) -> String {
         self.set_at
             .map(|at| shown(&self.steps[at..]))
             .unwrap_or_default()

@@ -29,8 +29,8 @@ use ctywire::schema::NestingMode;
 use ctywire::{Number, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 use crate::schema::{Block, NestedBlock, Presence, Validator};
+use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 
 /// Checks `config` (a resource's, data source's or provider's
 /// configuration, possibly with unknowns) against the validators `block`

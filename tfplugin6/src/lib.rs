@@ -29,8 +29,6 @@ mod toproto;
 
 // The framework's state-store lock info writes its `Created` time as
 // go-hclog writes `@timestamp`: one RFC 3339 writer.
-#[doc(hidden)]
-pub use hclog::timestamp;
 pub use async_trait::async_trait;
 pub use convert::MAX_DIAGNOSTICS;
 pub use diagnostics::{Diagnostic, Diagnostics, Severity};
@@ -39,6 +37,8 @@ pub use go_plugin::{
     serve, serve_with, try_serve, HandshakeEnv, ServeError, ServeOptions, CORE_PROTOCOL_VERSION,
     MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, PROTOCOL_VERSION,
 };
+#[doc(hidden)]
+pub use hclog::timestamp;
 pub use provider::*;
 pub use service::{
     InvokeActionStream, ListResourceStream, ProviderService, ReadStateBytesStream, ReceivedValue,

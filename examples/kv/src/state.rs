@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use tokio::fs;
 use tokio::io::AsyncWriteExt;
 
-use super::{failed, valid_key, Ctx};
+use super::{failed, Ctx};
 
 /// Where Terraform's states are kept.
 #[derive(Serialize, Deserialize, Model)]
@@ -171,4 +171,12 @@ impl StateStore<PathBuf> for States {
             _ => Ok(()),
         }
     }
+}
+
+/// A state id names a file under the root: no separators, no dot files
+/// (the rule kv's keys follow, declared on their attribute).
+fn valid_key(key: &str) -> Result<(), String> {
+    let ok = !key.is_empty() && !key.contains('/') && !key.starts_with('.');
+    ok.then_some(())
+        .ok_or_else(|| "must be non-empty, without \"/\", not starting with \".\"".into())
 }

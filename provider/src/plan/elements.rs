@@ -9,8 +9,8 @@ use ctywire::{Type, Value};
 
 use super::walk::{Planning, Walk};
 use super::{Mode, Prior};
-use ctywire_objchange::{self as objchange, Step};
 use crate::schema::Block;
+use ctywire_objchange::{self as objchange, Step};
 
 impl<'a> Walk<'a> {
     pub(super) fn same_nested(

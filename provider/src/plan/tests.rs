@@ -4,11 +4,11 @@
 
 use super::elements::match_set_elements;
 use super::*;
-use ctywire_objchange as objchange;
 use crate::schema::Attribute;
 use crate::schema::{NestedBlock, Presence};
 use ctywire::schema::NestingMode;
 use ctywire::Type;
+use ctywire_objchange as objchange;
 
 // ---- building schemas and values ------------------------------------
 

@@ -8,8 +8,8 @@ use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostic;
 
 use super::{Mode, Prior, Rule};
-use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 use crate::schema::{Attribute, Block, Nested};
+use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 
 pub(super) struct Walk<'a> {
     pub(super) mode: Mode,

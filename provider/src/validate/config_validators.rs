@@ -14,8 +14,8 @@ use ctywire::Value;
 use ctywire_tfplugin6::Diagnostic;
 
 use super::{block_configured, Validation};
-use ctywire_objchange::Step;
 use crate::schema::{Block, Combination};
+use ctywire_objchange::Step;
 
 /// Whether an attribute or block of an object is configured.
 #[derive(Clone, Copy, PartialEq, Eq)]
