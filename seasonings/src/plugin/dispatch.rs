@@ -198,6 +198,21 @@ impl Server {
                 f.insert_raw("diagnostics", array(Vec::new()));
                 Ok(f)
             }
+            method::RESOURCES_UPGRADE_STATE => {
+                let r = self.resource(&params)?;
+                // Required: `require` names it when it is missing.
+                let version = params
+                    .require("version")
+                    .and_then(|_| params.opt_uint("version"))
+                    .map_err(invalid_params)?
+                    .unwrap_or_default();
+                let json = params.str("raw_state").map_err(invalid_params)?;
+                let state = r
+                    .upgrade(version, json.to_string())
+                    .await
+                    .map_err(refused)?;
+                state_answer("upgraded_state", &state, r.ty())
+            }
             method::DATA_SOURCES_READ => {
                 let d = self.data_source(&params)?;
                 let config = value(&params, "config", d.ty())?;
@@ -266,12 +281,20 @@ impl Server {
                     "requires_replace",
                     array(plan.requires_replace.iter().map(write_path).collect()),
                 );
-                f.insert_raw("diagnostics", array(Vec::new()));
+                f.insert_raw(
+                    "diagnostics",
+                    array(
+                        plan.warnings
+                            .into_iter()
+                            .map(|w| diagnostic(Severity::Warning, w))
+                            .collect(),
+                    ),
+                );
             }
             Err(e) => {
                 f.insert_raw("planned_state", Raw::nil());
                 f.insert_raw("requires_replace", array(Vec::new()));
-                f.insert_raw("diagnostics", array(vec![diagnostic(e)]));
+                f.insert_raw("diagnostics", array(vec![error_diagnostic(e)]));
             }
         }
         f.insert_raw("planned_private", private(params, "prior_private"));
@@ -291,7 +314,7 @@ impl Server {
             Err(Failed {
                 state: Some(state),
                 error,
-            }) => (state, vec![diagnostic(error)]),
+            }) => (state, vec![error_diagnostic(error)]),
             Err(Failed { state: None, error }) => return Err(refused(error)),
         };
         let mut f = state_answer("new_state", &state, ty)?;
@@ -338,7 +361,7 @@ fn diagnostics_only(errors: Vec<Error>) -> Fields {
     let mut f = Fields::new();
     f.insert_raw(
         "diagnostics",
-        array(errors.into_iter().map(diagnostic).collect()),
+        array(errors.into_iter().map(error_diagnostic).collect()),
     );
     f
 }
@@ -361,9 +384,13 @@ fn array(items: Vec<Raw>) -> Raw {
     Raw(out)
 }
 
-fn diagnostic(e: Error) -> Raw {
+fn error_diagnostic(e: Error) -> Raw {
+    diagnostic(Severity::Error, e)
+}
+
+fn diagnostic(severity: Severity, e: Error) -> Raw {
     Diagnostic {
-        severity: Severity::Error,
+        severity,
         summary: e.summary,
         detail: e.detail,
         path: e.path,

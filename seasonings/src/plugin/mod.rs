@@ -7,7 +7,9 @@
 //! versions named), `ping` and `shutdown`; derives every schema from the
 //! types and sends it in the contract's `providers schema -json` shapes;
 //! decodes each argument and state at its declared type (unknowns stay
-//! unknown: take them with [`Unknowable`]); serves calls concurrently;
+//! unknown: take them with [`Unknowable`]); upgrades a state stored at an
+//! older schema version through the resource's
+//! [`upgrade`](Resource::upgrade); serves calls concurrently;
 //! answers a failure as the contract's error object or diagnostic with its
 //! attribute path; sends what the `log` crate logs to the host as `log`
 //! notifications; and turns a panic in the author's code into an error
@@ -66,7 +68,7 @@ pub use ctywire_model::{schema, AttributeType, Model};
 /// `TF_LOG`) as `log` notifications once the plugin serves.
 pub use log;
 
-pub use typed::{DataSource, Failed, Function, Plan, Resource};
+pub use typed::{DataSource, Failed, Function, Plan, Resource, StoredState};
 
 use dispatch::Server;
 use typed::{AnyDataSource, AnyFunction, AnyResource};

@@ -56,6 +56,59 @@ pub struct Plan {
     pub state: Value,
     /// Paths whose change forces a replacement.
     pub requires_replace: Vec<Path>,
+    /// What Terraform shows with the plan without stopping it (an
+    /// [`Error`]'s summary, detail and path, as a warning diagnostic).
+    pub warnings: Vec<Error>,
+}
+
+impl Plan {
+    /// `state` as planned: nothing replaced, no warnings.
+    pub fn new(state: Value) -> Self {
+        Plan {
+            state,
+            requires_replace: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// A state Terraform stored at another schema version than the
+/// resource's [`VERSION`](Resource::VERSION), for
+/// [`upgrade`](Resource::upgrade): the JSON Terraform stored, read raw or
+/// at the model that version had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredState {
+    version: u64,
+    json: String,
+}
+
+impl StoredState {
+    /// The schema version it was stored at.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The stored JSON text (Terraform's `attributes` object).
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The state read at `M`, the model of the version it was stored at
+    /// (a stored attribute `M` does not have is an error at its path).
+    pub fn decode<M: Model>(&self) -> Result<M, Error> {
+        let ty = M::block().implied_type().map_err(|e| {
+            Error::new("Invalid model").detail(format!("{e}. This is a bug in the plugin."))
+        })?;
+        ctywire::json::from_slice(self.json.as_bytes(), &ty).map_err(|e| {
+            Error::new("Cannot read the stored state")
+                .detail(format!(
+                    "stored at schema version {}: {}",
+                    self.version,
+                    e.message()
+                ))
+                .at(e.path().clone())
+        })
+    }
 }
 
 /// A failed apply, and the object's state when it exists all the same
@@ -122,10 +175,18 @@ pub trait Resource: Send + Sync + 'static {
         config: &Value,
     ) -> Result<Plan, Error> {
         let _ = (prior, config);
-        Ok(Plan {
-            state: proposed,
-            requires_replace: Vec::new(),
-        })
+        Ok(Plan::new(proposed))
+    }
+
+    /// A state stored at an older schema version than
+    /// [`VERSION`](Self::VERSION), answered as this version's (Terraform
+    /// then stores it so). Default: refused, naming the version.
+    async fn upgrade(&self, stored: StoredState) -> Result<Self::State, Error> {
+        Err(Error::new("Cannot upgrade state").detail(format!(
+            "this resource type has no upgrade from schema version {} to {}",
+            stored.version,
+            Self::VERSION
+        )))
     }
 
     /// Creates the object the plan describes.
@@ -201,6 +262,7 @@ pub(super) trait AnyResource: Send + Sync {
     ) -> Result<Value, Failed<Value>>;
     async fn read(&self, state: Value) -> Result<Value, Error>;
     async fn import(&self, id: &str) -> Result<Value, Error>;
+    async fn upgrade(&self, version: u64, json: String) -> Result<Value, Error>;
 }
 
 #[async_trait]
@@ -505,6 +567,22 @@ impl<R: Resource> AnyResource for TypedResource<R> {
             Some(s) => write_model(&s, &self.ty),
             None => Ok(Value::null(self.ty.clone())),
         }
+    }
+
+    async fn upgrade(&self, version: u64, json: String) -> Result<Value, Error> {
+        let stored = StoredState { version, json };
+        let state = match version.cmp(&R::VERSION) {
+            // The host reads these itself (§10); read all the same.
+            std::cmp::Ordering::Equal => stored.decode::<R::State>()?,
+            std::cmp::Ordering::Less => self.resource.upgrade(stored).await?,
+            std::cmp::Ordering::Greater => {
+                return Err(Error::new("Cannot upgrade state").detail(format!(
+                    "the state was stored at schema version {version}, by a newer plugin than this one (version {})",
+                    R::VERSION
+                )))
+            }
+        };
+        write_model(&state, &self.ty)
     }
 }
 

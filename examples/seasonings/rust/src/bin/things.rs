@@ -2,9 +2,14 @@
 //! served to Terraform by `ctywire-seasonings` as the provider "things".
 //!
 //! * `things_thing` plans itself: its `slug` is known at plan when `text`
-//!   is, unknown when not; a new `name` replaces it; `fail_after_create`
-//!   makes its create fail after the object exists.
-//! * `things_note` is planned by the host (Terraform's rules).
+//!   is, unknown when not, and a warning when the text has nothing to
+//!   slug; a new `name` replaces it; `fail_after_create` makes its create
+//!   fail after the object exists, `exit_during_create` makes the plugin
+//!   exit in the middle of it (a crash), the object made; a state without
+//!   an id (what such a create leaves) finds its object by name.
+//! * `things_note` is planned by the host (Terraform's rules); it is at
+//!   schema version 1, and upgrades a version 0 state (`body` for
+//!   `content`).
 //! * `data.things_slug` and `provider::things::slug(...)` slug a text.
 //!
 //! Objects are JSON files in $THINGS_DIR (default ./things). (Small files,
@@ -16,16 +21,20 @@ use std::path::PathBuf;
 
 use ctywire_seasonings::plugin::{
     async_trait, log, DataSource, Error, Failed, Function, Model, Path, Plan, Plugin, Resource,
-    Type, Value,
+    StoredState, Type, Value,
 };
 use seasonings_plugin_example::slugify;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-fn file(id: &str) -> Result<PathBuf, Error> {
+fn dir() -> Result<PathBuf, Error> {
     let dir = PathBuf::from(std::env::var("THINGS_DIR").unwrap_or_else(|_| "things".into()));
     std::fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-    Ok(dir.join(format!("{id}.json")))
+    Ok(dir)
+}
+
+fn file(id: &str) -> Result<PathBuf, Error> {
+    Ok(dir()?.join(format!("{id}.json")))
 }
 
 fn io_error(at: &std::path::Path, e: impl std::fmt::Display) -> Error {
@@ -41,6 +50,21 @@ fn stored<T: DeserializeOwned>(id: &str) -> Result<Option<T>, Error> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_error(&path, e)),
     }
+}
+
+/// Every stored object that reads as a `T`, in file name order.
+fn everything<T: DeserializeOwned>() -> Result<Vec<T>, Error> {
+    let dir = dir()?;
+    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| io_error(&dir, e))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
+    names.sort();
+    Ok(names
+        .iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .filter_map(|bytes| serde_json::from_slice(&bytes).ok())
+        .collect())
 }
 
 fn store<T: Serialize>(id: &str, state: &T) -> Result<(), Error> {
@@ -76,6 +100,7 @@ struct Thing {
     #[model(computed)]
     id: Option<String>,
     fail_after_create: Option<bool>,
+    exit_during_create: Option<bool>,
 }
 
 struct Things;
@@ -123,9 +148,22 @@ impl Resource for Things {
                 requires_replace.push(Path::root().attr("name"));
             }
         }
+        let mut warnings = Vec::new();
+        if planned.attr("slug").and_then(Value::as_str) == Some("") {
+            let text = planned
+                .attr("text")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            warnings.push(
+                Error::new("Empty slug")
+                    .detail(format!("'{text}' has no letters or digits to slug"))
+                    .at(Path::root().attr("text")),
+            );
+        }
         Ok(Plan {
             state: planned,
             requires_replace,
+            warnings,
         })
     }
 
@@ -137,6 +175,10 @@ impl Resource for Things {
             ..planned
         };
         store(&id, &state)?;
+        if state.exit_during_create == Some(true) {
+            eprintln!("things: exiting in the middle of creating {id}");
+            std::process::exit(3);
+        }
         if state.fail_after_create == Some(true) {
             let error = Error::new("Thing created, then failed")
                 .detail(format!("the thing {id} exists; fix and apply again"));
@@ -146,7 +188,13 @@ impl Resource for Things {
     }
 
     async fn read(&self, state: Thing) -> Result<Option<Thing>, Error> {
-        stored(state.id.as_deref().unwrap_or_default())
+        match &state.id {
+            Some(id) => stored(id),
+            // A create that never answered leaves its object without an id.
+            None => Ok(everything::<Thing>()?
+                .into_iter()
+                .find(|t| t.name == state.name)),
+        }
     }
 
     async fn update(
@@ -180,11 +228,29 @@ struct Note {
     id: Option<String>,
 }
 
+/// A note as schema version 0 stored it.
+#[derive(Model, Serialize, Deserialize)]
+struct NoteV0 {
+    body: String,
+    #[model(computed)]
+    id: Option<String>,
+}
+
 struct Notes;
 
 #[async_trait]
 impl Resource for Notes {
     type State = Note;
+    const VERSION: u64 = 1;
+
+    async fn upgrade(&self, stored: StoredState) -> Result<Note, Error> {
+        // Version 0 called the content `body`.
+        let v0: NoteV0 = stored.decode()?;
+        Ok(Note {
+            content: v0.body,
+            id: v0.id,
+        })
+    }
 
     async fn create(&self, planned: Note, _: &Value) -> Result<Note, Failed<Note>> {
         let id = format!("note-{}", token());
