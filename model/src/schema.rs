@@ -296,7 +296,7 @@ pub type CustomRule = dyn Fn(&Value) -> Result<(), Invalid> + Send + Sync;
 /// Block"). A `String` or `&str` is the detail alone.
 ///
 /// ```
-/// use ctywire_provider::schema::Invalid;
+/// use ctywire_model::schema::Invalid;
 ///
 /// fn mode(m: &str) -> Result<(), Invalid> {
 ///     if m.len() == 4 && m.chars().all(|c| ('0'..='7').contains(&c)) {
