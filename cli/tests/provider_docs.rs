@@ -88,7 +88,7 @@ fn kvs_checked_in_docs_are_what_the_provider_builds_and_launched_says() {
     // As CI runs it: the folder's own package built, no --binary.
     let (ok, out, err) = docs(&["--check"], &repo().join("examples/kv"));
     assert!(ok, "{out}\n{err}");
-    assert!(out.contains("5 pages, up to date"), "{out}");
+    assert!(out.contains("6 pages, up to date"), "{out}");
 }
 
 #[test]

@@ -37,20 +37,21 @@ pub enum Kind {
     ListResource,
     Action,
     Function,
-    // STATE STORES: when ctywire-tfplugin6 carries state store schemas
-    // (launch.rs says where), add `StateStore` here: folder
-    // "state-stores", title "State Store", example "state-store.tf", and
-    // its pages in `generate` like the other schema kinds.
+    /// Protocol 6.11's state stores (a `state_store` block in `terraform`).
+    /// tfplugindocs has no folder for them yet; "state-stores" follows its
+    /// naming of the other kinds.
+    StateStore,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Resource,
         Kind::DataSource,
         Kind::EphemeralResource,
         Kind::ListResource,
         Kind::Action,
         Kind::Function,
+        Kind::StateStore,
     ];
 
     /// Its folder under `docs/`, `examples/` and `templates/`.
@@ -62,6 +63,7 @@ impl Kind {
             Kind::ListResource => "list-resources",
             Kind::Action => "actions",
             Kind::Function => "functions",
+            Kind::StateStore => "state-stores",
         }
     }
 
@@ -74,6 +76,7 @@ impl Kind {
             Kind::ListResource => "List Resource",
             Kind::Action => "Action",
             Kind::Function => "function",
+            Kind::StateStore => "State Store",
         }
     }
 
@@ -86,6 +89,7 @@ impl Kind {
             Kind::ListResource => "list-resource.tfquery.hcl",
             Kind::Action => "action.tf",
             Kind::Function => "function.tf",
+            Kind::StateStore => "state-store.tf",
         }
     }
 }
@@ -106,6 +110,7 @@ pub fn generate(
         (Kind::EphemeralResource, &schema.ephemeral_resources),
         (Kind::ListResource, &schema.list_resources),
         (Kind::Action, &schema.actions),
+        (Kind::StateStore, &schema.state_stores),
     ];
     for (kind, schemas) in schema_kinds {
         for (type_name, s) in schemas {
@@ -1105,6 +1110,10 @@ mod tests {
             "x_reboot".into(),
             one(Attribute::new("server", Type::String).required()),
         );
+        s.state_stores.insert(
+            "x_files".into(),
+            one(Attribute::new("dir", Type::String).required()),
+        );
         let mut join = Function {
             parameters: vec![Parameter::new("sep", Type::String)],
             variadic_parameter: Some(Parameter::new("parts", Type::list(Type::String))),
@@ -1157,6 +1166,7 @@ mod tests {
                 "index.md",
                 "list-resources/x_server.md",
                 "resources/x_server.md",
+                "state-stores/x_files.md",
             ]
         );
         for (page, title) in [
@@ -1166,6 +1176,7 @@ mod tests {
                 "# x_token (Ephemeral Resource)",
             ),
             ("list-resources/x_server.md", "# x_server (List Resource)"),
+            ("state-stores/x_files.md", "# x_files (State Store)"),
             ("index.md", "# x Provider"),
         ] {
             assert!(

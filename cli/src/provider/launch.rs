@@ -79,10 +79,6 @@ async fn ask(channel: Channel) -> Result<Schemas, String> {
         Some(s) => schema_from_proto(s).map_err(|e| format!("the provider schema: {e}"))?,
         None => Schema::default(),
     });
-    // STATE STORES: the protocol layer does not carry `state_store_schemas`
-    // (GetProviderSchema field 10) yet. When its `Schemas` has them, read
-    // them here like the kinds below, and the docs generator's
-    // `Kind::StateStore` (docs.rs) writes their pages.
     let kinds = [
         ("resource", &response.resource_schemas, &mut out.resources),
         (
@@ -99,6 +95,11 @@ async fn ask(channel: Channel) -> Result<Schemas, String> {
             "list resource",
             &response.list_resource_schemas,
             &mut out.list_resources,
+        ),
+        (
+            "state store",
+            &response.state_store_schemas,
+            &mut out.state_stores,
         ),
     ];
     for (kind, from, to) in kinds {
