@@ -43,6 +43,8 @@ pub(crate) struct Schemas {
     pub provider: ResourceSchema,
     pub resources: BTreeMap<String, ResourceSchema>,
     pub identities: BTreeMap<String, IdentityType>,
+    /// Data sources' schemas.
+    pub data_sources: BTreeMap<String, ResourceSchema>,
     /// List resource types' `config` schemas.
     pub lists: BTreeMap<String, ResourceSchema>,
     /// Provider functions' signatures, by name.
@@ -233,6 +235,10 @@ impl Client {
         for (name, s) in &resp.resource_schemas {
             resources.insert(name.clone(), convert(name, Some(s))?);
         }
+        let mut data_sources = BTreeMap::new();
+        for (name, s) in &resp.data_source_schemas {
+            data_sources.insert(name.clone(), convert(name, Some(s))?);
+        }
         let mut lists = BTreeMap::new();
         for (name, s) in &resp.list_resource_schemas {
             lists.insert(name.clone(), convert(name, Some(s))?);
@@ -248,6 +254,7 @@ impl Client {
             provider: convert("the provider", resp.provider.as_ref())?,
             resources,
             identities: self.identity_schemas()?,
+            data_sources,
             lists,
             functions,
         })
@@ -426,6 +433,51 @@ impl Client {
             .block_on(self.service.validate_resource_config(Request::new(req)))?
             .map_err(|s| status("ValidateResourceConfig", s))?;
         Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    pub(crate) fn validate_data_resource(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_data_resource_config::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+        };
+        let resp = self
+            .block_on(
+                self.service
+                    .validate_data_resource_config(Request::new(req)),
+            )?
+            .map_err(|s| status("ValidateDataResourceConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    /// `ReadDataSource`: the data source's new state, or the provider's
+    /// errors.
+    pub(crate) fn read_data_source(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
+        let req = pb::read_data_source::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+            provider_meta: None,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.read_data_source(Request::new(req)))?
+            .map_err(|s| status("ReadDataSource", s))?
+            .into_inner();
+        let diagnostics = diags(&resp.diagnostics);
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        let value = decoded(resp.state.as_ref(), ty, "data source state")?;
+        Ok((value, diagnostics))
     }
 
     /// `ValidateListResourceConfig` with the `config` block alone, as core

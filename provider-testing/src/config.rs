@@ -514,6 +514,8 @@ impl Scope for PlanScope<'_> {
 pub(crate) struct ApplyScope<'a> {
     pub(crate) harness: &'a Harness,
     pub(crate) working: &'a BTreeMap<String, Stored>,
+    /// The data resources read so far.
+    pub(crate) data: &'a BTreeMap<String, (Value, Vec<Path>)>,
 }
 
 impl Scope for ApplyScope<'_> {
@@ -544,6 +546,13 @@ impl Scope for ApplyScope<'_> {
                         .unwrap_or(Value::null(ctywire::Type::Dynamic)),
                     Vec::new(),
                 ))
+            }
+            Reference::Resource { address, path } if crate::core::is_data(address) => {
+                let (v, marks) = self
+                    .data
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has not been read"))?;
+                resolve_in(v, marks, path)
             }
             Reference::Resource { address, path } => {
                 let stored = self

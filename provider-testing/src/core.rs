@@ -35,6 +35,9 @@ pub enum ChangeAction {
     DeleteThenCreate,
     /// Replaced: the new object is created first (`create_before_destroy`).
     CreateThenDelete,
+    /// A data source read at apply, its configuration or a dependency
+    /// not known at plan.
+    Read,
 }
 
 impl ChangeAction {
@@ -47,6 +50,7 @@ impl ChangeAction {
             ChangeAction::Delete => "Delete",
             ChangeAction::DeleteThenCreate => "DeleteThenCreate",
             ChangeAction::CreateThenDelete => "CreateThenDelete",
+            ChangeAction::Read => "Read",
         }
     }
 
@@ -59,6 +63,7 @@ impl ChangeAction {
             ChangeAction::Delete => &["delete"],
             ChangeAction::DeleteThenCreate => &["delete", "create"],
             ChangeAction::CreateThenDelete => &["create", "delete"],
+            ChangeAction::Read => &["read"],
         }
     }
 
@@ -128,9 +133,24 @@ pub(crate) struct Core<'a> {
     pub provider_type: &'a str,
 }
 
-/// `type.name` → `type`.
+/// `type.name` → `type`; `data.type.name` → `type`.
 pub(crate) fn type_of(address: &str) -> &str {
+    let address = address.strip_prefix(DATA).unwrap_or(address);
     address.split('.').next().unwrap_or(address)
+}
+
+/// What a data resource's address starts with (`data.TYPE.NAME`).
+pub(crate) const DATA: &str = "data.";
+
+/// The order core sorts resources in (`addrs.Resource.Less`): data
+/// resources first.
+pub(crate) fn address_order(address: &str) -> (bool, &str) {
+    (!is_data(address), address)
+}
+
+/// Whether `address` is a data resource's (`addrs.DataResourceMode`).
+pub(crate) fn is_data(address: &str) -> bool {
+    address.starts_with(DATA)
 }
 
 fn error(summary: &str, detail: String) -> Diagnostic {
@@ -138,6 +158,26 @@ fn error(summary: &str, detail: String) -> Diagnostic {
 }
 
 impl<'a> Core<'a> {
+    /// The schema of the resource or data resource at `address`.
+    pub(crate) fn schema_of(&self, address: &str) -> Result<&'a ResourceSchema, Diagnostics> {
+        match is_data(address) {
+            true => self.data_schema(type_of(address)),
+            false => self.schema(type_of(address)),
+        }
+    }
+
+    pub(crate) fn data_schema(&self, type_name: &str) -> Result<&'a ResourceSchema, Diagnostics> {
+        self.schemas.data_sources.get(type_name).ok_or_else(|| {
+            Diagnostics::from(error(
+                "Invalid data source",
+                format!(
+                    "The provider {} does not support data source {type_name:?}.",
+                    self.provider
+                ),
+            ))
+        })
+    }
+
     pub(crate) fn schema(&self, type_name: &str) -> Result<&'a ResourceSchema, Diagnostics> {
         self.schemas.resources.get(type_name).ok_or_else(|| {
             Diagnostics::from(error(
@@ -174,7 +214,7 @@ impl<'a> Core<'a> {
 
     /// `n.ResolvedProvider` as core prints it with `%q`:
     /// `"provider[\"registry.terraform.io/…\"]"`.
-    fn resolved_provider(&self) -> String {
+    pub(crate) fn resolved_provider(&self) -> String {
         format!("{:?}", format!("provider[{:?}]", self.provider))
     }
 

@@ -159,6 +159,11 @@ fn references_in(
                         }
                     }
                     ("var" | "after_apply" | "path" | "terraform" | "count" | "each", _) => {}
+                    ("data", Some(TraversalOperator::GetAttr(ty))) => {
+                        if let Some(TraversalOperator::GetAttr(name)) = t.operators.get(1) {
+                            out.insert(format!("data.{}.{}", ty.as_str(), name.as_str()));
+                        }
+                    }
                     (ty, Some(TraversalOperator::GetAttr(name))) => {
                         out.insert(format!("{ty}.{}", name.as_str()));
                     }
@@ -456,22 +461,20 @@ impl<'a> Evaluator<'a> {
                         format!("the harness does not evaluate {:?} (count, for_each and provisioners are not supported)", v.as_str()),
                     )
                 }
-                "data" => {
-                    return err(
-                        "Not implemented by the harness",
-                        "the harness does not read data sources",
-                    )
-                }
                 _ => {
-                    let Some(name) = attr(0) else {
-                        return err("Invalid reference", format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name ({:?}).", v.as_str()));
+                    // `TYPE.NAME`, or `data.TYPE.NAME` (a data resource's
+                    // address has the mode in front).
+                    let (address, mut used) = match (v.as_str(), attr(0), attr(1)) {
+                        ("data", Some(ty), Some(name)) => (format!("data.{ty}.{name}"), 2),
+                        ("data", _, _) => return err("Invalid data resource reference", "A data resource reference must have a resource type and a name: data.TYPE.NAME."),
+                        (ty, Some(name), _) => (format!("{ty}.{name}"), 1),
+                        (ty, None, _) => return err("Invalid reference", format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name ({ty:?}).")),
                     };
                     // The longest prefix of static steps goes to the scope
                     // (its marks are exact); the rest is indexing.
                     let mut path = Path::root();
-                    let mut used = 1;
                     if v.as_str() != "after_apply" {
-                        for op in &ops[1..] {
+                        for op in &ops[used..] {
                             path = match op {
                                 TraversalOperator::GetAttr(n) => path.attr(n.as_str()),
                                 TraversalOperator::LegacyIndex(i) => path.index(*i),
@@ -489,13 +492,9 @@ impl<'a> Evaluator<'a> {
                             used += 1;
                         }
                     }
-                    let reference = if v.as_str() == "after_apply" {
-                        Reference::AfterApply(name.to_owned())
-                    } else {
-                        Reference::Resource {
-                            address: format!("{}.{name}", v.as_str()),
-                            path,
-                        }
+                    let reference = match address.strip_prefix("after_apply.") {
+                        Some(name) => Reference::AfterApply(name.to_owned()),
+                        None => Reference::Resource { address, path },
                     };
                     let (value, marks) = self.scope.resolve(&reference).map_err(|e| EvalError {
                         summary: "Reference to undeclared resource".into(),

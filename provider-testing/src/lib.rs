@@ -6,6 +6,7 @@
 mod client;
 mod config;
 mod core;
+mod data;
 mod eval;
 mod order;
 mod outputs;
@@ -31,7 +32,8 @@ use self::config::{
     META_ARGUMENTS,
 };
 pub use self::core::ChangeAction;
-use self::core::{type_of, Change, Core, Object, Stored};
+use self::core::{is_data, type_of, Change, Core, Object, Stored};
+use self::data::{DataPlan, DataValues};
 pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
@@ -59,6 +61,8 @@ pub struct Harness {
     output_values: BTreeMap<String, (Value, bool)>,
     after_apply: BTreeMap<String, Json>,
     state: BTreeMap<String, Stored>,
+    /// The data resources' values in state.
+    data_state: DataValues,
     serial: u64,
     warnings: Diagnostics,
 }
@@ -129,6 +133,7 @@ impl Harness {
             output_values: BTreeMap::new(),
             after_apply: BTreeMap::new(),
             state: BTreeMap::new(),
+            data_state: BTreeMap::new(),
             serial: 0,
             warnings: Diagnostics::new(),
         })
@@ -169,35 +174,42 @@ impl Harness {
                     syntax::json_declarations(&key, &v, &mut declarations)?
                 }
                 "provider" => {
-                    let body = v
-                        .get(&self.provider_type)
-                        .cloned()
-                        .ok_or_else(|| Diagnostics::error(format!("the configuration's provider block names no {:?} provider", self.provider_type)))?;
+                    let body = v.get(&self.provider_type).cloned().ok_or_else(|| {
+                        Diagnostics::error(format!(
+                            "the configuration's provider block names no {:?} provider",
+                            self.provider_type
+                        ))
+                    })?;
                     provider_config = match body {
                         Json::Array(mut a) if a.len() == 1 => a.remove(0),
                         b => b,
                     };
                 }
-                "resource" => {
+                "resource" | "data" => {
                     let Json::Object(types) = v else {
-                        return Err(Diagnostics::error("\"resource\" is an object of resource types"));
+                        return Err(Diagnostics::error(format!(
+                            "{key:?} is an object of resource types"
+                        )));
                     };
+                    let mode = if key == "data" { core::DATA } else { "" };
                     for (ty, names) in types {
                         let Json::Object(names) = names else {
-                            return Err(Diagnostics::error(format!("resource type {ty:?}: an object of resource names")));
+                            return Err(Diagnostics::error(format!(
+                                "resource type {ty:?}: an object of resource names"
+                            )));
                         };
                         for (name, body) in names {
                             let body = match body {
                                 Json::Array(mut a) if a.len() == 1 => a.remove(0),
                                 b => b,
                             };
-                            resources.insert(format!("{ty}.{name}"), body);
+                            resources.insert(format!("{mode}{ty}.{name}"), body);
                         }
                     }
                 }
                 other => {
                     return Err(Diagnostics::error(format!(
-                        "the harness plans managed resources only; the configuration's {other:?} block is not supported"
+                        "the harness does not support {other:?} blocks yet"
                     )))
                 }
             }
@@ -270,7 +282,7 @@ impl Harness {
         value: Value,
     ) -> Result<&mut Self, Diagnostics> {
         self.check_address(address)?;
-        let ty = self.core().schema(type_of(address))?.ty.clone();
+        let ty = self.core().schema_of(address)?.ty.clone();
         let value = value.convert(&ty)?;
         if !value.is_wholly_known() {
             return Err(Diagnostics::error(
@@ -311,17 +323,7 @@ impl Harness {
             .client
             .validate_provider_config(&provider_value, &provider_ty)?;
         self.take(d)?;
-        let addresses: Vec<String> = self.resources.keys().cloned().collect();
-        for address in addresses {
-            let type_name = type_of(&address).to_owned();
-            let decoded = self.decode(&address, &UnknownScope)?;
-            let rs = self.core().schema(&type_name)?.clone();
-            let d = self
-                .client
-                .validate_resource(&type_name, &decoded.value, &rs.ty)?;
-            self.take(d)?;
-        }
-        Ok(())
+        self.validate_resources()
     }
 
     /// `terraform plan`: refreshes every object in state, plans every
@@ -471,7 +473,16 @@ impl Harness {
     /// provider's schema cannot read is an error, not an object left out
     /// (a state that looks empty must be empty).
     pub fn state(&self) -> Result<State, Diagnostics> {
+        // Data resources first (`addrs.Resource.Less`), as core's
+        // read-at-plan values kept with their marks.
         let mut resources = Vec::new();
+        for (address, (value, marks)) in &self.data_state {
+            let rs = self.core().schema_of(address)?;
+            let mut r = self.address_json(address);
+            r.insert("schema_version".into(), json!(rs.schema.version));
+            show::insert_values(&mut r, value, marks);
+            resources.push(Json::Object(r));
+        }
         for (address, stored) in &self.state {
             let unreadable = |why: String| {
                 Diagnostics::from(
@@ -488,28 +499,11 @@ impl Harness {
             })?;
             let value = ctywire::json::decode(&stored.attrs_json, &rs.ty)
                 .map_err(|e| unreadable(e.to_string()))?;
-            let (type_name, name) = address.split_once('.').unwrap_or((address, ""));
-            let mut r = Map::new();
-            r.insert("address".into(), json!(address));
-            r.insert("mode".into(), json!("managed"));
-            r.insert("type".into(), json!(type_name));
-            r.insert("name".into(), json!(name));
-            r.insert("provider_name".into(), json!(self.provider));
+            let mut r = self.address_json(address);
             r.insert("schema_version".into(), json!(stored.schema_version));
-            // jsonstate's marshalAttributeValues: attribute by attribute.
-            let values: Map<String, Json> = value
-                .attributes()
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| (k.to_owned(), show::to_tagged(v)))
-                .collect();
-            r.insert("values".into(), Json::Object(values));
             let mut marks = stored.sensitive.clone();
             marks.extend(core::sensitive_paths(&rs.schema.block, &value));
-            r.insert(
-                "sensitive_values".into(),
-                show::sensitive_as_bool(&value, &marks),
-            );
+            show::insert_values(&mut r, &value, &marks);
             if !stored.dependencies.is_empty() {
                 r.insert("depends_on".into(), json!(stored.dependencies));
             }
@@ -555,8 +549,9 @@ impl Harness {
         for (address, obj) in &plan.prior {
             working.insert(address.clone(), self.core().store(type_of(address), obj)?);
         }
+        let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
-        let mut result = self.apply_changes(plan, &mut working, &mut warnings);
+        let mut result = self.apply_changes(plan, &mut working, &mut data, &mut warnings);
         self.warnings.extend(warnings);
         if result.is_ok() {
             // The outputs, from the applied objects.
@@ -566,6 +561,7 @@ impl Harness {
                 self.evaluate_outputs(&ApplyScope {
                     harness: self,
                     working: &working,
+                    data: &data,
                 })
             };
             match values {
@@ -577,6 +573,7 @@ impl Harness {
             }
         }
         self.state = working;
+        self.data_state = data;
         self.serial += 1;
         result?;
         self.state()
@@ -586,6 +583,7 @@ impl Harness {
         &self,
         plan: &Plan,
         working: &mut BTreeMap<String, Stored>,
+        data: &mut DataValues,
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
         let core = self.core();
@@ -618,6 +616,19 @@ impl Harness {
             if matches!(change.action, ChangeAction::NoOp | ChangeAction::Delete) {
                 continue;
             }
+            // applyDataSource: the read the plan deferred, with what is
+            // known now.
+            if change.action == ChangeAction::Read {
+                let scope = ApplyScope {
+                    harness: self,
+                    working,
+                    data,
+                };
+                let decoded = self.decode(&address, &scope)?;
+                let read = self.read_data(&address, &decoded, warnings)?;
+                data.insert(address, read);
+                continue;
+            }
             let type_name = type_of(&address);
             let mut deposed = None;
             match change.action {
@@ -640,6 +651,7 @@ impl Harness {
                 &ApplyScope {
                     harness: self,
                     working,
+                    data,
                 },
             )?;
             let current = match working.get(&address) {
@@ -720,9 +732,12 @@ impl Harness {
         let mut warnings = Diagnostics::new();
         let result = self.plan_walk(mode, &order, &mut warnings);
         self.warnings.extend(warnings);
-        let (changes, prior) = result?;
+        let (changes, prior, data) = result?;
         let configured = match mode {
-            Mode::Normal => self.resources.keys().cloned().collect(),
+            Mode::Normal => (self.resources.keys())
+                .filter(|a| !is_data(a))
+                .cloned()
+                .collect(),
             Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
         };
         // Outputs are planned with what the resources' plans say (with
@@ -730,7 +745,7 @@ impl Harness {
         let new_outputs = match mode {
             Mode::Destroy => None,
             _ => {
-                let mut planned: outputs::Planned = BTreeMap::new();
+                let mut planned: outputs::Planned = data.clone();
                 for (address, obj) in &prior {
                     let rs = self.core().schema(type_of(address))?;
                     let mut marks = obj.marks.clone();
@@ -738,7 +753,7 @@ impl Harness {
                     planned.insert(address.clone(), (obj.value.clone(), marks));
                 }
                 for c in &changes {
-                    let rs = self.core().schema(type_of(&c.address))?;
+                    let rs = self.core().schema_of(&c.address)?;
                     let mut marks = c.after_marks.clone();
                     marks.extend(core::sensitive_paths(&rs.schema.block, &c.after));
                     planned.insert(c.address.clone(), (c.after.clone(), marks));
@@ -758,6 +773,7 @@ impl Harness {
             changes,
             configured,
             prior,
+            data,
             serial: self.serial,
             text: show::exact_text(&tagged),
             json: show::plain(tagged),
@@ -771,7 +787,7 @@ impl Harness {
         mode: Mode,
         order: &[String],
         warnings: &mut Diagnostics,
-    ) -> Result<(Vec<Change>, BTreeMap<String, Object>), Diagnostics> {
+    ) -> Result<(Vec<Change>, BTreeMap<String, Object>, DataValues), Diagnostics> {
         let core = self.core();
         let mut prior: BTreeMap<String, Object> = BTreeMap::new();
         for (address, stored) in &self.state {
@@ -781,8 +797,36 @@ impl Harness {
             }
         }
         let mut changes = Vec::new();
+        let mut data = DataValues::new();
         match mode {
-            Mode::RefreshOnly => {}
+            // Data resources are read again with the refreshed objects;
+            // one whose read would wait for apply stays out of state.
+            Mode::RefreshOnly => {
+                // A resource with no object yet is unknown, as core's
+                // evaluator answers for it.
+                let mut planned: BTreeMap<String, (Value, Vec<Path>)> = (order.iter())
+                    .filter(|a| !is_data(a))
+                    .map(|a| match prior.get(a) {
+                        Some(o) => Ok((a.clone(), (o.value.clone(), o.marks.clone()))),
+                        None => Ok((
+                            a.clone(),
+                            (Value::unknown(core.schema_of(a)?.ty.clone()), Vec::new()),
+                        )),
+                    })
+                    .collect::<Result<_, Diagnostics>>()?;
+                for address in order.iter().filter(|a| is_data(a)) {
+                    let scope = PlanScope {
+                        harness: self,
+                        planned: &planned,
+                    };
+                    if let DataPlan::Read(v, marks) =
+                        self.plan_data(address, &scope, &changes, warnings)?
+                    {
+                        planned.insert(address.clone(), (v.clone(), marks.clone()));
+                        data.insert(address.clone(), (v, marks));
+                    }
+                }
+            }
             Mode::Destroy => {
                 for (address, obj) in &prior {
                     changes.push(core.plan_destroy(
@@ -800,6 +844,21 @@ impl Harness {
                         harness: self,
                         planned: &planned,
                     };
+                    if is_data(address) {
+                        let read = match self.plan_data(address, &scope, &changes, warnings)? {
+                            DataPlan::Read(v, marks) => {
+                                data.insert(address.clone(), (v.clone(), marks.clone()));
+                                (v, marks)
+                            }
+                            DataPlan::Deferred(change) => {
+                                let read = (change.after.clone(), change.after_marks.clone());
+                                changes.push(*change);
+                                read
+                            }
+                        };
+                        planned.insert(address.clone(), read);
+                        continue;
+                    }
                     let decoded = self.decode(address, &scope)?;
                     let change = core.plan(
                         address,
@@ -830,7 +889,7 @@ impl Harness {
                 }
             }
         }
-        Ok((changes, prior))
+        Ok((changes, prior, data))
     }
 
     /// `terraform show -json PLANFILE`'s `resource_changes`.
@@ -838,9 +897,9 @@ impl Harness {
     fn plan_json(&self, changes: &[Change]) -> Json {
         let mut out: Vec<Json> = Vec::new();
         let mut sorted: Vec<&Change> = changes.iter().collect();
-        sorted.sort_by(|a, b| a.address.cmp(&b.address));
+        sorted.sort_by_key(|c| core::address_order(&c.address));
         for c in sorted {
-            let Some(rs) = self.schemas.resources.get(&c.type_name) else {
+            let Ok(rs) = self.core().schema_of(&c.address) else {
                 continue;
             };
             let block = &rs.schema.block;
@@ -870,13 +929,7 @@ impl Harness {
                     Json::Array(c.required_replace.iter().map(show::path_json).collect()),
                 );
             }
-            let (type_name, name) = c.address.split_once('.').unwrap_or((&c.address, ""));
-            let mut r = Map::new();
-            r.insert("address".into(), json!(c.address));
-            r.insert("mode".into(), json!("managed"));
-            r.insert("type".into(), json!(type_name));
-            r.insert("name".into(), json!(name));
-            r.insert("provider_name".into(), json!(self.provider));
+            let mut r = self.address_json(&c.address);
             r.insert("change".into(), Json::Object(change));
             if let Some(reason) = c.action_reason {
                 r.insert("action_reason".into(), json!(reason));
@@ -884,6 +937,23 @@ impl Harness {
             out.push(Json::Object(r));
         }
         json!({ "resource_changes": out })
+    }
+
+    /// How `show -json` names a resource: its address, mode, type, name
+    /// and provider.
+    fn address_json(&self, address: &str) -> Map<String, Json> {
+        let (mode, rest) = match address.strip_prefix(core::DATA) {
+            Some(rest) => ("data", rest),
+            None => ("managed", address),
+        };
+        let (type_name, name) = rest.split_once('.').unwrap_or((rest, ""));
+        let mut r = Map::new();
+        r.insert("address".into(), json!(address));
+        r.insert("mode".into(), json!(mode));
+        r.insert("type".into(), json!(type_name));
+        r.insert("name".into(), json!(name));
+        r.insert("provider_name".into(), json!(self.provider));
+        r
     }
 
     fn core(&self) -> Core<'_> {
@@ -897,14 +967,16 @@ impl Harness {
 
     fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
         let ok = address
+            .strip_prefix(core::DATA)
+            .unwrap_or(address)
             .split_once('.')
             .is_some_and(|(t, n)| !t.is_empty() && !n.is_empty() && !n.contains('.'));
         if !ok {
             return Err(Diagnostics::error(format!(
-                "{address:?} is not a resource address: write TYPE.NAME"
+                "{address:?} is not a resource address: write TYPE.NAME or data.TYPE.NAME"
             )));
         }
-        self.core().schema(type_of(address)).map(|_| ())
+        self.core().schema_of(address).map(|_| ())
     }
 
     /// Splits warnings off into the harness's list; errors are returned.
@@ -963,22 +1035,25 @@ impl Harness {
         Ok(())
     }
 
-    /// The validate walk: each body with its references unknown.
+    /// The validate walk: each body with its references unknown, sent to
+    /// `ValidateResourceConfig` or `ValidateDataResourceConfig`.
     fn validate_resources(&mut self) -> Result<(), Diagnostics> {
         let addresses: Vec<String> = self.resources.keys().cloned().collect();
         for address in addresses {
             let decoded = self.decode(&address, &UnknownScope)?;
-            let rs = self.core().schema(type_of(&address))?.clone();
-            let d = self
-                .client
-                .validate_resource(type_of(&address), &decoded.value, &rs.ty)?;
+            let ty = &self.core().schema_of(&address)?.ty;
+            let type_name = type_of(&address);
+            let d = match is_data(&address) {
+                true => (self.client).validate_data_resource(type_name, &decoded.value, ty)?,
+                false => (self.client).validate_resource(type_name, &decoded.value, ty)?,
+            };
             self.take(d)?;
         }
         Ok(())
     }
 
     fn decode(&self, address: &str, scope: &dyn Scope) -> Result<Decoded, Diagnostics> {
-        let rs = self.core().schema(type_of(address))?;
+        let rs = self.core().schema_of(address)?;
         match self.resources.get(address) {
             Some(Body::Json(body)) => {
                 check_meta(address, body)?;
@@ -1047,7 +1122,7 @@ fn destroy_part(change: &Change) -> Change {
 }
 
 /// Errors stop; warnings are kept.
-fn split(d: Diagnostics, warnings: &mut Diagnostics) -> Result<(), Diagnostics> {
+pub(crate) fn split(d: Diagnostics, warnings: &mut Diagnostics) -> Result<(), Diagnostics> {
     if d.has_errors() {
         return Err(d);
     }

@@ -374,6 +374,8 @@ pub struct Plan {
     /// refresh-only plan).
     pub(crate) configured: BTreeSet<String>,
     pub(crate) prior: BTreeMap<String, Object>,
+    /// The data resources read during plan.
+    pub(crate) data: BTreeMap<String, (Value, Vec<Path>)>,
     pub(crate) serial: u64,
     pub(crate) json: Json,
     pub(crate) text: String,
@@ -512,6 +514,20 @@ impl State {
             .map(|a| a.iter().filter_map(|r| r["address"].as_str()).collect())
             .unwrap_or_default()
     }
+}
+
+/// A state resource's `values` (jsonstate's `marshalAttributeValues`:
+/// attribute by attribute) and `sensitive_values`; `marks` include the
+/// schema's sensitive attributes.
+pub(crate) fn insert_values(r: &mut Map<String, Json>, value: &Value, marks: &[Path]) {
+    let values: Map<String, Json> = value
+        .attributes()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.to_owned(), to_tagged(v)))
+        .collect();
+    r.insert("values".into(), Json::Object(values));
+    r.insert("sensitive_values".into(), sensitive_as_bool(value, marks));
 }
 
 #[cfg(test)]

@@ -101,6 +101,12 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                     return error(format!("Duplicate resource {address}: a resource with this type and name is already declared"));
                 }
             }
+            ("data", [ty, name]) => {
+                let address = format!("data.{ty}.{name}");
+                if doc.resources.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
+                    return error(format!("Duplicate data \"{ty}\" configuration: a data resource named {name:?} is already declared"));
+                }
+            }
             ("variable", [name]) => {
                 let v = variable(b)?;
                 if doc.variables.insert((*name).to_owned(), v).is_some() {
@@ -118,7 +124,7 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                 let o = output(&b.body, name)?;
                 doc.outputs.insert((*name).to_owned(), o);
             }
-            (kind @ ("data" | "ephemeral" | "module" | "moved" | "import" | "removed" | "check" | "action" | "list"), _) => {
+            (kind @ ("ephemeral" | "module" | "moved" | "import" | "removed" | "check" | "action" | "list"), _) => {
                 return error(format!("the harness does not support {kind:?} blocks yet"))
             }
             (other, labels) => {

@@ -920,6 +920,86 @@ resource "kv_entry" "a" {
     )
 }
 
+// Data sources: kv's `kv_entries` lists the store's keys.
+
+/// Read during plan (its configuration is known), referenced by a
+/// resource and an output: the second plan sees the key the first apply
+/// wrote.
+fn data_known(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+data "kv_entries" "all" {
+  prefix = ""
+}
+resource "kv_entry" "count" {
+  key   = "count"
+  value = join(",", data.kv_entries.all.keys)
+  tags  = { n = length(data.kv_entries.all.keys) }
+}
+output "keys" {
+  value = data.kv_entries.all.keys
+}
+"#,
+    )
+}
+
+/// Deferred to apply: its prefix is a resource's attribute unknown until
+/// that resource is created; a resource uses what it reads.
+fn data_deferred(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "a"
+  value = "one"
+}
+data "kv_entries" "after_a" {
+  prefix = "${kv_entry.a.revision}"
+}
+resource "kv_entry" "b" {
+  key   = "b"
+  value = "seen: ${join(",", data.kv_entries.after_a.keys)}"
+}
+output "prefix" {
+  value = data.kv_entries.after_a.prefix
+}
+"#,
+    )
+}
+
+/// Deferred to apply although its configuration is known: it names a
+/// resource with a change pending in `depends_on`.
+fn data_depends_on(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "a"
+  value = "one"
+}
+data "kv_entries" "all" {
+  depends_on = [kv_entry.a]
+}
+"#,
+    )
+}
+
+fn data_depends_on_changed(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "a"
+  value = "two"
+}
+data "kv_entries" "all" {
+  depends_on = [kv_entry.a]
+}
+"#,
+    )
+}
+
 /// The kv store's own file for an entry (what the kv example writes).
 fn delete_entry_a(store: &Path) {
     let _ = std::fs::remove_file(store.join("a.json"));
@@ -938,6 +1018,31 @@ fn write_entry_a(store: &Path) {
 fn scenarios() -> Vec<Scenario> {
     use Step::*;
     vec![
+        Scenario {
+            name: "data: read during plan when its configuration is known, used by a resource and an output",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(data_known),
+                Plan(data_known),
+                Apply(data_known),
+                Refresh(data_known),
+                Destroy(data_known),
+            ],
+        },
+        Scenario {
+            name: "data: read during apply when its configuration refers to an unknown",
+            provider: Which::Kv,
+            steps: vec![Apply(data_deferred), Plan(data_deferred), Apply(data_deferred)],
+        },
+        Scenario {
+            name: "data: read during apply when a resource in its depends_on has a change",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(data_depends_on),
+                Plan(data_depends_on),
+                Apply(data_depends_on_changed),
+            ],
+        },
         Scenario {
             name:
                 "hcl: variables, locals, templates, Terraform's functions and a provider function",
