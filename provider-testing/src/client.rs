@@ -97,6 +97,17 @@ fn capabilities() -> Option<pb::ClientCapabilities> {
     })
 }
 
+/// `deferring.UnexpectedProviderDeferralDiagnostic`: a deferral the
+/// harness did not allow (see [`capabilities`]) is an error, unless the
+/// provider gave one already.
+fn refuse_deferral(deferred: bool, diagnostics: &mut Diagnostics) {
+    if deferred && !diagnostics.has_errors() {
+        diagnostics.push(Diagnostic::error("Provider deferred changes when Terraform did not allow deferrals").with_detail(
+            "The provider signaled a deferred action, but in this context deferrals are disabled. This is a bug in the provider, please file an issue with the provider developers.",
+        ));
+    }
+}
+
 fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
     ds.iter().map(diagnostic_from_proto).collect()
 }
@@ -472,7 +483,8 @@ impl Client {
             .block_on(self.service.read_data_source(Request::new(req)))?
             .map_err(|s| status("ReadDataSource", s))?
             .into_inner();
-        let diagnostics = diags(&resp.diagnostics);
+        let mut diagnostics = diags(&resp.diagnostics);
+        refuse_deferral(resp.deferred.is_some(), &mut diagnostics);
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }
@@ -597,12 +609,7 @@ impl Client {
             .map_err(|s| status("PlanResourceChange", s))?
             .into_inner();
         let mut diagnostics = diags(&resp.diagnostics);
-        if resp.deferred.is_some() && !diagnostics.has_errors() {
-            // deferring.UnexpectedProviderDeferralDiagnostic
-            diagnostics.push(Diagnostic::error("Provider deferred changes when Terraform did not allow deferrals").with_detail(
-                "The provider signaled a deferred action, but in this context deferrals are disabled. This is a bug in the provider, please file an issue with the provider developers.",
-            ));
-        }
+        refuse_deferral(resp.deferred.is_some(), &mut diagnostics);
         if diagnostics.has_errors() {
             return Ok(Planned {
                 planned: Value::null(ty.clone()),

@@ -41,6 +41,9 @@ pub const FUNCTIONS: &[&str] = &[
     "values",
 ];
 
+/// addrs.parseRef's answer to `data` not followed by a type and a name.
+const DATA_NAMES: &str = "The \"data\" object must be followed by two attribute names: the data source type and the resource name.";
+
 /// The configuration's `locals`, by name.
 pub(crate) type Locals = std::collections::BTreeMap<String, Expression>;
 
@@ -297,6 +300,9 @@ impl<'a> Evaluator<'a> {
                 })?;
                 self.template(&t, d)?
             }
+            Expression::Variable(v) if v.as_str() == "data" => {
+                return err("Invalid reference", DATA_NAMES)
+            }
             Expression::Variable(v) => {
                 return err(
                     "Invalid reference",
@@ -466,7 +472,7 @@ impl<'a> Evaluator<'a> {
                     // address has the mode in front).
                     let (address, mut used) = match (v.as_str(), attr(0), attr(1)) {
                         ("data", Some(ty), Some(name)) => (format!("data.{ty}.{name}"), 2),
-                        ("data", _, _) => return err("Invalid data resource reference", "A data resource reference must have a resource type and a name: data.TYPE.NAME."),
+                        ("data", _, _) => return err("Invalid reference", DATA_NAMES),
                         (ty, Some(name), _) => (format!("{ty}.{name}"), 1),
                         (ty, None, _) => return err("Invalid reference", format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name ({ty:?}).")),
                     };

@@ -157,7 +157,9 @@ impl Harness {
     }
 
     /// The whole configuration, as a `main.tf.json` document: `provider`
-    /// (`{"kv": {...}}`) and `resource` (`{"kv_entry": {"a": {...}}}`);
+    /// (`{"kv": {...}}`), `resource` (`{"kv_entry": {"a": {...}}}`),
+    /// `data` (the same shape, for data sources), `variable`, `locals` and
+    /// `output`;
     /// a `terraform` block is allowed and not read. It replaces the
     /// configuration held so far.
     pub fn config(&mut self, document: Json) -> Result<&mut Self, Diagnostics> {
@@ -220,7 +222,7 @@ impl Harness {
     }
 
     /// The whole configuration as the text of a `main.tf` (HCL native
-    /// syntax): `provider`, `resource`, `variable`, `locals` and `output`
+    /// syntax): `provider`, `resource`, `data`, `variable`, `locals` and `output`
     /// blocks; a `terraform` block is allowed and not read. Expressions
     /// are evaluated as Terraform evaluates them, with the functions in
     /// [`FUNCTIONS`] and the provider's own (`provider::NAME::fn(...)`);
@@ -262,7 +264,8 @@ impl Harness {
         self
     }
 
-    /// Sets the body of the resource at `address` (`TYPE.NAME`), in
+    /// Sets the body of the resource at `address` (`TYPE.NAME`, or
+    /// `data.TYPE.NAME` for a data source), in
     /// Terraform's JSON syntax: strings may refer to other resources
     /// (`"${kv_entry.a.id}"`) and to [`known_after_apply`](Self::known_after_apply)
     /// values; `depends_on` and `lifecycle.create_before_destroy` are read.

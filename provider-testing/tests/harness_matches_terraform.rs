@@ -1000,6 +1000,19 @@ data "kv_entries" "all" {
     )
 }
 
+/// An argument the data source's schema does not have.
+fn data_unsupported_argument(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+data "kv_entries" "all" {
+  prefix = "a"
+  sort   = "desc"
+}
+"#,
+    )
+}
+
 /// The kv store's own file for an entry (what the kv example writes).
 fn delete_entry_a(store: &Path) {
     let _ = std::fs::remove_file(store.join("a.json"));
@@ -1042,6 +1055,11 @@ fn scenarios() -> Vec<Scenario> {
                 Plan(data_depends_on),
                 Apply(data_depends_on_changed),
             ],
+        },
+        Scenario {
+            name: "data: an argument its schema lacks is refused",
+            provider: Which::Kv,
+            steps: vec![PlanFails(data_unsupported_argument)],
         },
         Scenario {
             name:

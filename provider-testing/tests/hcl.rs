@@ -25,6 +25,14 @@ impl tf::Provider for Demo {
             Block::new().attribute(Attribute::new("prefix", Type::String).optional()),
         ))
         .resource("demo_thing", Schema::new(thing))
+        .data_source(
+            "demo_echo",
+            Schema::new(
+                Block::new()
+                    .attribute(Attribute::new("name", Type::String).required())
+                    .attribute(Attribute::new("id", Type::String).computed()),
+            ),
+        )
         .function(
             "shout",
             tf::Function {
@@ -72,6 +80,27 @@ impl tf::Provider for Demo {
             state.set_attr("note", Value::string("drifted"))?;
         }
         Ok(tf::ReadResourceResponse::new(state))
+    }
+
+    /// `demo_echo`: `id` is `echo-NAME`; the names "null" and "unknown"
+    /// answer what a broken provider would.
+    async fn read_data_source(
+        &self,
+        req: tf::ReadDataSourceRequest,
+    ) -> Result<tf::ReadDataSourceResponse, Diagnostics> {
+        let mut state = req.config;
+        let name = state.attr("name").and_then(Value::as_str).unwrap_or("");
+        let id = match name {
+            "null" => {
+                return Ok(tf::ReadDataSourceResponse::new(Value::null(
+                    state.ty().clone(),
+                )))
+            }
+            "unknown" => Value::unknown(Type::String),
+            _ => Value::string(format!("echo-{name}")),
+        };
+        state.set_attr("id", id)?;
+        Ok(tf::ReadDataSourceResponse::new(state))
     }
 
     async fn call_function(
@@ -290,6 +319,80 @@ fn json_syntax_takes_the_same_expressions() {
     .unwrap();
     h.apply().unwrap();
     assert_eq!(values(&h, "demo_thing.a")["name"], r#"PROD-{"a":"}"}"#);
+}
+
+#[test]
+fn a_data_source_is_read_at_plan_and_referenced_in_json_syntax_too() {
+    for config in [
+        json!({
+            "data": { "demo_echo": { "e": { "name": "x" } } },
+            "resource": { "demo_thing": { "a": { "name": "${data.demo_echo.e.id}" } } }
+        }),
+        json!(
+            r#"
+data "demo_echo" "e" {
+  name = "x"
+}
+resource "demo_thing" "a" {
+  name = data.demo_echo.e.id
+}
+"#
+        ),
+    ] {
+        let mut h = Harness::new(Demo).unwrap();
+        match config {
+            serde_json::Value::String(text) => h.config_hcl(&text).unwrap(),
+            doc => h.config(doc).unwrap(),
+        };
+        let plan = h.plan().unwrap();
+        // Read during plan: the resource's name is known, the data source
+        // has no change of its own.
+        assert_eq!(plan.change("demo_thing.a")["after"]["name"], "echo-x");
+        assert!(plan.resource_change("data.demo_echo.e").is_null());
+        h.apply().unwrap();
+        assert_eq!(values(&h, "data.demo_echo.e")["id"], "echo-x");
+        assert_eq!(values(&h, "demo_thing.a")["name"], "echo-x");
+    }
+}
+
+#[test]
+fn a_data_source_answering_null_or_unknown_is_a_provider_bug_at_its_address() {
+    for (name, summary) in [
+        ("null", "Provider produced null object"),
+        ("unknown", "Provider produced invalid object"),
+    ] {
+        let mut h = Harness::new(Demo).unwrap();
+        h.config_hcl(&format!(
+            "data \"demo_echo\" \"e\" {{\n  name = \"{name}\"\n}}\n"
+        ))
+        .unwrap();
+        let e = error_text(h.plan().unwrap_err());
+        assert!(e.contains(summary), "{e}");
+        assert!(e.contains("data.demo_echo.e"), "{e}");
+    }
+}
+
+#[test]
+fn a_data_reference_without_a_name_or_to_an_undeclared_source_is_an_error() {
+    for (body, want) in [
+        ("data.demo_echo", "must be followed by two attribute names"),
+        ("data.demo_echo.nope.id", "data.demo_echo.nope"),
+        ("data", "must be followed by two attribute names"),
+    ] {
+        let mut h = Harness::new(Demo).unwrap();
+        h.config_hcl(&format!(
+            "resource \"demo_thing\" \"a\" {{\n  name = {body}\n}}\n"
+        ))
+        .unwrap();
+        let e = error_text(h.plan().unwrap_err());
+        assert!(e.contains(want), "{body}: {e}");
+    }
+    let mut h = Harness::new(Demo).unwrap();
+    let e = h
+        .config_hcl("data \"demo_nope\" \"x\" {}\n")
+        .map(|_| ())
+        .unwrap_err();
+    assert!(error_text(e).contains("does not support data source \"demo_nope\""));
 }
 
 mod steps {

@@ -330,3 +330,53 @@ output "hash" {
     let plan = tf.plan().unwrap();
     assert_eq!(plan.actions("kv_entry.a"), ["update"]);
 }
+
+#[test]
+fn the_entries_data_source_is_read_at_plan_or_at_apply_when_its_prefix_is_unknown() {
+    let store = Store::new("data");
+    let mut tf = harness(&store);
+    tf.config_hcl(&main_tf(
+        &store,
+        r#"
+resource "kv_entry" "app" {
+  key   = "app-1"
+  value = "one"
+}
+data "kv_entries" "apps" {
+  prefix = "app-"
+}
+data "kv_entries" "after" {
+  prefix = "${kv_entry.app.revision}"
+}
+output "apps" {
+  value = data.kv_entries.apps.keys
+}
+"#,
+    ))
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    // `apps` is read during plan (before app-1 exists): no change of its
+    // own. `after` waits for app's revision.
+    assert!(plan.resource_change("data.kv_entries.apps").is_null());
+    assert_eq!(plan.actions("data.kv_entries.after"), ["read"]);
+    assert_eq!(
+        plan.resource_change("data.kv_entries.after")["action_reason"],
+        "read_because_config_unknown"
+    );
+    let state = tf.apply().unwrap();
+    assert_eq!(state.values("data.kv_entries.apps")["keys"], json!([]));
+    assert_eq!(state.values("data.kv_entries.after")["prefix"], "1");
+    assert_eq!(state.resource("data.kv_entries.after")["mode"], "data");
+    // The next plan reads both again, app-1 there now.
+    tf.apply().unwrap();
+    let state = tf.state().unwrap();
+    assert_eq!(
+        state.values("data.kv_entries.apps")["keys"],
+        json!(["app-1"])
+    );
+    assert_eq!(
+        state.to_json()["values"]["outputs"]["apps"]["value"],
+        json!(["app-1"])
+    );
+    assert!(tf.plan().unwrap().is_empty());
+}
