@@ -969,35 +969,30 @@ output "prefix" {
 }
 
 /// Deferred to apply although its configuration is known: it names a
-/// resource with a change pending in `depends_on`.
-fn data_depends_on(store: &Path) -> Json {
+/// resource in `depends_on`, which changes when `value` does.
+fn data_depends_on_value(store: &Path, value: &str) -> Json {
     hcl_kv(
         store,
-        r#"
-resource "kv_entry" "a" {
+        &format!(
+            r#"
+resource "kv_entry" "a" {{
   key   = "a"
-  value = "one"
-}
-data "kv_entries" "all" {
+  value = "{value}"
+}}
+data "kv_entries" "all" {{
   depends_on = [kv_entry.a]
-}
-"#,
+}}
+"#
+        ),
     )
 }
 
+fn data_depends_on(store: &Path) -> Json {
+    data_depends_on_value(store, "one")
+}
+
 fn data_depends_on_changed(store: &Path) -> Json {
-    hcl_kv(
-        store,
-        r#"
-resource "kv_entry" "a" {
-  key   = "a"
-  value = "two"
-}
-data "kv_entries" "all" {
-  depends_on = [kv_entry.a]
-}
-"#,
-    )
+    data_depends_on_value(store, "two")
 }
 
 /// An argument the data source's schema does not have.
