@@ -305,6 +305,10 @@ pub trait BlockContainer {
     /// `Option` (null when absent), `List`, `Set` or `Map`. Nested
     /// attributes have no `Group`: a bare model is `Single` there.
     const NESTING: NestingMode;
+    /// Whether a null can be read into it: a computed block is null
+    /// until the provider sets it, so its field must take one (an
+    /// `Option`).
+    const ACCEPTS_NULL: bool = false;
     /// The model each block (or object) is.
     type Element: Model;
 }
@@ -326,6 +330,7 @@ impl<C: BlockContainer> BlockContainer for Option<C> {
         NestingMode::Group => NestingMode::Single,
         other => other,
     };
+    const ACCEPTS_NULL: bool = true;
     type Element = C::Element;
 }
 
@@ -358,6 +363,7 @@ impl<T: Model, S: BuildHasher> BlockContainer for HashMap<String, T, S> {
 /// block over a value known only after apply).
 impl<C: BlockContainer> BlockContainer for Unknowable<C> {
     const NESTING: NestingMode = C::NESTING;
+    const ACCEPTS_NULL: bool = C::ACCEPTS_NULL;
     type Element = C::Element;
 }
 

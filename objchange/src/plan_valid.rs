@@ -146,6 +146,12 @@ fn plan_valid_nested_block(
         ));
         return;
     }
+    if config_v.is_null() && block.computed {
+        // Terraform 1.16's rule for a computed block the configuration
+        // leaves out (`PrepareComputedBlocks` made an empty one null): the
+        // provider may plan any value of its type, unknown included.
+        return;
+    }
     if !planned_v.is_known() {
         out.push(Problem::new(
             path,
