@@ -132,7 +132,10 @@ use crate::schema::{Block, Validator};
 /// | `validate = path::to::f` | `f(&T) -> Result<(), E>`, `E` a `String` (the detail) or an [`Invalid`](crate::schema::Invalid) (summary and detail), `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
 ///
 /// A nested block takes `length`, `validate`, `description`,
-/// `conflicts_with`, `also_requires` and `deprecated` (which then describe the block where it is used); the
+/// `conflicts_with`, `also_requires` and `deprecated` (which then describe the block where it is used), and
+/// `computed` (protocol 6.11, Terraform 1.16: the provider fills the block
+/// in; its type must take a null, an `Option`, and everything in it must
+/// be computed, which `build()` checks with core's other refusals); the
 /// rest is refused at compile time. What can only be seen when the block
 /// is built (a name Terraform refuses, a recursive model, a rule that
 /// cannot apply to the type) is recorded, never a panic:

@@ -1,4 +1,5 @@
-//! core's `objchange.AssertPlanValid` (plan_valid.go, Terraform 1.11): may
+//! core's `objchange.AssertPlanValid` (plan_valid.go, Terraform 1.11, and
+//! 1.16's computed blocks): may
 //! a provider plan this new state from that prior state and
 //! configuration? Configured values must be planned as configured (or as
 //! the prior value, core's diff-suppression exception); only computed
