@@ -8,7 +8,10 @@ use ctywire_provider::tfplugin6::client::decode_dynamic_value;
 use ctywire_provider::{async_trait, Builder, Context, Model, Provider, Resource, Result};
 use serde::{Deserialize, Serialize};
 
-use super::{dv, errors, pb, serve_service, Channel, ProviderClient, ProviderService, Type, Value};
+use super::{
+    assert_no_errors, configure_with, dv, errors, pb, serve_service, Channel, ProviderClient,
+    ProviderService, Type, Value,
+};
 
 #[derive(Serialize, Deserialize, Model)]
 struct NoConfig {}
@@ -113,20 +116,7 @@ async fn served() -> ProviderClient<Channel> {
         .unwrap();
     let mut client = serve_service(ProviderService::new(framework).into_service()).await;
     let empty = Value::object(Vec::<(&str, Value)>::new());
-    let resp = client
-        .configure_provider(pb::configure_provider::Request {
-            terraform_version: "1.16.0".into(),
-            config: dv(&empty, &empty.ty().clone()),
-            client_capabilities: None,
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(
-        errors(&resp.diagnostics).is_empty(),
-        "{:?}",
-        resp.diagnostics
-    );
+    configure_with(&mut client, &empty, empty.ty()).await;
     client
 }
 
@@ -183,11 +173,7 @@ async fn a_computed_block_plans_unknown_then_applies_what_the_provider_sets() {
     // (PrepareComputedBlocks).
     let config = job("a", Value::null(step_list()));
     let planned = plan(&mut client, &null, &config, terraform_116()).await;
-    assert!(
-        errors(&planned.diagnostics).is_empty(),
-        "{:?}",
-        planned.diagnostics
-    );
+    assert_no_errors(&planned.diagnostics);
     let planned_state = decode_dynamic_value(planned.planned_state.as_ref(), &ty).unwrap();
     assert_eq!(planned_state, job("a", Value::unknown(step_list())));
 
@@ -203,11 +189,7 @@ async fn a_computed_block_plans_unknown_then_applies_what_the_provider_sets() {
         .await
         .unwrap()
         .into_inner();
-    assert!(
-        errors(&applied.diagnostics).is_empty(),
-        "{:?}",
-        applied.diagnostics
-    );
+    assert_no_errors(&applied.diagnostics);
     let state = decode_dynamic_value(applied.new_state.as_ref(), &ty).unwrap();
     assert_eq!(state, job("a", steps(&["queued a", "ran a"])));
 
@@ -220,21 +202,13 @@ async fn a_computed_block_plans_unknown_then_applies_what_the_provider_sets() {
         terraform_116(),
     )
     .await;
-    assert!(
-        errors(&again.diagnostics).is_empty(),
-        "{:?}",
-        again.diagnostics
-    );
+    assert_no_errors(&again.diagnostics);
     let replanned = decode_dynamic_value(again.planned_state.as_ref(), &ty).unwrap();
     assert_eq!(replanned, state);
 
     // A change elsewhere: the provider will set the steps anew.
     let renamed = plan(&mut client, &state, &job("b", unwritten), terraform_116()).await;
-    assert!(
-        errors(&renamed.diagnostics).is_empty(),
-        "{:?}",
-        renamed.diagnostics
-    );
+    assert_no_errors(&renamed.diagnostics);
     let replanned = decode_dynamic_value(renamed.planned_state.as_ref(), &ty).unwrap();
     assert_eq!(replanned, job("b", Value::unknown(step_list())));
 }
