@@ -132,7 +132,10 @@ use crate::schema::{Block, Validator};
 /// | `validate = path::to::f` | `f(&T) -> Result<(), E>`, `E` a `String` (the detail) or an [`Invalid`](crate::schema::Invalid) (summary and detail), `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
 ///
 /// A nested block takes `length`, `validate`, `description`,
-/// `conflicts_with`, `also_requires` and `deprecated` (which then describe the block where it is used); the
+/// `conflicts_with`, `also_requires` and `deprecated` (which then describe the block where it is used), and
+/// `computed` (protocol 6.11, Terraform 1.16: the provider fills the block
+/// in; its type must take a null, an `Option`, and everything in it must
+/// be computed, which `build()` checks with core's other refusals); the
 /// rest is refused at compile time. What can only be seen when the block
 /// is built (a name Terraform refuses, a recursive model, a rule that
 /// cannot apply to the type) is recorded, never a panic:
@@ -305,6 +308,10 @@ pub trait BlockContainer {
     /// `Option` (null when absent), `List`, `Set` or `Map`. Nested
     /// attributes have no `Group`: a bare model is `Single` there.
     const NESTING: NestingMode;
+    /// Whether a null can be read into it: a computed block is null
+    /// until the provider sets it, so its field must take one (an
+    /// `Option`).
+    const ACCEPTS_NULL: bool = false;
     /// The model each block (or object) is.
     type Element: Model;
 }
@@ -326,6 +333,7 @@ impl<C: BlockContainer> BlockContainer for Option<C> {
         NestingMode::Group => NestingMode::Single,
         other => other,
     };
+    const ACCEPTS_NULL: bool = true;
     type Element = C::Element;
 }
 
@@ -358,6 +366,7 @@ impl<T: Model, S: BuildHasher> BlockContainer for HashMap<String, T, S> {
 /// block over a value known only after apply).
 impl<C: BlockContainer> BlockContainer for Unknowable<C> {
     const NESTING: NestingMode = C::NESTING;
+    const ACCEPTS_NULL: bool = C::ACCEPTS_NULL;
     type Element = C::Element;
 }
 

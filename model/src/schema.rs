@@ -33,6 +33,11 @@ pub struct Block {
     /// `.path: message`. Building never panics; [`Block::check`] reports
     /// these with every other defect.
     pub defects: Vec<String>,
+    /// A nested block the provider fills in (protocol 6.11's
+    /// `Block.computed`, core's `configschema.Block.Computed`): everything
+    /// inside it must be computed too, and Terraform 1.16 or newer must be
+    /// the client (it sends `computed_blocks_allowed`).
+    pub computed: bool,
 }
 
 /// Root names Terraform reserves in a `resource`, `data` or `ephemeral`
@@ -380,7 +385,7 @@ impl Block {
             description_kind: StringKind::Plain,
             deprecated: self.deprecation_message.is_some(),
             deprecation_message: self.deprecation_message.clone().unwrap_or_default(),
-            computed: false,
+            computed: self.computed,
         }
     }
 
@@ -610,6 +615,12 @@ impl Block {
         }
         for a in &self.attributes {
             a.check_at(prefix, self, found);
+            if self.computed && !a.presence.is_computed() {
+                found.push(format!(
+                    "{prefix}.{}: all attributes within computed blocks must also be computed",
+                    a.name
+                ));
+            }
             // Only a resource's own attributes identify it: Terraform's
             // identity is one flat object.
             if a.identity.is_some() && !prefix.is_empty() {
@@ -620,6 +631,12 @@ impl Block {
             }
         }
         for b in &self.blocks {
+            if self.computed && !b.block.computed {
+                found.push(format!(
+                    "{prefix}.{}: all nested blocks within computed blocks must also be computed",
+                    b.name
+                ));
+            }
             b.check_at(prefix, found);
         }
         for c in &self.combinations {
@@ -773,6 +790,15 @@ impl NestedBlock {
             }
             NestingMode::Invalid => defect("a nested block needs a nesting mode"),
             _ => {}
+        }
+        // Core's refusals for computed blocks (`configschema`'s
+        // `internalValidate`): a group is always there, so nothing could be
+        // computed; a minimum is a demand on the configuration.
+        if self.block.computed && self.nesting == NestingMode::Group {
+            defect("NestingGroup blocks cannot be computed");
+        }
+        if self.block.computed && min > 0 {
+            defect("Computed cannot be used when MinItems > 0");
         }
         if self.nesting == NestingMode::Set && self.block.contains_write_only() {
             defect("a set of blocks cannot hold write-only attributes");

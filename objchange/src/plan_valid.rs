@@ -1,4 +1,5 @@
-//! core's `objchange.AssertPlanValid` (plan_valid.go, Terraform 1.11): may
+//! core's `objchange.AssertPlanValid` (plan_valid.go, Terraform 1.11, and
+//! 1.16's computed blocks): may
 //! a provider plan this new state from that prior state and
 //! configuration? Configured values must be planned as configured (or as
 //! the prior value, core's diff-suppression exception); only computed
@@ -144,6 +145,12 @@ fn plan_valid_nested_block(
                 go_string(planned_v)
             ),
         ));
+        return;
+    }
+    if config_v.is_null() && block.computed {
+        // Terraform 1.16's rule for a computed block the configuration
+        // leaves out (`PrepareComputedBlocks` made an empty one null): the
+        // provider may plan any value of its type, unknown included.
         return;
     }
     if !planned_v.is_known() {

@@ -1477,3 +1477,26 @@ fn hundred_thousand_set_elements() {
     );
     assert_eq!(x, obj([("tag", prior)]));
 }
+
+/// Terraform 1.16: a computed block the configuration leaves null may be
+/// planned as anything of its type; any other block may not be unknown.
+#[test]
+fn an_unwritten_computed_block_may_be_planned_unknown() {
+    let schema = |computed: bool| {
+        let step = Block {
+            computed,
+            ..Block::new().attribute(Attribute::new("phase", Type::String).computed())
+        };
+        Block::new().block(NestedBlock::new("step", NestingMode::List, step))
+    };
+    let list = Type::list(Type::object([("phase", Type::String)]));
+    let null = Value::null(Type::object([("step", list.clone())]));
+    let config = Value::object([("step", Value::null(list.clone()))]);
+    let planned = Value::object([("step", Value::unknown(list))]);
+    assert_eq!(
+        assert_plan_valid(&schema(true), &null, &config, &planned),
+        vec![]
+    );
+    let refused = assert_plan_valid(&schema(false), &null, &config, &planned);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+}

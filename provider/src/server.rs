@@ -65,6 +65,42 @@ fn find<'a, T: ?Sized>(
     })
 }
 
+/// Refuses to plan or read with computed blocks for a Terraform that did
+/// not say it handles them: before 1.16 core ignores `Block.computed` and
+/// would treat what the provider sets there as configuration gone missing.
+fn computed_blocks_allowed(
+    what: &str,
+    type_name: &str,
+    block: &Block,
+    caps: tf::ClientCapabilities,
+) -> Result<(), Diagnostics> {
+    fn computed(block: &Block, prefix: &str, found: &mut Vec<String>) {
+        for b in &block.blocks {
+            let at = format!("{prefix}.{}", b.name);
+            if b.block.computed {
+                // Everything inside a computed block is computed too.
+                found.push(at);
+            } else {
+                computed(&b.block, &at, found);
+            }
+        }
+    }
+    if caps.computed_blocks_allowed {
+        return Ok(());
+    }
+    let mut found = Vec::new();
+    computed(block, "", &mut found);
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Diagnostic::error("Computed blocks not supported by this Terraform")
+        .with_detail(format!(
+            "The {what} {type_name} has blocks the provider computes ({}). They need Terraform 1.16 or newer (plugin protocol 6.11), which says so with the computed_blocks_allowed client capability; this Terraform did not. Upgrade Terraform to use {type_name}.",
+            found.join(", ")
+        ))
+        .into())
+}
+
 impl<P: Provider> Framework<P> {
     /// Serves the built provider as Terraform launches it (go-plugin's
     /// handshake on stdout), logging to Terraform's log (`TF_LOG`). For a
@@ -267,6 +303,12 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // Destroy: nothing to plan.
             return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
         }
+        computed_blocks_allowed(
+            "resource",
+            &req.type_name,
+            &k.block,
+            req.client_capabilities,
+        )?;
         // Validation refuses these; a client may plan without validating.
         presence(&k.block, &req.config)?;
         let planned = plan(
@@ -405,6 +447,12 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadDataSourceRequest,
     ) -> Result<tf::ReadDataSourceResponse, Diagnostics> {
         let k = find(&self.data_sources, "data source", &req.type_name)?;
+        computed_blocks_allowed(
+            "data source",
+            &req.type_name,
+            &k.block,
+            req.client_capabilities,
+        )?;
         presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
         let state = k.imp.read(&ctx, req.config, &k.ty).await?;

@@ -872,3 +872,27 @@ proptest! {
         prop_assert_eq!(ctywire::from_value::<KvEntry>(&v).unwrap(), e);
     }
 }
+
+#[test]
+fn a_group_of_blocks_cannot_be_computed() {
+    use ctywire_provider::schema::{Block, NestedBlock};
+    let inner = Block {
+        computed: true,
+        ..Block::default()
+    };
+    let outer = Block {
+        blocks: vec![NestedBlock {
+            name: "status".into(),
+            nesting: NestingMode::Group,
+            block: inner,
+            min_items: 0,
+            max_items: 0,
+            validators: Vec::new(),
+        }],
+        ..Block::default()
+    };
+    assert_eq!(
+        outer.check().unwrap_err(),
+        ".status: NestingGroup blocks cannot be computed"
+    );
+}

@@ -401,7 +401,6 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
         let not_on_blocks = [
             (s.required, "required"),
             (s.optional, "optional"),
-            (s.computed, "computed"),
             (s.sensitive, "sensitive"),
             (s.write_only, "write_only"),
             (s.requires_replace, "requires_replace"),
@@ -500,13 +499,31 @@ fn assertions(f: &Field) -> TokenStream {
     let s = &f.spec;
     let mut out = TokenStream::new();
     let is_block = matches!(s.kind, Some(Kind::Block { .. }));
-    if !is_block && (s.optional.is_some() || s.computed.is_some()) {
-        let msg = format!(
-            "the attribute `{}` is optional or computed, so it is null when the configuration leaves it out: its type must take a null (an Option, or a Value)",
-            f.name
-        );
+    // A field that can be null must be read into a type that takes one.
+    let accepts_null = if is_block {
+        s.computed.map(|_| {
+            (
+                quote_spanned!(f.ty_span=> <#ty as #p::model::BlockContainer>::ACCEPTS_NULL),
+                format!(
+                    "the block `{}` is computed, so it is null until the provider sets it: its type must take a null (an Option)",
+                    f.name
+                ),
+            )
+        })
+    } else {
+        (s.optional.is_some() || s.computed.is_some()).then(|| {
+            (
+                quote_spanned!(f.ty_span=> <#ty as #p::AttributeType>::ACCEPTS_NULL),
+                format!(
+                    "the attribute `{}` is optional or computed, so it is null when the configuration leaves it out: its type must take a null (an Option, or a Value)",
+                    f.name
+                ),
+            )
+        })
+    };
+    if let Some((accepts, msg)) = accepts_null {
         out.extend(quote_spanned! {f.ty_span=>
-            const _: () = ::core::assert!(<#ty as #p::AttributeType>::ACCEPTS_NULL, #msg);
+            const _: () = ::core::assert!(#accepts, #msg);
         });
     }
     if let Some(Kind::Block { set: Some(set), .. } | Kind::Nested { set: Some(set), .. }) = s.kind {
@@ -552,6 +569,8 @@ fn build_field(f: &Field) -> TokenStream {
                 quote! { __nb.block.description = ::std::string::String::from(#description); }
             });
             let deprecation = deprecation.map(|d| quote! { __nb.block.deprecation_message = #d; });
+            // `build()` checks what core refuses in a computed block.
+            let computed = s.computed.map(|_| quote! { __nb.block.computed = true; });
             quote_spanned! {span=>
                 {
                     let mut __nb = #p::schema::NestedBlock {
@@ -564,6 +583,7 @@ fn build_field(f: &Field) -> TokenStream {
                     };
                     #description
                     #deprecation
+                    #computed
                     __block.blocks.push(__nb);
                 }
             }

@@ -18,6 +18,9 @@
 //!   its prior value when it keeps its state and its object has a prior, or
 //!   unknown — at every depth. A new element never inherits a null
 //!   (pitfall 3);
+//! - a computed block the configuration leaves out (Terraform 1.16 sends
+//!   it null, `objchange.PrepareComputedBlocks`) is planned as a computed
+//!   attribute is: kept in the proposal, unknown in the plan;
 //! - `requires_replace` attributes whose planned value differs from the
 //!   prior one (an unknown counts as a change) are reported, cut at the
 //!   first set on their path (the protocol has no set-element step),

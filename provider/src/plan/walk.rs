@@ -8,7 +8,7 @@ use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostic;
 
 use super::{Mode, Prior, Rule};
-use crate::schema::{Attribute, Block, Nested};
+use crate::schema::{Attribute, Block, Nested, NestedBlock};
 use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 
 pub(super) struct Walk<'a> {
@@ -26,6 +26,15 @@ pub(super) struct Walk<'a> {
 }
 
 pub(super) type Planning<T> = Result<T, Diagnostic>;
+
+/// Whether the configuration leaves the computed block `nb` to the
+/// provider: Terraform 1.16 sends one the configuration does not write as
+/// null (`objchange.PrepareComputedBlocks` turns its empty list, set or
+/// map into null before `PlanResourceChange`), and only a Terraform that
+/// does so may plan one (`computed_blocks_allowed`).
+fn left_to_provider(nb: &NestedBlock, config: &Value) -> bool {
+    nb.block.computed && config.is_null()
+}
 
 impl<'a> Walk<'a> {
     pub(super) fn new(mode: Mode) -> Self {
@@ -116,6 +125,14 @@ impl<'a> Walk<'a> {
             let c = config
                 .attr(&nb.name)
                 .ok_or_else(|| self.shape_error(&format!("no block {:?}", nb.name)))?;
+            if left_to_provider(nb, c) {
+                // As a computed attribute the configuration leaves null:
+                // unknown, for the provider to set (the comparison pass has
+                // already kept the prior when nothing changes).
+                values.push(Some(Value::unknown(c.ty().clone())));
+                names.push(&nb.name);
+                continue;
+            }
             self.trail.push(Step::Attr(&nb.name));
             let v = self.nested(nb.nesting, &nb.block, prior.attr(&nb.name), c, depth + 1);
             self.trail.pop();
@@ -260,6 +277,13 @@ impl<'a> Walk<'a> {
                 .attr(&nb.name)
                 .ok_or_else(|| self.shape_error(&format!("no block {:?}", nb.name)))?;
             let p = prior.attr(&nb.name);
+            if left_to_provider(nb, c) {
+                // The proposal keeps what the provider set before.
+                if p.is_none() {
+                    return Ok(false);
+                }
+                continue;
+            }
             self.trail.push(Step::Attr(&nb.name));
             let same = self.same_nested(nb.nesting, &nb.block, p, c, depth + 1);
             self.trail.pop();

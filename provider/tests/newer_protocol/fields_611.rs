@@ -1,7 +1,9 @@
 //! The four fields protocol 6.11 adds, through the layer over the real
 //! gRPC connection, on a provider written on the raw protocol trait (the
-//! framework ignores them for now): `Block.computed` reaches the schema,
-//! and the two client capabilities and `planned_private` reach the plan.
+//! framework does not hand the capabilities or `planned_private` to
+//! authors; its computed blocks are in `computed_blocks.rs`):
+//! `Block.computed` reaches the schema, and the two client capabilities
+//! and `planned_private` reach the plan.
 
 use ctywire_provider::ctywire::schema::{Attribute, Block, NestedBlock, NestingMode, Schema};
 use ctywire_provider::tfplugin6::{

@@ -7,6 +7,7 @@
 //! without them, an action's progress, generated configuration,
 //! deprecation messages, and a client that never sends any of it.
 
+mod computed_blocks;
 mod fields_611;
 mod state_store;
 
@@ -365,22 +366,28 @@ fn errors(ds: &[pb::Diagnostic]) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// Fails the test on any error among `ds`.
+fn assert_no_errors(ds: &[pb::Diagnostic]) {
+    assert!(errors(ds).is_empty(), "{ds:?}");
+}
+
 async fn configure(client: &mut ProviderClient<Channel>, t: &Types, seed: u32) {
     let config = Value::object([("seed", Value::number(seed))]);
+    configure_with(client, &config, &t.provider).await;
+}
+
+/// Configures the provider with `config`, of the provider schema's `ty`.
+async fn configure_with(client: &mut ProviderClient<Channel>, config: &Value, ty: &Type) {
     let resp = client
         .configure_provider(pb::configure_provider::Request {
             terraform_version: "1.15.0".into(),
-            config: dv(&config, &t.provider),
+            config: dv(config, ty),
             client_capabilities: None,
         })
         .await
         .unwrap()
         .into_inner();
-    assert!(
-        errors(&resp.diagnostics).is_empty(),
-        "{:?}",
-        resp.diagnostics
-    );
+    assert_no_errors(&resp.diagnostics);
 }
 
 fn item(name: &str, value: &str, id: Value) -> Value {

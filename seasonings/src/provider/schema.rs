@@ -116,6 +116,7 @@ fn read_block(f: &Fields, depth: usize) -> Result<Block> {
         deprecation_message: deprecated(f)?,
         combinations: Vec::new(),
         defects: Vec::new(),
+        computed: false,
     })
 }
 
