@@ -74,7 +74,9 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         ty: &Type,
     ) -> Result<Value, Diagnostics>;
     /// Adjusts the framework's plan; `Some` private data replaces the
-    /// prior private data as the planned one.
+    /// prior private data as the planned one. A typed resource reads and
+    /// sets private data through the context, which the server fills
+    /// with the bytes each call carries.
     async fn modify_plan(
         &self,
         ctx: &Context<D>,
@@ -114,8 +116,15 @@ where
             let plan = read_model::<R::Model>(req.planned_state)?;
             write_model(&self.0.update(ctx, prior, plan).await?, ty)?
         };
+        // What the plan set, or what the author set now; an object
+        // deleted keeps nothing.
+        let private = ctx.private_bytes();
         Ok(ApplyResourceChangeResponse {
-            private: req.planned_private,
+            private: if new_state.is_null() {
+                Vec::new()
+            } else {
+                private
+            },
             ..ApplyResourceChangeResponse::new(new_state)
         })
     }
@@ -131,8 +140,13 @@ where
             Some(model) => write_model(&model, ty)?,
             None => Value::null(ty.clone()),
         };
+        let private = ctx.private_bytes();
         Ok(ReadResourceResponse {
-            private: req.private,
+            private: if new_state.is_null() {
+                Vec::new()
+            } else {
+                private
+            },
             ..ReadResourceResponse::new(new_state)
         })
     }
@@ -194,7 +208,8 @@ where
         _req: &PlanResourceChangeRequest,
         plan: &mut PlanChange,
     ) -> Result<Option<Vec<u8>>, Diagnostics> {
-        self.0.modify_plan(ctx, plan).await.map(|()| None)
+        self.0.modify_plan(ctx, plan).await?;
+        Ok(Some(ctx.private_bytes()))
     }
 }
 

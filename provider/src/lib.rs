@@ -29,6 +29,7 @@ mod list;
 pub use ctywire_model::{model, schema};
 mod plan;
 mod plan_hook;
+mod private;
 mod provider;
 mod resource;
 mod server;

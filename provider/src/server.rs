@@ -286,7 +286,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadResourceRequest,
     ) -> Result<tf::ReadResourceResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
-        let ctx = self.context(&req.type_name)?;
+        let ctx = (self.context(&req.type_name)?).with_private(req.private.clone());
         let type_name = req.type_name.clone();
         let mut answer = k.imp.read(&ctx, req, &k.ty).await?;
         checks::wholly_known(&type_name, "read", &answer.new_state)?;
@@ -324,7 +324,15 @@ impl<P: Provider> tf::Provider for Framework<P> {
             requires_replace: planned.requires_replace,
             diagnostics: Diagnostics::new(),
         };
-        let ctx = self.context(&req.type_name)?;
+        // On the plan just before apply, Terraform 1.16 (6.11,
+        // store_planned_private) sends what the first plan answered: what
+        // the author planned then, not the prior data, is this plan's.
+        let private = if req.planned_private.is_empty() {
+            &req.prior_private
+        } else {
+            &req.planned_private
+        };
+        let ctx = (self.context(&req.type_name)?).with_private(private.clone());
         let planned_private = k.imp.modify_plan(&ctx, &req, &mut change).await?;
         if change.diagnostics.has_errors() {
             return Err(change.diagnostics);
@@ -359,7 +367,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ApplyResourceChangeRequest,
     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
-        let ctx = self.context(&req.type_name)?;
+        let ctx = (self.context(&req.type_name)?).with_private(req.planned_private.clone());
         let (type_name, planned) = (req.type_name.clone(), req.planned_state.clone());
         let what = match (req.prior_state.is_null(), planned.is_null()) {
             (_, true) => "delete",
@@ -420,7 +428,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
             imported_resources: vec![tf::ImportedResource {
                 type_name: req.type_name,
                 state,
-                private: Vec::new(),
+                // What import set (nothing else is there to keep).
+                private: ctx.private_bytes(),
             }],
             diagnostics: Diagnostics::new(),
             deferred: None,
@@ -432,12 +441,15 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::MoveResourceStateRequest,
     ) -> Result<tf::MoveResourceStateResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.target_type_name)?;
-        let ctx = self.context(&req.target_type_name)?;
+        let ctx = (self.context(&req.target_type_name)?).with_private(req.source_private.clone());
         let target_type_name = req.target_type_name.clone();
         let target_state = k.imp.move_state(&ctx, req, &k.ty).await?;
         checks::wholly_known(&target_type_name, "move", &target_state)?;
         Ok(tf::MoveResourceStateResponse {
             target_identity: Self::identity(k, &target_state),
+            // The source's private data belongs to its type (maybe to
+            // another provider): the target keeps only what the move set.
+            target_private: ctx.set_private_bytes(),
             ..tf::MoveResourceStateResponse::new(target_state)
         })
     }

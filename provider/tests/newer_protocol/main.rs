@@ -9,6 +9,7 @@
 
 mod computed_blocks;
 mod fields_611;
+mod private_state;
 mod state_store;
 
 use std::collections::BTreeMap;
