@@ -21,6 +21,7 @@ use crate::erased::{
 use crate::function::Function;
 use crate::list::ListResource;
 use crate::model::{AttributeType, Model};
+use crate::plan::Forms;
 use crate::provider::{FnProvider, Provider};
 use crate::resource::Resource;
 use crate::schema::{Block, RESERVED_IN_PROVIDER, RESERVED_IN_RESOURCES};
@@ -31,6 +32,9 @@ use crate::state_store::{AnyStateStore, StateStore, Store};
 /// type its values have, and its implementation.
 pub(crate) struct Kind<T: ?Sized> {
     pub(crate) block: Block,
+    /// The protocol forms of what `block` nests, which planning reads:
+    /// made here once.
+    pub(crate) forms: Forms,
     pub(crate) schema: Schema,
     pub(crate) ty: Type,
     pub(crate) imp: Box<T>,
@@ -134,6 +138,7 @@ fn kind_of_block<T: ?Sized>(
         .implied_type()
         .map_err(|e| format!("{what}: {}", e.message()))?;
     Ok(Kind {
+        forms: Forms::of(&block),
         block,
         schema,
         ty,

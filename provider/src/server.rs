@@ -16,7 +16,7 @@ use crate::checks;
 use crate::context::Context;
 use crate::erased::{AnyAction, AnyDataSource, AnyEphemeral, AnyList, AnyResource};
 use crate::list::only_ended;
-use crate::plan::plan;
+use crate::plan::plan_with;
 use crate::plan_hook::PlanChange;
 use crate::provider::Provider;
 use crate::schema::Block;
@@ -311,8 +311,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         )?;
         // Validation refuses these; a client may plan without validating.
         presence(&k.block, &req.config)?;
-        let planned = plan(
+        let planned = plan_with(
             &k.block,
+            &k.forms,
             &req.prior_state,
             &req.config,
             &req.proposed_new_state,

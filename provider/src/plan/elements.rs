@@ -98,7 +98,7 @@ impl<'a> Walk<'a> {
             // Fewer proposals than prior elements cannot make the same set.
             return Ok(prior == config);
         }
-        let pairs = self.set_matches(block, paired, configured);
+        let pairs = self.set_matches(paired, configured);
         let mut covered = vec![false; paired.len()];
         let mut others = Vec::new();
         let before = self.trail.enter_set();
@@ -210,13 +210,10 @@ impl<'a> Walk<'a> {
     ) -> Planning<Value> {
         let (configured, paired) = self.elements(prior, config, "a list was expected")?;
         let kept = match (self.mode, prior.keep.and_then(Value::elements)) {
-            (Mode::Mark, Some(kept)) => {
-                let schema = self.match_schema(block);
-                continuations(schema, kept, configured)
-                    .into_iter()
-                    .map(|m| m.and_then(|i| kept.get(i)))
-                    .collect()
-            }
+            (Mode::Mark, Some(kept)) => continuations(self.forms.block(), kept, configured)
+                .into_iter()
+                .map(|m| m.and_then(|i| kept.get(i)))
+                .collect(),
             _ => Vec::new(),
         };
         let mut out = Vec::with_capacity(configured.len());
@@ -284,11 +281,11 @@ impl<'a> Walk<'a> {
             Mode::Propose => None,
             Mode::Mark => prior.keep.and_then(Value::elements),
         };
-        let pairs = self.set_matches(block, paired, configured);
+        let pairs = self.set_matches(paired, configured);
         // `None`: kept state comes from the paired elements.
         let keeps = match kept_from {
             Some(k) if std::ptr::eq(k, paired) => None,
-            Some(k) => Some(self.set_matches(block, k, configured)),
+            Some(k) => Some(self.set_matches(k, configured)),
             None => Some(vec![None; configured.len()]),
         };
         let before = self.trail.enter_set();
@@ -329,11 +326,10 @@ impl<'a> Walk<'a> {
         Ok((configured, paired))
     }
 
-    /// Core's set matching of `configured` against `prior`, made once per
-    /// plan.
+    /// Core's set matching of `configured` against `prior` (elements of
+    /// the current object's forms), made once per plan.
     pub(super) fn set_matches(
         &mut self,
-        block: &'a Block,
         prior: &'a [Value],
         configured: &'a [Value],
     ) -> Vec<Option<usize>> {
@@ -344,16 +340,9 @@ impl<'a> Walk<'a> {
         if let Some(m) = self.matched.get(&key) {
             return m.clone();
         }
-        let m = match_set_elements(self.match_schema(block), prior, configured);
+        let m = match_set_elements(self.forms.block(), prior, configured);
         self.matched.insert(key, m.clone());
         m
-    }
-
-    /// The protocol's form of `block`, which core's matching rule reads.
-    pub(super) fn match_schema(&mut self, block: &'a Block) -> &tf::Block {
-        self.match_schemas
-            .entry(block as *const Block)
-            .or_insert_with(|| block.to_schema_block())
     }
 }
 

@@ -69,12 +69,14 @@ pub(crate) struct Planned {
 }
 
 /// Plans a resource: `prior` is its state (null on create), `config` its
-/// configuration and `proposed` core's proposal (null on destroy). An error
+/// configuration and `proposed` core's proposal (null on destroy); `forms`
+/// are the protocol forms the builder made of `block`. An error
 /// is a fault in the provider's schema (a `same_as` naming no attribute, a
 /// default on an attribute that is not computed) or input that does not
 /// have the schema's shape, each at its path.
-pub(crate) fn plan(
+pub(crate) fn plan_with(
     block: &Block,
+    forms: &Forms,
     prior: &Value,
     config: &Value,
     proposed: &Value,
@@ -105,7 +107,7 @@ pub(crate) fn plan(
     };
     let mut matched = HashMap::new();
     if let Some(prior) = prior {
-        let mut walk = Walk::new(Mode::Propose);
+        let mut walk = Walk::new(Mode::Propose, forms);
         if walk.same_object(block, Some(prior), config, 0)? {
             return Ok(Planned {
                 planned_state: prior.clone(),
@@ -114,7 +116,7 @@ pub(crate) fn plan(
         }
         matched = walk.matched;
     }
-    let mut walk = Walk::new(Mode::Mark);
+    let mut walk = Walk::new(Mode::Mark, forms);
     walk.matched = matched;
     let planned_state = walk.object(block, Prior::both(prior), config, 0)?;
     let mut requires_replace = walk.replace;
@@ -124,6 +126,18 @@ pub(crate) fn plan(
         planned_state,
         requires_replace,
     })
+}
+
+/// [`plan_with`] for a block the builder did not see (tests, fuzzing):
+/// its forms made for this one plan.
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn plan(
+    block: &Block,
+    prior: &Value,
+    config: &Value,
+    proposed: &Value,
+) -> Result<Planned, Diagnostics> {
+    plan_with(block, &Forms::of(block), prior, config, proposed)
 }
 
 /// How an attribute is planned, before the passes differ.
@@ -192,7 +206,10 @@ impl<'a> Prior<'a> {
 }
 
 mod elements;
+mod forms;
 mod walk;
+
+pub(crate) use forms::Forms;
 
 use walk::Walk;
 

@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use ctywire::schema::{self as tf, NestingMode};
+use ctywire::schema::NestingMode;
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostic;
 
+use super::forms::Forms;
 use super::{Mode, Prior, Rule};
 use crate::schema::{Attribute, Block, Nested, NestedBlock};
 use ctywire_objchange::{Step, Trail, MAX_DEPTH};
@@ -16,9 +17,9 @@ pub(super) struct Walk<'a> {
     pub(super) trail: Trail<'a>,
     /// Requires-replace paths found (Mark only).
     pub(super) replace: Vec<Path>,
-    /// The protocol's form of each block whose elements are matched,
-    /// built once per block type (core's matching rule reads it).
-    pub(super) match_schemas: HashMap<*const Block, tf::Block>,
+    /// The protocol's forms of the object being walked and of what it
+    /// nests, built by the builder (core's matching rule reads them).
+    pub(super) forms: &'a Forms,
     /// Set matches already made, by the addresses of the prior and
     /// configured elements (both borrowed for the whole plan): the
     /// comparison pass's serve the planning pass.
@@ -37,14 +38,30 @@ fn left_to_provider(nb: &NestedBlock, config: &Value) -> bool {
 }
 
 impl<'a> Walk<'a> {
-    pub(super) fn new(mode: Mode) -> Self {
+    pub(super) fn new(mode: Mode, forms: &'a Forms) -> Self {
         Walk {
             mode,
             trail: Trail::default(),
             replace: Vec::new(),
-            match_schemas: HashMap::new(),
+            forms,
             matched: HashMap::new(),
         }
+    }
+
+    /// Runs `walk` with the forms of the nested block or attribute `name`
+    /// of the current object as the current ones.
+    fn within<T>(
+        &mut self,
+        name: &str,
+        walk: impl FnOnce(&mut Self) -> Planning<T>,
+    ) -> Planning<T> {
+        let outer = self.forms;
+        self.forms = outer.nested(name).ok_or_else(|| {
+            self.schema_error(&format!("{name:?} is not in the schema the plan was given"))
+        })?;
+        let out = walk(self);
+        self.forms = outer;
+        out
     }
 
     /// An error about the schema or the shape of the input, at the walk's
@@ -134,7 +151,10 @@ impl<'a> Walk<'a> {
                 continue;
             }
             self.trail.push(Step::Attr(&nb.name));
-            let v = self.nested(nb.nesting, &nb.block, prior.attr(&nb.name), c, depth + 1);
+            let p = prior.attr(&nb.name);
+            let v = self.within(&nb.name, |w| {
+                w.nested(nb.nesting, &nb.block, p, c, depth + 1)
+            });
             self.trail.pop();
             values.push(Some(v?));
             names.push(&nb.name);
@@ -182,7 +202,9 @@ impl<'a> Walk<'a> {
         match self.rule(attr, config)? {
             Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
             Rule::Config => return Ok(Some(config.clone())),
-            Rule::Nested(n) => return self.nested_attribute(n, prior, config, depth),
+            Rule::Nested(n) => {
+                return self.within(&attr.name, |w| w.nested_attribute(n, prior, config, depth))
+            }
             Rule::Default(d) => return Ok(Some(d.clone())),
             Rule::Computed => {}
         }
@@ -285,7 +307,9 @@ impl<'a> Walk<'a> {
                 continue;
             }
             self.trail.push(Step::Attr(&nb.name));
-            let same = self.same_nested(nb.nesting, &nb.block, p, c, depth + 1);
+            let same = self.within(&nb.name, |w| {
+                w.same_nested(nb.nesting, &nb.block, p, c, depth + 1)
+            });
             self.trail.pop();
             if !same? {
                 return Ok(false);
@@ -305,7 +329,9 @@ impl<'a> Walk<'a> {
             Rule::WriteOnly => prior.is_some_and(Value::is_null),
             Rule::Config => prior == Some(config),
             Rule::Default(d) => prior == Some(d),
-            Rule::Nested(n) => self.same_nested(n.nesting, &n.block, prior, config, depth + 1)?,
+            Rule::Nested(n) => self.within(&attr.name, |w| {
+                w.same_nested(n.nesting, &n.block, prior, config, depth + 1)
+            })?,
             // The proposal keeps the prior value, unless core drops it.
             Rule::Computed => prior.is_some_and(|p| !configured_before(attr, p)),
         })
