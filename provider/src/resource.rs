@@ -54,6 +54,14 @@ use crate::plan_hook::PlanChange;
 /// assert_eq!(identity.identity_attributes[0].name, "key");
 /// assert!(identity.identity_attributes[0].required_for_import);
 /// ```
+///
+/// # Private state
+/// What the provider must remember about an object but not show (an
+/// etag, an id chosen at plan) is its private state: one serde type the
+/// resource reads with [`Context::private`] and sets with
+/// [`Context::set_private`] in any of these methods; the framework
+/// carries it as Terraform does (plan → apply → state → read), and
+/// [`Context::private`] says what each method gets.
 #[async_trait::async_trait]
 pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// The resource's attributes and blocks.
