@@ -264,6 +264,13 @@ impl Office611 {
         (state, applied.private)
     }
 
+    /// Ticket `name` planned and created by a Terraform 1.16: the
+    /// private data stored with it.
+    async fn created(&mut self, name: &str) -> Vec<u8> {
+        let (planned, private) = self.plan_create(name, caps_611(), Vec::new()).await;
+        self.apply_create(name, &planned, private).await.1
+    }
+
     async fn read(&mut self, state: &Value, private: Vec<u8>) -> pb::read_resource::Response {
         self.client
             .read_resource(pb::read_resource::Request {
@@ -376,8 +383,7 @@ async fn import_sets_private_state_the_next_read_gets() {
 #[tokio::test]
 async fn private_state_outlives_a_state_upgrade_to_the_next_read() {
     let mut o = office().await;
-    let (planned, private) = o.plan_create("a", caps_611(), Vec::new()).await;
-    let (_, private) = o.apply_create("a", &planned, private).await;
+    let private = o.created("a").await;
     // A state stored at version 0: upgraded without private data (the
     // protocol has none there), which Terraform keeps and reads with.
     let upgraded = o
@@ -410,8 +416,7 @@ async fn private_state_outlives_a_state_upgrade_to_the_next_read() {
 #[tokio::test]
 async fn a_move_reads_the_sources_private_state_and_sets_the_targets() {
     let mut o = office().await;
-    let (planned, private) = o.plan_create("a", caps_611(), Vec::new()).await;
-    let (_, private) = o.apply_create("a", &planned, private).await;
+    let private = o.created("a").await;
     let moved = o
         .client
         .move_resource_state(pb::move_resource_state::Request {
