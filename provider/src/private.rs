@@ -229,6 +229,15 @@ mod tests {
     }
 
     #[test]
+    fn private_data_cleared_is_an_empty_object_not_no_bytes() {
+        // No bytes in `planned_private` read as "not sent": the plan before
+        // apply would then start again from the prior data.
+        let mut p = Private::Received(br#"{"id":"ImEi"}"#.to_vec());
+        p.set(None::<&()>).unwrap();
+        assert_eq!(p.into_bytes(), b"{}");
+    }
+
+    #[test]
     fn untouched_bytes_pass_through_unread() {
         let p = Private::Received(b"\xff not json".to_vec());
         assert_eq!(p.into_bytes(), b"\xff not json");
