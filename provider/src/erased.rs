@@ -116,15 +116,9 @@ where
             let plan = read_model::<R::Model>(req.planned_state)?;
             write_model(&self.0.update(ctx, prior, plan).await?, ty)?
         };
-        // What the plan set, or what the author set now; an object
-        // deleted keeps nothing.
-        let private = ctx.private_bytes();
+        // What the plan set, or what the author set now.
         Ok(ApplyResourceChangeResponse {
-            private: if new_state.is_null() {
-                Vec::new()
-            } else {
-                private
-            },
+            private: private_kept(ctx, &new_state),
             ..ApplyResourceChangeResponse::new(new_state)
         })
     }
@@ -140,13 +134,8 @@ where
             Some(model) => write_model(&model, ty)?,
             None => Value::null(ty.clone()),
         };
-        let private = ctx.private_bytes();
         Ok(ReadResourceResponse {
-            private: if new_state.is_null() {
-                Vec::new()
-            } else {
-                private
-            },
+            private: private_kept(ctx, &new_state),
             ..ReadResourceResponse::new(new_state)
         })
     }
@@ -210,6 +199,17 @@ where
     ) -> Result<Option<Vec<u8>>, Diagnostics> {
         self.0.modify_plan(ctx, plan).await?;
         Ok(Some(ctx.private_bytes()))
+    }
+}
+
+/// The private bytes to store with `state`: the call's, unless the
+/// object is gone (deleted, or found missing by read), which keeps none.
+fn private_kept<D>(ctx: &Context<D>, state: &Value) -> Vec<u8> {
+    let private = ctx.private_bytes();
+    if state.is_null() {
+        Vec::new()
+    } else {
+        private
     }
 }
 
