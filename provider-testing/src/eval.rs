@@ -20,23 +20,29 @@ use super::show::same_path;
 /// Terraform's functions the harness implements, each as Terraform 1.11
 /// answers it. Any other function is an error at plan.
 pub const FUNCTIONS: &[&str] = &[
+    "abspath",
     "base64decode",
     "base64encode",
+    "coalesce",
+    "concat",
     "file",
     "format",
     "join",
+    "jsondecode",
     "jsonencode",
     "keys",
     "length",
     "lookup",
     "lower",
     "md5",
+    "merge",
     "sha1",
     "sha256",
     "split",
     "tolist",
     "tomap",
     "toset",
+    "try",
     "upper",
     "values",
 ];
@@ -162,9 +168,9 @@ fn references_in(
                         }
                     }
                     ("var" | "after_apply" | "path" | "terraform" | "count" | "each", _) => {}
-                    ("data", Some(TraversalOperator::GetAttr(ty))) => {
+                    (mode @ ("data" | "ephemeral"), Some(TraversalOperator::GetAttr(ty))) => {
                         if let Some(TraversalOperator::GetAttr(name)) = t.operators.get(1) {
-                            out.insert(format!("data.{}.{}", ty.as_str(), name.as_str()));
+                            out.insert(format!("{mode}.{}.{}", ty.as_str(), name.as_str()));
                         }
                     }
                     (ty, Some(TraversalOperator::GetAttr(name))) => {
@@ -471,8 +477,9 @@ impl<'a> Evaluator<'a> {
                     // `TYPE.NAME`, or `data.TYPE.NAME` (a data resource's
                     // address has the mode in front).
                     let (address, mut used) = match (v.as_str(), attr(0), attr(1)) {
-                        ("data", Some(ty), Some(name)) => (format!("data.{ty}.{name}"), 2),
+                        (mode @ ("data" | "ephemeral"), Some(ty), Some(name)) => (format!("{mode}.{ty}.{name}"), 2),
                         ("data", _, _) => return err("Invalid reference", DATA_NAMES),
+                        ("ephemeral", _, _) => return err("Invalid reference", "The \"ephemeral\" object must be followed by two attribute names: the ephemeral resource type and its name."),
                         (ty, Some(name), _) => (format!("{ty}.{name}"), 1),
                         (ty, None, _) => return err("Invalid reference", format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name ({ty:?}).")),
                     };
@@ -741,6 +748,10 @@ impl<'a> Evaluator<'a> {
                 "the harness does not evaluate expanded arguments (...)",
             );
         }
+        // `try` takes its arguments unevaluated.
+        if f.name.namespace.is_empty() && f.name.name.as_str() == "try" {
+            return crate::functions::try_expressions(&f.args, &|e| self.expr(e, depth));
+        }
         let mut args = Vec::with_capacity(f.args.len());
         for a in &f.args {
             args.push(self.expr(a, depth)?);
@@ -960,6 +971,9 @@ fn ascii_case(s: &str, name: &str, upper: bool) -> Result<String, EvalError> {
 /// Terraform's built-in functions listed in [`FUNCTIONS`].
 fn builtin(name: &str, args: &[Value]) -> Result<Value, EvalError> {
     use sha1::Digest as _;
+    if let Some(answer) = crate::functions::call(name, args) {
+        return answer;
+    }
     match name {
         "upper" => string_fn(args, name, |s| ascii_case(s, name, true)),
         "lower" => string_fn(args, name, |s| ascii_case(s, name, false)),
