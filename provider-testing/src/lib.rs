@@ -3,13 +3,17 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod actions;
 mod client;
 mod config;
 mod core;
 mod data;
+mod ephemeral;
 mod eval;
+mod functions;
 mod order;
 mod outputs;
+mod query;
 mod show;
 mod steps;
 mod syntax;
@@ -26,6 +30,7 @@ use ctywire_tfplugin6::{
 };
 use serde_json::{json, Map, Value as Json};
 
+pub use self::actions::Invoked;
 use self::client::{Client, Schemas};
 use self::config::{
     decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, VariablesScope,
@@ -52,6 +57,8 @@ pub struct Harness {
     /// `ConfigureProvider`.
     configured: Option<Value>,
     resources: BTreeMap<String, Body>,
+    /// `action` blocks' bodies, by address (`action.TYPE.NAME`).
+    actions: BTreeMap<String, Json>,
     variables: BTreeMap<String, Variable>,
     /// Values the test gave input variables (`-var`).
     variable_values: BTreeMap<String, Value>,
@@ -65,6 +72,8 @@ pub struct Harness {
     data_state: DataValues,
     serial: u64,
     warnings: Diagnostics,
+    /// The ephemeral resources of the operation under way.
+    ephemerals: ephemeral::Sessions,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -126,6 +135,7 @@ impl Harness {
             provider_config: json!({}),
             configured: None,
             resources: BTreeMap::new(),
+            actions: BTreeMap::new(),
             variables: BTreeMap::new(),
             variable_values: BTreeMap::new(),
             locals: BTreeMap::new(),
@@ -136,6 +146,7 @@ impl Harness {
             data_state: BTreeMap::new(),
             serial: 0,
             warnings: Diagnostics::new(),
+            ephemerals: Default::default(),
         })
     }
 
@@ -172,6 +183,7 @@ impl Harness {
         for (key, v) in doc {
             match key.as_str() {
                 "terraform" | "//" => {}
+                "action" => syntax::json_actions(&v, &mut declarations)?,
                 "variable" | "locals" | "output" => {
                     syntax::json_declarations(&key, &v, &mut declarations)?
                 }
@@ -187,13 +199,17 @@ impl Harness {
                         b => b,
                     };
                 }
-                "resource" | "data" => {
+                "resource" | "data" | "ephemeral" => {
                     let Json::Object(types) = v else {
                         return Err(Diagnostics::error(format!(
                             "{key:?} is an object of resource types"
                         )));
                     };
-                    let mode = if key == "data" { core::DATA } else { "" };
+                    let mode = match key.as_str() {
+                        "data" => core::DATA,
+                        "ephemeral" => ephemeral::EPHEMERAL,
+                        _ => "",
+                    };
                     for (ty, names) in types {
                         let Json::Object(names) = names else {
                             return Err(Diagnostics::error(format!(
@@ -246,6 +262,7 @@ impl Harness {
         self.variables = doc.variables;
         self.locals = doc.locals;
         self.outputs = doc.outputs;
+        self.actions = doc.actions;
         Ok(self)
     }
 
@@ -436,6 +453,24 @@ impl Harness {
         limit: i64,
     ) -> Result<Vec<Listed>, Diagnostics> {
         self.prepare()?;
+        let (ls, _, _) = self.list_schemas(type_name)?;
+        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &[])?;
+        self.list_value(type_name, &decoded.value, include_resource, limit)
+    }
+
+    /// A list resource type's schemas: its `config`'s, its resource
+    /// type's and its identity's.
+    fn list_schemas(
+        &self,
+        type_name: &str,
+    ) -> Result<
+        (
+            client::ResourceSchema,
+            client::ResourceSchema,
+            client::IdentityType,
+        ),
+        Diagnostics,
+    > {
         let (Some(ls), Some(rs), Some(it)) = (
             self.schemas.lists.get(type_name).cloned(),
             self.schemas.resources.get(type_name).cloned(),
@@ -447,14 +482,25 @@ impl Harness {
                 ))
                 .into());
         };
-        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &[])?;
-        let d = self
-            .client
-            .validate_list(type_name, &decoded.value, &ls.ty)?;
+        Ok((ls, rs, it))
+    }
+
+    /// `ValidateListResourceConfig` and `ListResource` with a decoded
+    /// `config` block, the stream read until it ends or `limit` results
+    /// came.
+    fn list_value(
+        &mut self,
+        type_name: &str,
+        config: &Value,
+        include_resource: bool,
+        limit: i64,
+    ) -> Result<Vec<Listed>, Diagnostics> {
+        let (ls, rs, it) = self.list_schemas(type_name)?;
+        let d = self.client.validate_list(type_name, config, &ls.ty)?;
         self.take(d)?;
         let (listed, d) = self.client.list(
             type_name,
-            &decoded.value,
+            config,
             include_resource,
             limit,
             (&ls.ty, &rs.ty, &it.ty),
@@ -555,6 +601,11 @@ impl Harness {
         let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
         let mut result = self.apply_changes(plan, &mut working, &mut data, &mut warnings);
+        match self.close_ephemerals() {
+            Ok(w) => warnings.extend(w),
+            Err(e) if result.is_ok() => result = Err(e),
+            Err(_) => {}
+        }
         self.warnings.extend(warnings);
         if result.is_ok() {
             // The outputs, from the applied objects.
@@ -613,6 +664,17 @@ impl Harness {
             split(d, warnings)?;
         }
         for address in self.order()? {
+            if ephemeral::is_ephemeral(&address) {
+                if !plan.destroy {
+                    let scope = ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    };
+                    self.open_ephemeral(&address, &scope, warnings)?;
+                }
+                continue;
+            }
             let Some(change) = by_address.get(address.as_str()) else {
                 continue;
             };
@@ -730,15 +792,19 @@ impl Harness {
         self.prepare()?;
         if mode == Mode::Normal {
             self.validate_resources()?;
+            self.forbid_ephemeral_outputs()?;
         }
         let order = self.order()?;
         let mut warnings = Diagnostics::new();
         let result = self.plan_walk(mode, &order, &mut warnings);
+        // The walk's ephemeral resources are closed as it ends.
+        let closed = self.close_ephemerals();
         self.warnings.extend(warnings);
         let (changes, prior, data) = result?;
+        self.warnings.extend(closed?);
         let configured = match mode {
             Mode::Normal => (self.resources.keys())
-                .filter(|a| !is_data(a))
+                .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
                 .cloned()
                 .collect(),
             Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
@@ -808,7 +874,7 @@ impl Harness {
                 // A resource with no object yet is unknown, as core's
                 // evaluator answers for it.
                 let mut planned: BTreeMap<String, (Value, Vec<Path>)> = (order.iter())
-                    .filter(|a| !is_data(a))
+                    .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
                     .map(|a| match prior.get(a) {
                         Some(o) => Ok((a.clone(), (o.value.clone(), o.marks.clone()))),
                         None => Ok((
@@ -817,11 +883,15 @@ impl Harness {
                         )),
                     })
                     .collect::<Result<_, Diagnostics>>()?;
-                for address in order.iter().filter(|a| is_data(a)) {
+                for address in (order.iter()).filter(|a| is_data(a) || ephemeral::is_ephemeral(a)) {
                     let scope = PlanScope {
                         harness: self,
                         planned: &planned,
                     };
+                    if ephemeral::is_ephemeral(address) {
+                        self.open_ephemeral(address, &scope, warnings)?;
+                        continue;
+                    }
                     if let DataPlan::Read(v, marks) =
                         self.plan_data(address, &scope, &changes, warnings)?
                     {
@@ -847,6 +917,10 @@ impl Harness {
                         harness: self,
                         planned: &planned,
                     };
+                    if ephemeral::is_ephemeral(address) {
+                        self.open_ephemeral(address, &scope, warnings)?;
+                        continue;
+                    }
                     if is_data(address) {
                         let read = match self.plan_data(address, &scope, &changes, warnings)? {
                             DataPlan::Read(v, marks) => {
@@ -969,14 +1043,14 @@ impl Harness {
     }
 
     fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
-        let ok = address
-            .strip_prefix(core::DATA)
+        let ok = (address.strip_prefix(core::DATA))
+            .or_else(|| address.strip_prefix(ephemeral::EPHEMERAL))
             .unwrap_or(address)
             .split_once('.')
             .is_some_and(|(t, n)| !t.is_empty() && !n.is_empty() && !n.contains('.'));
         if !ok {
             return Err(Diagnostics::error(format!(
-                "{address:?} is not a resource address: write TYPE.NAME or data.TYPE.NAME"
+                "{address:?} is not a resource address: write TYPE.NAME, data.TYPE.NAME or ephemeral.TYPE.NAME"
             )));
         }
         self.core().schema_of(address).map(|_| ())
@@ -1046,9 +1120,16 @@ impl Harness {
             let decoded = self.decode(&address, &UnknownScope)?;
             let ty = &self.core().schema_of(&address)?.ty;
             let type_name = type_of(&address);
-            let d = match is_data(&address) {
-                true => (self.client).validate_data_resource(type_name, &decoded.value, ty)?,
-                false => (self.client).validate_resource(type_name, &decoded.value, ty)?,
+            if !ephemeral::is_ephemeral(&address) {
+                let block = &self.core().schema_of(&address)?.schema.block;
+                self.forbid_ephemeral_values(&address, block)?;
+            }
+            let d = if ephemeral::is_ephemeral(&address) {
+                (self.client).validate_ephemeral(type_name, &decoded.value, ty)?
+            } else if is_data(&address) {
+                (self.client).validate_data_resource(type_name, &decoded.value, ty)?
+            } else {
+                (self.client).validate_resource(type_name, &decoded.value, ty)?
             };
             self.take(d)?;
         }

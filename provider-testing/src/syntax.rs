@@ -54,6 +54,8 @@ pub(crate) struct Document {
     pub variables: BTreeMap<String, Variable>,
     pub locals: Locals,
     pub outputs: BTreeMap<String, Output>,
+    /// `action` blocks' bodies (JSON syntax), by `action.TYPE.NAME`.
+    pub actions: BTreeMap<String, Json>,
 }
 
 /// An `output` block.
@@ -124,7 +126,19 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                 let o = output(&b.body, name)?;
                 doc.outputs.insert((*name).to_owned(), o);
             }
-            (kind @ ("ephemeral" | "module" | "moved" | "import" | "removed" | "check" | "action" | "list"), _) => {
+            ("ephemeral", [ty, name]) => {
+                let address = format!("ephemeral.{ty}.{name}");
+                if doc.resources.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
+                    return error(format!("Duplicate ephemeral \"{ty}\" configuration: an ephemeral resource named {name:?} is already declared"));
+                }
+            }
+            ("action", [ty, name]) => {
+                let address = format!("action.{ty}.{name}");
+                if doc.actions.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
+                    return error(format!("Duplicate action \"{ty}\" configuration: an action named {name:?} is already declared"));
+                }
+            }
+            (kind @ ("module" | "moved" | "import" | "removed" | "check" | "list"), _) => {
                 return error(format!("the harness does not support {kind:?} blocks yet"))
             }
             (other, labels) => {
@@ -212,7 +226,27 @@ pub(crate) fn json_declarations(
     Ok(())
 }
 
-fn label(l: &BlockLabel) -> &str {
+/// A `main.tf.json` document's `action` property: `{"TYPE": {"NAME": {...}}}`.
+pub(crate) fn json_actions(v: &Json, doc: &mut Document) -> Result<(), Diagnostics> {
+    let Json::Object(types) = v else {
+        return error("\"action\" is an object of action types");
+    };
+    for (ty, names) in types {
+        let Json::Object(names) = names else {
+            return error(format!("action type {ty:?}: an object of action names"));
+        };
+        for (name, body) in names {
+            let body = match body {
+                Json::Array(a) if a.len() == 1 => a[0].clone(),
+                b => b.clone(),
+            };
+            doc.actions.insert(format!("action.{ty}.{name}"), body);
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn label(l: &BlockLabel) -> &str {
     match l {
         BlockLabel::Identifier(i) => i.as_str(),
         BlockLabel::String(s) => s,
@@ -363,7 +397,7 @@ pub(crate) fn type_expr(e: &Expression) -> Result<Type, Diagnostics> {
 /// A body in JSON syntax: attributes as JSON expressions, nested blocks
 /// as objects (an array of them when repeated), labelled blocks keyed by
 /// label.
-fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
+pub(crate) fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
     if depth > ctywire::DEFAULT_MAX_DEPTH {
         return error("the configuration is nested too deeply");
     }
