@@ -91,6 +91,9 @@ pub(crate) struct Stored {
     /// The identity as JSON and its identity schema version (protocol
     /// 6.9; `states.ResourceInstanceObjectSrc.IdentityJSON`).
     pub identity: Option<(Vec<u8>, i64)>,
+    /// The alias of the provider configuration that made it (none: the
+    /// default configuration).
+    pub provider_alias: Option<String>,
 }
 
 /// A decoded object (`states.ResourceInstanceObject`), its marks as
@@ -254,6 +257,8 @@ impl<'a> Core<'a> {
             sensitive: obj.marks.clone(),
             tainted: obj.tainted,
             dependencies: obj.dependencies.clone(),
+            // The harness sets it where it knows the configuration.
+            provider_alias: None,
         })
     }
 

@@ -113,9 +113,10 @@ impl Harness {
                 .insert(address.to_owned(), (unknown, decoded.marks));
             return Ok(());
         }
-        let d = (self.client).validate_ephemeral(type_name, &decoded.value, &rs.ty)?;
+        let client = self.client_for(address)?;
+        let d = client.validate_ephemeral(type_name, &decoded.value, &rs.ty)?;
         split(d, warnings)?;
-        let (opened, d) = (self.client).open_ephemeral(type_name, &decoded.value, &rs.ty)?;
+        let (opened, d) = client.open_ephemeral(type_name, &decoded.value, &rs.ty)?;
         warnings.extend(d);
         let problems = assert_plan_valid(
             &rs.schema.block,
@@ -167,8 +168,9 @@ impl Harness {
         let mut session = self.ephemerals.borrow_mut();
         for inst in session.opened.iter_mut() {
             if inst.renew_at.is_some_and(|t| t <= now) {
+                let client = self.client_for(&inst.address)?;
                 let (private, renew_at, d) =
-                    (self.client).renew_ephemeral(type_of(&inst.address), inst.private.take())?;
+                    client.renew_ephemeral(type_of(&inst.address), inst.private.take())?;
                 split(d, &mut warnings)?;
                 inst.private = private;
                 inst.renew_at = renew_at;
@@ -189,7 +191,9 @@ impl Harness {
             Err(e) => e,
         };
         for inst in session.opened.into_iter().rev() {
-            match (self.client).close_ephemeral(type_of(&inst.address), inst.private) {
+            let closed = (self.client_for(&inst.address))
+                .and_then(|c| c.close_ephemeral(type_of(&inst.address), inst.private));
+            match closed {
                 Ok(d) | Err(d) => all.extend(d),
             }
         }

@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 mod actions;
+mod aliases;
 mod client;
 mod config;
 mod core;
@@ -74,6 +75,12 @@ pub struct Harness {
     warnings: Diagnostics,
     /// The ephemeral resources of the operation under way.
     ephemerals: ephemeral::Sessions,
+    /// Starts another instance of the provider (`with_aliases`).
+    start: Option<aliases::Start>,
+    /// `provider` blocks with an `alias`, by alias.
+    provider_aliases: aliases::Aliases,
+    /// Their provider instances.
+    instances: BTreeMap<String, aliases::Instance>,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -147,6 +154,9 @@ impl Harness {
             serial: 0,
             warnings: Diagnostics::new(),
             ephemerals: Default::default(),
+            start: None,
+            provider_aliases: BTreeMap::new(),
+            instances: BTreeMap::new(),
         })
     }
 
@@ -178,6 +188,7 @@ impl Harness {
             return Err(Diagnostics::error("a configuration is a JSON object"));
         };
         let mut provider_config = json!({});
+        let mut provider_aliases = aliases::Aliases::new();
         let mut resources = BTreeMap::new();
         let mut declarations = Document::default();
         for (key, v) in doc {
@@ -194,10 +205,13 @@ impl Harness {
                             self.provider_type
                         ))
                     })?;
-                    provider_config = match body {
-                        Json::Array(mut a) if a.len() == 1 => a.remove(0),
-                        b => b,
+                    let bodies = match body {
+                        Json::Array(a) => a,
+                        b => vec![b],
                     };
+                    let (default, aliased) = aliases::split_providers(&self.provider_type, bodies)?;
+                    provider_config = default.unwrap_or_else(|| json!({}));
+                    provider_aliases = aliased;
                 }
                 "resource" | "data" | "ephemeral" => {
                     let Json::Object(types) = v else {
@@ -233,6 +247,7 @@ impl Harness {
             }
         }
         declarations.provider = Some(provider_config);
+        declarations.provider_aliases = provider_aliases;
         declarations.resources = resources;
         self.set_document(declarations)
     }
@@ -263,6 +278,7 @@ impl Harness {
         self.locals = doc.locals;
         self.outputs = doc.outputs;
         self.actions = doc.actions;
+        self.provider_aliases = doc.provider_aliases;
         Ok(self)
     }
 
@@ -407,12 +423,12 @@ impl Harness {
         }
         self.prepare()?;
         let mut warnings = Diagnostics::new();
-        let result = self
-            .core()
-            .import(address, id, identity.as_ref(), &mut warnings);
+        let result = (self.core_for(address))
+            .and_then(|core| core.import(address, id, identity.as_ref(), &mut warnings));
         self.warnings.extend(warnings);
         let obj = result?;
-        let stored = self.core().store(type_of(address), &obj)?;
+        let mut stored = self.core().store(type_of(address), &obj)?;
+        stored.provider_alias = self.configured_alias(address)?;
         self.state.insert(address.to_owned(), stored);
         self.serial += 1;
         self.state()
@@ -596,7 +612,10 @@ impl Harness {
         // The refreshed objects become the state, as core saves them.
         let mut working: BTreeMap<String, Stored> = BTreeMap::new();
         for (address, obj) in &plan.prior {
-            working.insert(address.clone(), self.core().store(type_of(address), obj)?);
+            let mut stored = self.core().store(type_of(address), obj)?;
+            stored.provider_alias =
+                (self.state.get(address)).and_then(|s| s.provider_alias.clone());
+            working.insert(address.clone(), stored);
         }
         let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
@@ -640,7 +659,6 @@ impl Harness {
         data: &mut DataValues,
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
-        let core = self.core();
         let by_address: BTreeMap<&str, &Change> = plan
             .changes
             .iter()
@@ -656,10 +674,15 @@ impl Harness {
         deletes.sort_by_key(|c| std::cmp::Reverse(depth_in(&c.address, working)));
         for change in deletes {
             let current = match working.get(&change.address) {
-                Some(s) => Some(core.read_state(&change.address, s)?),
+                Some(s) => Some(
+                    self.core_for(&change.address)?
+                        .read_state(&change.address, s)?,
+                ),
                 None => None,
             };
-            let (new, d) = core.apply(current.as_ref(), change, None);
+            let (new, d) = self
+                .core_for(&change.address)?
+                .apply(current.as_ref(), change, None);
             self.save(working, &change.address, new, change, &d)?;
             split(d, warnings)?;
         }
@@ -701,10 +724,12 @@ impl Harness {
                     // The destroy node: `Simplify(true)` of the replace.
                     let destroy = destroy_part(change);
                     let current = match working.get(&address) {
-                        Some(s) => Some(core.read_state(&address, s)?),
+                        Some(s) => Some(self.core_for(&address)?.read_state(&address, s)?),
                         None => None,
                     };
-                    let (new, d) = core.apply(current.as_ref(), &destroy, None);
+                    let (new, d) = self
+                        .core_for(&address)?
+                        .apply(current.as_ref(), &destroy, None);
                     self.save(working, &address, new, &destroy, &d)?;
                     split(d, warnings)?;
                 }
@@ -720,10 +745,10 @@ impl Harness {
                 },
             )?;
             let current = match working.get(&address) {
-                Some(s) => Some(core.read_state(&address, s)?),
+                Some(s) => Some(self.core_for(&address)?.read_state(&address, s)?),
                 None => None,
             };
-            let actual = core.plan(
+            let actual = self.core_for(&address)?.plan(
                 &address,
                 type_name,
                 &decoded,
@@ -732,7 +757,7 @@ impl Harness {
                 self.create_before_destroy(&address),
                 warnings,
             )?;
-            split(core.check_planned_change(change, &actual), warnings)?;
+            split(self.core().check_planned_change(change, &actual), warnings)?;
             // `reducePlan`: the apply node of a replace creates.
             let reduced = if actual.action.is_replace() {
                 Change {
@@ -744,7 +769,9 @@ impl Harness {
             } else {
                 actual
             };
-            let (new, d) = core.apply(current.as_ref(), &reduced, Some(&decoded));
+            let (new, d) =
+                self.core_for(&address)?
+                    .apply(current.as_ref(), &reduced, Some(&decoded));
             self.save(working, &address, new, &reduced, &d)?;
             split(d, warnings)?;
             if let Some(old) = deposed {
@@ -752,8 +779,10 @@ impl Harness {
                 // provider that answers its delete with an object is
                 // refused by `apply` (core keeps such an object deposed in
                 // state; the harness keeps no deposed objects).
-                let obj = core.read_state(&address, &old)?;
-                let (_, d) = core.apply(Some(&obj), &destroy_part(change), None);
+                let obj = self.core().read_state(&address, &old)?;
+                let (_, d) =
+                    self.core_for(&address)?
+                        .apply(Some(&obj), &destroy_part(change), None);
                 split(d, warnings)?;
             }
         }
@@ -779,10 +808,12 @@ impl Harness {
                     obj.tainted = true;
                 }
                 obj.dependencies = self.dependencies(address);
-                working.insert(
-                    address.to_owned(),
-                    self.core().store(type_of(address), &obj)?,
-                );
+                let mut stored = self.core().store(type_of(address), &obj)?;
+                stored.provider_alias = match self.resources.contains_key(address) {
+                    true => self.configured_alias(address)?,
+                    false => (working.get(address)).and_then(|s| s.provider_alias.clone()),
+                };
+                working.insert(address.to_owned(), stored);
             }
         }
         Ok(())
@@ -861,7 +892,9 @@ impl Harness {
         let mut prior: BTreeMap<String, Object> = BTreeMap::new();
         for (address, stored) in &self.state {
             let obj = core.read_state(address, stored)?;
-            if let Some(o) = core.refresh(address, &stored.type_name, &obj, warnings)? {
+            if let Some(o) =
+                (self.core_for(address)?).refresh(address, &stored.type_name, &obj, warnings)?
+            {
                 prior.insert(address.clone(), o);
             }
         }
@@ -902,7 +935,7 @@ impl Harness {
             }
             Mode::Destroy => {
                 for (address, obj) in &prior {
-                    changes.push(core.plan_destroy(
+                    changes.push(self.core_for(address)?.plan_destroy(
                         address,
                         type_of(address),
                         Some(obj),
@@ -937,7 +970,7 @@ impl Harness {
                         continue;
                     }
                     let decoded = self.decode(address, &scope)?;
-                    let change = core.plan(
+                    let change = self.core_for(address)?.plan(
                         address,
                         type_of(address),
                         &decoded,
@@ -956,8 +989,12 @@ impl Harness {
                 // configured are destroyed, and the plan says why.
                 for (address, obj) in &prior {
                     if !self.resources.contains_key(address) {
-                        let mut change =
-                            core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
+                        let mut change = (self.core_for(address)?).plan_destroy(
+                            address,
+                            type_of(address),
+                            Some(obj),
+                            warnings,
+                        )?;
                         if change.action == ChangeAction::Delete {
                             change.action_reason = Some("delete_because_no_resource_config");
                         }
@@ -1101,15 +1138,14 @@ impl Harness {
     fn prepare(&mut self) -> Result<(), Diagnostics> {
         self.check_variables()?;
         let (ty, value) = self.provider_value()?;
-        if self.configured.as_ref() == Some(&value) {
-            return Ok(());
+        if self.configured.as_ref() != Some(&value) {
+            let d = self.client.validate_provider_config(&value, &ty)?;
+            self.take(d)?;
+            let d = self.client.configure(&value, &ty)?;
+            self.take(d)?;
+            self.configured = Some(value);
         }
-        let d = self.client.validate_provider_config(&value, &ty)?;
-        self.take(d)?;
-        let d = self.client.configure(&value, &ty)?;
-        self.take(d)?;
-        self.configured = Some(value);
-        Ok(())
+        self.configure_aliases()
     }
 
     /// The validate walk: each body with its references unknown, sent to
@@ -1125,11 +1161,14 @@ impl Harness {
                 self.forbid_ephemeral_values(&address, block)?;
             }
             let d = if ephemeral::is_ephemeral(&address) {
-                (self.client).validate_ephemeral(type_name, &decoded.value, ty)?
+                self.client_for(&address)?
+                    .validate_ephemeral(type_name, &decoded.value, ty)?
             } else if is_data(&address) {
-                (self.client).validate_data_resource(type_name, &decoded.value, ty)?
+                self.client_for(&address)?
+                    .validate_data_resource(type_name, &decoded.value, ty)?
             } else {
-                (self.client).validate_resource(type_name, &decoded.value, ty)?
+                self.client_for(&address)?
+                    .validate_resource(type_name, &decoded.value, ty)?
             };
             self.take(d)?;
         }
@@ -1141,6 +1180,7 @@ impl Harness {
         match self.resources.get(address) {
             Some(Body::Json(body)) => {
                 check_meta(address, body)?;
+                self.configured_alias(address)?;
                 decode_body(&rs.schema.block, body, scope, META_ARGUMENTS)
             }
             Some(Body::Value(value)) => Ok(Decoded {
@@ -1172,7 +1212,7 @@ fn type_of_provider(resource_type: &str) -> &str {
 /// meta-arguments are honoured; the others are refused rather than
 /// ignored.
 fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
-    for key in ["count", "for_each", "provider", "connection", "provisioner"] {
+    for key in ["count", "for_each", "connection", "provisioner"] {
         if body.get(key).is_some() {
             return Err(Diagnostics::error(format!(
                 "{address}: the harness does not support {key:?}"

@@ -56,6 +56,8 @@ pub(crate) struct Document {
     pub outputs: BTreeMap<String, Output>,
     /// `action` blocks' bodies (JSON syntax), by `action.TYPE.NAME`.
     pub actions: BTreeMap<String, Json>,
+    /// `provider` blocks with an `alias`, by alias.
+    pub provider_aliases: crate::aliases::Aliases,
 }
 
 /// An `output` block.
@@ -76,6 +78,7 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
         Diagnostics::from(Diagnostic::error("Invalid configuration").with_detail(e.to_string()))
     })?;
     let mut doc = Document::default();
+    let mut providers = Vec::new();
     for s in body.iter() {
         let b = match s {
             Structure::Block(b) => b,
@@ -93,9 +96,7 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                 if *name != provider_type {
                     return error(format!("the configuration's provider block is for {name:?}; the harness holds the {provider_type:?} provider"));
                 }
-                if doc.provider.replace(block_json(&b.body, 0)?).is_some() {
-                    return error(format!("Duplicate provider configuration: a {name:?} provider is configured twice (aliases are not supported by the harness)"));
-                }
+                providers.push(block_json(&b.body, 0)?);
             }
             ("resource", [ty, name]) => {
                 let address = format!("{ty}.{name}");
@@ -149,6 +150,9 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
             }
         }
     }
+    let (default, aliases) = crate::aliases::split_providers(provider_type, providers)?;
+    doc.provider = default;
+    doc.provider_aliases = aliases;
     Ok(doc)
 }
 
@@ -409,6 +413,8 @@ pub(crate) fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnosti
                 let key = a.key.as_str();
                 let v = if key == "depends_on" {
                     depends_on(&a.expr)?
+                } else if key == "provider" {
+                    provider_reference(&a.expr)?
                 } else {
                     expression_json(&a.expr, depth)?
                 };
@@ -457,6 +463,21 @@ pub(crate) fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnosti
         }
     }
     Ok(Json::Object(out))
+}
+
+/// `provider = kv.other`: the configuration's address as JSON syntax
+/// writes it (`"kv.other"`), not a reference to a value.
+fn provider_reference(e: &Expression) -> Result<Json, Diagnostics> {
+    match e {
+        Expression::Variable(v) => Ok(Json::String(v.as_str().to_owned())),
+        Expression::Traversal(t) => match (&t.expr, t.operators.as_slice()) {
+            (Expression::Variable(p), [TraversalOperator::GetAttr(alias)]) => {
+                Ok(Json::String(format!("{}.{}", p.as_str(), alias.as_str())))
+            }
+            _ => error("provider names a provider configuration (NAME or NAME.ALIAS)"),
+        },
+        _ => error("provider names a provider configuration (NAME or NAME.ALIAS)"),
+    }
 }
 
 /// `depends_on = [kv_entry.a]`: the addresses as JSON syntax writes them.

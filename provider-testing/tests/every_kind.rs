@@ -24,8 +24,9 @@ mod kv;
 /// starting with `renew` asks to be renewed at once) and the action
 /// `rec_notify` (progress `sending MESSAGE`, `sent`; the message `fail`
 /// fails). Every call is logged.
+/// The provider's `label` names the instance in what it logs.
 #[derive(Clone, Default)]
-struct Rec(Arc<Mutex<Vec<String>>>);
+struct Rec(Arc<Mutex<Vec<String>>>, Arc<Mutex<String>>);
 
 impl Rec {
     fn log(&self, line: String) {
@@ -34,6 +35,15 @@ impl Rec {
 
     fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.0.lock().unwrap())
+    }
+
+    /// Another instance, logging to the same log.
+    fn another(&self) -> Rec {
+        Rec(self.0.clone(), Arc::default())
+    }
+
+    fn label(&self) -> String {
+        self.1.lock().unwrap().clone()
     }
 }
 
@@ -61,10 +71,21 @@ impl tf::Provider for Rec {
             .attribute(Attribute::new("name", Type::String).required())
             .attribute(Attribute::new("value", Type::String).computed());
         let notify = Block::new().attribute(Attribute::new("message", Type::String).required());
-        tf::Schemas::new(Schema::new(Block::new()))
+        let config = Block::new().attribute(Attribute::new("label", Type::String).optional());
+        tf::Schemas::new(Schema::new(config))
             .resource("rec_secret", Schema::new(secret))
             .ephemeral_resource("rec_token", Schema::new(token))
             .action("rec_notify", Schema::new(notify))
+    }
+
+    async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
+        let label = req
+            .config
+            .attr("label")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        *self.1.lock().unwrap() = label.to_owned();
+        Diagnostics::new()
     }
 
     async fn plan_resource_change(
@@ -83,6 +104,16 @@ impl tf::Provider for Rec {
         req: tf::ApplyResourceChangeRequest,
     ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
         let mut new = req.planned_state;
+        if new.is_null() && !self.label().is_empty() {
+            self.log(format!(
+                "delete {} via {}",
+                name_of(&req.prior_state),
+                self.label()
+            ));
+        }
+        if !new.is_null() && !self.label().is_empty() {
+            self.log(format!("apply {} via {}", name_of(&new), self.label()));
+        }
         if !new.is_null() && !new.attr("length").is_some_and(Value::is_known) {
             let password = req.config.attr("password").and_then(Value::as_str);
             self.log(format!("apply {} password={password:?}", name_of(&new)));
@@ -458,4 +489,60 @@ list "kv_entry" "first" {
         assert_eq!(e.iter().next().unwrap().summary, summary, "{text}");
     }
     let _ = std::fs::remove_dir_all(&store);
+}
+
+#[test]
+fn each_provider_configuration_is_an_instance_of_its_own_and_keeps_its_objects() {
+    let first = Rec::default();
+    let rec = first.clone();
+    let others = first.clone();
+    let starts = Arc::new(Mutex::new(Some(first)));
+    let mut tf = Harness::with_aliases(move || {
+        // The first instance serves the default configuration; the others
+        // share its log.
+        starts
+            .lock()
+            .unwrap()
+            .take()
+            .unwrap_or_else(|| others.another())
+    })
+    .unwrap();
+    let config = |with_b: bool, with_alias: bool| {
+        let mut text = String::from("provider \"rec\" {\n  label = \"main\"\n}\n");
+        if with_alias {
+            text += "provider \"rec\" {\n  alias = \"two\"\n  label = \"two\"\n}\n";
+        }
+        text += "resource \"rec_secret\" \"a\" {\n  name = \"a\"\n}\n";
+        if with_b {
+            text += "resource \"rec_secret\" \"b\" {\n  provider = rec.two\n  name = \"b\"\n}\n";
+        }
+        text
+    };
+    tf.config_hcl(&config(true, true)).unwrap();
+    tf.apply().unwrap();
+    let log = rec.take();
+    assert!(log.contains(&"apply a via main".to_owned()), "{log:?}");
+    assert!(log.contains(&"apply b via two".to_owned()), "{log:?}");
+
+    // Gone from the configuration, b is destroyed through the
+    // configuration that made it.
+    tf.config_hcl(&config(false, true)).unwrap();
+    tf.apply().unwrap();
+    assert!(rec.take().contains(&"delete b via two".to_owned()));
+
+    // An object whose configuration is gone too cannot be destroyed.
+    tf.config_hcl(&config(true, true)).unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&config(false, false)).unwrap();
+    let e = tf.plan().unwrap_err();
+    assert_eq!(
+        e.iter().next().unwrap().summary,
+        "Provider configuration not present"
+    );
+
+    // A harness that cannot start instances refuses aliases.
+    let (mut single, _) = harness();
+    single.config_hcl(&config(true, true)).unwrap();
+    let e = single.plan().unwrap_err();
+    assert!(e.to_string().contains("Harness::with_aliases"), "{e}");
 }

@@ -358,12 +358,8 @@ impl Which {
 
     fn harness(self) -> Result<Harness, Diagnostics> {
         let h = match self {
-            Which::Kv => {
-                let built = kv::provider()
-                    .build()
-                    .map_err(|e| Diagnostics::error(e.to_string()))?;
-                Harness::new(built)?
-            }
+            // A provider instance per configuration (kinds.rs's aliases).
+            Which::Kv => Harness::with_aliases(|| kv::provider().build().expect("kv builds"))?,
             Which::Test => Harness::new(e2e_provider::in_process())?,
             Which::Check => Harness::new(check::Check)?,
             Which::Sets => {

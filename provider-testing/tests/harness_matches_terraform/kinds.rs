@@ -201,6 +201,55 @@ resource "kv_entry" "a" {
     )
 }
 
+/// Two configurations of kv, each with its own store directory: `b` and
+/// the data source go through the alias.
+fn aliases_with(store: &Path, with_b: bool) -> Json {
+    let other = Json::String(store.join("other").display().to_string());
+    let b = match with_b {
+        true => {
+            r#"
+resource "kv_entry" "b" {
+  provider = kv.other
+  key      = "b"
+  value    = kv_entry.a.id
+}
+"#
+        }
+        false => "",
+    };
+    hcl_kv(
+        store,
+        &format!(
+            r#"
+provider "kv" {{
+  alias = "other"
+  root  = {other}
+}}
+resource "kv_entry" "a" {{
+  key   = "a"
+  value = "one"
+}}
+{b}
+data "kv_entries" "other" {{
+  provider   = kv.other
+  depends_on = [kv_entry.a]
+}}
+output "other_keys" {{
+  value = data.kv_entries.other.keys
+}}
+"#
+        ),
+    )
+}
+
+fn aliases(store: &Path) -> Json {
+    aliases_with(store, true)
+}
+
+fn aliases_b_removed(store: &Path) -> Json {
+    aliases_with(store, false)
+}
+
 pub fn scenarios() -> Vec<Scenario> {
     use Step::*;
     vec![
@@ -228,6 +277,11 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "ephemeral: a value in a root module output is refused",
             provider: Which::Check,
             steps: vec![PlanFails(ephemeral_in_output)],
+        },
+        Scenario {
+            name: "aliases: a second kv configuration with its own store, for a resource and a data source; its object destroyed through it",
+            provider: Which::Kv,
+            steps: vec![Apply(aliases), Plan(aliases), Apply(aliases_b_removed)],
         },
         Scenario {
             name: "functions: merge, concat, coalesce, try, jsondecode and abspath in attributes and outputs",
