@@ -77,6 +77,12 @@ pub(crate) struct Opened {
     pub renew_at: Option<std::time::SystemTime>,
 }
 
+/// What `RenewEphemeralResource` answered.
+pub(crate) struct Renewed {
+    pub private: Option<Vec<u8>>,
+    pub renew_at: Option<std::time::SystemTime>,
+}
+
 /// A protobuf timestamp as a time; one out of range is the epoch's
 /// bounds, never a panic.
 fn time_of(seconds: i64, nanos: i32) -> std::time::SystemTime {
@@ -490,7 +496,7 @@ impl Client {
         &self,
         type_name: &str,
         private: Option<Vec<u8>>,
-    ) -> Result<(Option<Vec<u8>>, Option<std::time::SystemTime>, Diagnostics), Diagnostics> {
+    ) -> Result<(Renewed, Diagnostics), Diagnostics> {
         let req = pb::renew_ephemeral_resource::Request {
             type_name: type_name.into(),
             private,
@@ -499,11 +505,11 @@ impl Client {
             .block_on(self.service.renew_ephemeral_resource(Request::new(req)))?
             .map_err(|s| status("RenewEphemeralResource", s))?
             .into_inner();
-        Ok((
-            resp.private,
-            resp.renew_at.map(|t| time_of(t.seconds, t.nanos)),
-            diags(&resp.diagnostics),
-        ))
+        let renewed = Renewed {
+            private: resp.private,
+            renew_at: resp.renew_at.map(|t| time_of(t.seconds, t.nanos)),
+        };
+        Ok((renewed, diags(&resp.diagnostics)))
     }
 
     /// `CloseEphemeralResource`.

@@ -169,11 +169,11 @@ impl Harness {
         for inst in session.opened.iter_mut() {
             if inst.renew_at.is_some_and(|t| t <= now) {
                 let client = self.client_for(&inst.address)?;
-                let (private, renew_at, d) =
+                let (renewed, d) =
                     client.renew_ephemeral(type_of(&inst.address), inst.private.take())?;
                 split(d, &mut warnings)?;
-                inst.private = private;
-                inst.renew_at = renew_at;
+                inst.private = renewed.private;
+                inst.renew_at = renewed.renew_at;
             }
         }
         Ok(warnings)

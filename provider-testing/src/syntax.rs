@@ -104,10 +104,15 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                     return error(format!("Duplicate resource {address}: a resource with this type and name is already declared"));
                 }
             }
-            ("data", [ty, name]) => {
-                let address = format!("data.{ty}.{name}");
+            // Data and ephemeral resources: the mode in front of the address.
+            (mode @ ("data" | "ephemeral"), [ty, name]) => {
+                let address = format!("{mode}.{ty}.{name}");
                 if doc.resources.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
-                    return error(format!("Duplicate data \"{ty}\" configuration: a data resource named {name:?} is already declared"));
+                    let what = match mode {
+                        "data" => "a data resource",
+                        _ => "an ephemeral resource",
+                    };
+                    return error(format!("Duplicate {mode} \"{ty}\" configuration: {what} named {name:?} is already declared"));
                 }
             }
             ("variable", [name]) => {
@@ -126,12 +131,6 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
             ("output", [name]) => {
                 let o = output(&b.body, name)?;
                 doc.outputs.insert((*name).to_owned(), o);
-            }
-            ("ephemeral", [ty, name]) => {
-                let address = format!("ephemeral.{ty}.{name}");
-                if doc.resources.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
-                    return error(format!("Duplicate ephemeral \"{ty}\" configuration: an ephemeral resource named {name:?} is already declared"));
-                }
             }
             ("action", [ty, name]) => {
                 let address = format!("action.{ty}.{name}");

@@ -55,6 +55,11 @@ fn name_of(v: &Value) -> String {
     }
 }
 
+/// The name an ephemeral token's open put in its private data.
+fn private_name(private: &Option<Vec<u8>>) -> String {
+    String::from_utf8_lossy(private.as_deref().unwrap_or_default()).into_owned()
+}
+
 #[async_trait]
 impl tf::Provider for Rec {
     fn schemas(&self) -> tf::Schemas {
@@ -154,8 +159,7 @@ impl tf::Provider for Rec {
         &self,
         req: tf::RenewEphemeralResourceRequest,
     ) -> Result<tf::RenewEphemeralResourceResponse, Diagnostics> {
-        let name = String::from_utf8_lossy(req.private.as_deref().unwrap_or_default()).into_owned();
-        self.log(format!("renew {name}"));
+        self.log(format!("renew {}", private_name(&req.private)));
         Ok(tf::RenewEphemeralResourceResponse {
             private: req.private,
             ..Default::default()
@@ -166,8 +170,7 @@ impl tf::Provider for Rec {
         &self,
         req: tf::CloseEphemeralResourceRequest,
     ) -> Diagnostics {
-        let name = String::from_utf8_lossy(req.private.as_deref().unwrap_or_default()).into_owned();
-        self.log(format!("close {name}"));
+        self.log(format!("close {}", private_name(&req.private)));
         Diagnostics::new()
     }
 
