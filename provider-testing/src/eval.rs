@@ -888,6 +888,22 @@ fn to_type(v: &Value, ty: &Type, summary: &str) -> Result<Value, EvalError> {
     })
 }
 
+/// The name of function `name`'s parameter `i`, as Terraform's messages
+/// name it (`function.Parameter.Name`).
+fn parameter(name: &str, i: usize) -> &'static str {
+    match (name, i) {
+        ("file", _) => "path",
+        ("join" | "split", 0) => "separator",
+        ("join", _) => "lists",
+        ("format", 0) => "format",
+        ("format", _) => "args",
+        ("lookup", 0) => "inputMap",
+        ("lookup", 1) => "key",
+        ("lookup", _) => "default",
+        _ => "str",
+    }
+}
+
 /// A function argument converted to `ty`, with Terraform's wording.
 fn arg(args: &[Value], i: usize, ty: &Type, name: &str) -> Result<Value, EvalError> {
     let v = args.get(i).ok_or_else(|| EvalError {
@@ -896,7 +912,7 @@ fn arg(args: &[Value], i: usize, ty: &Type, name: &str) -> Result<Value, EvalErr
     })?;
     v.convert(ty).map_err(|e| EvalError {
         summary: "Invalid function argument".into(),
-        detail: format!("Invalid value for argument {}: {e}.", i + 1),
+        detail: format!("Invalid value for {:?} parameter: {e}.", parameter(name, i)),
     })
 }
 
@@ -927,8 +943,8 @@ fn string_arg(args: &[Value], i: usize, name: &str) -> Result<Option<String>, Ev
         None => err(
             "Invalid function argument",
             format!(
-                "Invalid value for argument {}: argument must not be null.",
-                i + 1
+                "Invalid value for {:?} parameter: argument must not be null.",
+                parameter(name, i)
             ),
         ),
     }
@@ -1040,8 +1056,8 @@ fn builtin(name: &str, args: &[Value]) -> Result<Value, EvalError> {
                     return err(
                         "Invalid function argument",
                         format!(
-                            "Invalid value for argument {}: argument must not be null.",
-                            i + 1
+                            "Invalid value for {:?} parameter: argument must not be null.",
+                            parameter(name, i)
                         ),
                     );
                 };
@@ -1397,6 +1413,35 @@ mod tests {
 
     fn eval(text: &str) -> Value {
         evaluate_template(text, &UnknownScope).unwrap().value
+    }
+
+    #[test]
+    fn a_null_argument_is_refused_naming_its_parameter_as_terraform_does() {
+        for (call, param) in [
+            ("upper(null)", "str"),
+            ("md5(null)", "str"),
+            ("base64decode(null)", "str"),
+            ("split(null, \"a\")", "separator"),
+            ("split(\",\", null)", "str"),
+            ("join(null, [\"a\"])", "separator"),
+            ("join(\",\", null)", "lists"),
+            ("format(null)", "format"),
+            ("lookup({a = \"b\"}, null, \"x\")", "key"),
+            ("file(null)", "path"),
+        ] {
+            let e = evaluate_template(&format!("${{{call}}}"), &UnknownScope)
+                .err()
+                .unwrap_or_else(|| panic!("{call} was accepted"));
+            assert_eq!(
+                (e.summary.as_str(), e.detail.as_str()),
+                (
+                    "Invalid function argument",
+                    format!("Invalid value for {param:?} parameter: argument must not be null.")
+                        .as_str()
+                ),
+                "{call}"
+            );
+        }
     }
 
     #[test]
