@@ -47,6 +47,10 @@ pub(crate) struct Schemas {
     pub data_sources: BTreeMap<String, ResourceSchema>,
     /// List resource types' `config` schemas.
     pub lists: BTreeMap<String, ResourceSchema>,
+    /// Ephemeral resources' schemas.
+    pub ephemerals: BTreeMap<String, ResourceSchema>,
+    /// Actions' schemas.
+    pub actions: BTreeMap<String, ResourceSchema>,
     /// Provider functions' signatures, by name.
     pub functions: BTreeMap<String, ctywire_tfplugin6::Function>,
 }
@@ -64,6 +68,31 @@ pub(crate) struct Listed {
     pub identity: Value,
     pub display_name: String,
     pub object: Option<Value>,
+}
+
+/// What `OpenEphemeralResource` answered.
+pub(crate) struct Opened {
+    pub result: Value,
+    pub private: Option<Vec<u8>>,
+    pub renew_at: Option<std::time::SystemTime>,
+}
+
+/// What `RenewEphemeralResource` answered.
+pub(crate) struct Renewed {
+    pub private: Option<Vec<u8>>,
+    pub renew_at: Option<std::time::SystemTime>,
+}
+
+/// A protobuf timestamp as a time; one out of range is the epoch's
+/// bounds, never a panic.
+fn time_of(seconds: i64, nanos: i32) -> std::time::SystemTime {
+    let epoch = std::time::UNIX_EPOCH;
+    let nanos = std::time::Duration::from_nanos(nanos.clamp(0, 999_999_999) as u64);
+    let at = match u64::try_from(seconds) {
+        Ok(s) => epoch.checked_add(std::time::Duration::from_secs(s)),
+        Err(_) => epoch.checked_sub(std::time::Duration::from_secs(seconds.unsigned_abs())),
+    };
+    at.and_then(|t| t.checked_add(nanos)).unwrap_or(epoch)
 }
 
 /// The service, held as core holds a provider client.
@@ -254,6 +283,14 @@ impl Client {
         for (name, s) in &resp.list_resource_schemas {
             lists.insert(name.clone(), convert(name, Some(s))?);
         }
+        let mut ephemerals = BTreeMap::new();
+        for (name, s) in &resp.ephemeral_resource_schemas {
+            ephemerals.insert(name.clone(), convert(name, Some(s))?);
+        }
+        let mut actions = BTreeMap::new();
+        for (name, s) in &resp.action_schemas {
+            actions.insert(name.clone(), convert(name, s.schema.as_ref())?);
+        }
         let mut functions = BTreeMap::new();
         for (name, f) in &resp.functions {
             let f = function_from_proto(f).map_err(|e| {
@@ -267,6 +304,8 @@ impl Client {
             identities: self.identity_schemas()?,
             data_sources,
             lists,
+            ephemerals,
+            actions,
             functions,
         })
     }
@@ -401,6 +440,164 @@ impl Client {
             .result
             .ok_or_else(|| format!("the function {name} returned no result"))?;
         decode_dynamic_value(Some(&result), &f.return_type).map_err(|e| e.to_string())
+    }
+
+    /// `ValidateEphemeralResourceConfig`.
+    pub(crate) fn validate_ephemeral(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_ephemeral_resource_config::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+        };
+        let resp = self
+            .block_on(
+                self.service
+                    .validate_ephemeral_resource_config(Request::new(req)),
+            )?
+            .map_err(|s| status("ValidateEphemeralResourceConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    /// `OpenEphemeralResource`: the result, or the provider's errors.
+    pub(crate) fn open_ephemeral(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<(Opened, Diagnostics), Diagnostics> {
+        let req = pb::open_ephemeral_resource::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.open_ephemeral_resource(Request::new(req)))?
+            .map_err(|s| status("OpenEphemeralResource", s))?
+            .into_inner();
+        let mut diagnostics = diags(&resp.diagnostics);
+        refuse_deferral(resp.deferred.is_some(), &mut diagnostics);
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        let opened = Opened {
+            result: decoded(resp.result.as_ref(), ty, "ephemeral resource result")?,
+            private: resp.private,
+            renew_at: resp.renew_at.map(|t| time_of(t.seconds, t.nanos)),
+        };
+        Ok((opened, diagnostics))
+    }
+
+    /// `RenewEphemeralResource`: the next private data and renewal time.
+    pub(crate) fn renew_ephemeral(
+        &self,
+        type_name: &str,
+        private: Option<Vec<u8>>,
+    ) -> Result<(Renewed, Diagnostics), Diagnostics> {
+        let req = pb::renew_ephemeral_resource::Request {
+            type_name: type_name.into(),
+            private,
+        };
+        let resp = self
+            .block_on(self.service.renew_ephemeral_resource(Request::new(req)))?
+            .map_err(|s| status("RenewEphemeralResource", s))?
+            .into_inner();
+        let renewed = Renewed {
+            private: resp.private,
+            renew_at: resp.renew_at.map(|t| time_of(t.seconds, t.nanos)),
+        };
+        Ok((renewed, diags(&resp.diagnostics)))
+    }
+
+    /// `CloseEphemeralResource`.
+    pub(crate) fn close_ephemeral(
+        &self,
+        type_name: &str,
+        private: Option<Vec<u8>>,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::close_ephemeral_resource::Request {
+            type_name: type_name.into(),
+            private,
+        };
+        let resp = self
+            .block_on(self.service.close_ephemeral_resource(Request::new(req)))?
+            .map_err(|s| status("CloseEphemeralResource", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    /// `ValidateActionConfig`.
+    pub(crate) fn validate_action(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::validate_action_config::Request {
+            type_name: type_name.into(),
+            config: dv(config, ty)?,
+        };
+        let resp = self
+            .block_on(self.service.validate_action_config(Request::new(req)))?
+            .map_err(|s| status("ValidateActionConfig", s))?;
+        Ok(diags(&resp.into_inner().diagnostics))
+    }
+
+    /// `PlanAction`: the provider's diagnostics (a deferral is refused).
+    pub(crate) fn plan_action(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<Diagnostics, Diagnostics> {
+        let req = pb::plan_action::Request {
+            action_type: type_name.into(),
+            config: dv(config, ty)?,
+            client_capabilities: capabilities(),
+        };
+        let resp = self
+            .block_on(self.service.plan_action(Request::new(req)))?
+            .map_err(|s| status("PlanAction", s))?
+            .into_inner();
+        let mut diagnostics = diags(&resp.diagnostics);
+        refuse_deferral(resp.deferred.is_some(), &mut diagnostics);
+        Ok(diagnostics)
+    }
+
+    /// `InvokeAction`'s stream read to its end: the progress messages in
+    /// order, and the diagnostics of the `Completed` event (none when the
+    /// stream ends without one: core's `actionTriggerApplyInstance.Invoke`
+    /// reads events until the stream ends).
+    pub(crate) fn invoke_action(
+        &self,
+        type_name: &str,
+        config: &Value,
+        ty: &Type,
+    ) -> Result<(Vec<String>, Diagnostics), Diagnostics> {
+        use pb::invoke_action::event::Type as Event;
+        let req = pb::invoke_action::Request {
+            action_type: type_name.into(),
+            config: dv(config, ty)?,
+            client_capabilities: capabilities(),
+        };
+        let mut rx = self
+            .block_on(self.service.invoke_action(Request::new(req)))?
+            .map_err(|s| status("InvokeAction", s))?
+            .into_inner()
+            .into_inner();
+        let mut progress = Vec::new();
+        loop {
+            let Some(event) = self.block_on(rx.recv())? else {
+                return Ok((progress, Diagnostics::new()));
+            };
+            match event.map_err(|s| status("InvokeAction", s))?.r#type {
+                Some(Event::Progress(p)) => progress.push(p.message),
+                Some(Event::Completed(c)) => return Ok((progress, diags(&c.diagnostics))),
+                None => {}
+            }
+        }
     }
 
     pub(crate) fn validate_provider_config(

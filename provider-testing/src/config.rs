@@ -498,6 +498,10 @@ impl Scope for PlanScope<'_> {
                 }
                 Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
             }
+            Reference::Resource { address, path } if crate::ephemeral::is_ephemeral(address) => {
+                let (v, marks) = self.harness.ephemeral_value(address)?;
+                resolve_in(&v, &marks, path)
+            }
             Reference::Resource { address, path } => {
                 let (v, marks) = self
                     .planned
@@ -546,6 +550,10 @@ impl Scope for ApplyScope<'_> {
                         .unwrap_or(Value::null(ctywire::Type::Dynamic)),
                     Vec::new(),
                 ))
+            }
+            Reference::Resource { address, path } if crate::ephemeral::is_ephemeral(address) => {
+                let (v, marks) = self.harness.ephemeral_value(address)?;
+                resolve_in(&v, &marks, path)
             }
             Reference::Resource { address, path } if crate::core::is_data(address) => {
                 let (v, marks) = self

@@ -91,6 +91,9 @@ pub(crate) struct Stored {
     /// The identity as JSON and its identity schema version (protocol
     /// 6.9; `states.ResourceInstanceObjectSrc.IdentityJSON`).
     pub identity: Option<(Vec<u8>, i64)>,
+    /// The alias of the provider configuration that made it (none: the
+    /// default configuration).
+    pub provider_alias: Option<String>,
 }
 
 /// A decoded object (`states.ResourceInstanceObject`), its marks as
@@ -135,7 +138,9 @@ pub(crate) struct Core<'a> {
 
 /// `type.name` → `type`; `data.type.name` → `type`.
 pub(crate) fn type_of(address: &str) -> &str {
-    let address = address.strip_prefix(DATA).unwrap_or(address);
+    let address = (address.strip_prefix(DATA))
+        .or_else(|| address.strip_prefix(crate::ephemeral::EPHEMERAL))
+        .unwrap_or(address);
     address.split('.').next().unwrap_or(address)
 }
 
@@ -160,6 +165,9 @@ fn error(summary: &str, detail: String) -> Diagnostic {
 impl<'a> Core<'a> {
     /// The schema of the resource or data resource at `address`.
     pub(crate) fn schema_of(&self, address: &str) -> Result<&'a ResourceSchema, Diagnostics> {
+        if crate::ephemeral::is_ephemeral(address) {
+            return crate::ephemeral::schema(self.schemas, self.provider, type_of(address));
+        }
         match is_data(address) {
             true => self.data_schema(type_of(address)),
             false => self.schema(type_of(address)),
@@ -249,6 +257,8 @@ impl<'a> Core<'a> {
             sensitive: obj.marks.clone(),
             tainted: obj.tainted,
             dependencies: obj.dependencies.clone(),
+            // The harness sets it where it knows the configuration.
+            provider_alias: None,
         })
     }
 

@@ -108,13 +108,10 @@ impl Harness {
         let core = self.core();
         let type_name = type_of(address);
         let rs = core.data_schema(type_name)?;
-        let d = self
-            .client
-            .validate_data_resource(type_name, &decoded.value, &rs.ty)?;
+        let client = self.client_for(address)?;
+        let d = client.validate_data_resource(type_name, &decoded.value, &rs.ty)?;
         split(d, warnings)?;
-        let (value, d) = self
-            .client
-            .read_data_source(type_name, &decoded.value, &rs.ty)?;
+        let (value, d) = client.read_data_source(type_name, &decoded.value, &rs.ty)?;
         split(d, warnings)?;
         let bug = |summary: &str, what: &str| -> Diagnostics {
             Diagnostic::error(summary)

@@ -20,23 +20,29 @@ use super::show::same_path;
 /// Terraform's functions the harness implements, each as Terraform 1.11
 /// answers it. Any other function is an error at plan.
 pub const FUNCTIONS: &[&str] = &[
+    "abspath",
     "base64decode",
     "base64encode",
+    "coalesce",
+    "concat",
     "file",
     "format",
     "join",
+    "jsondecode",
     "jsonencode",
     "keys",
     "length",
     "lookup",
     "lower",
     "md5",
+    "merge",
     "sha1",
     "sha256",
     "split",
     "tolist",
     "tomap",
     "toset",
+    "try",
     "upper",
     "values",
 ];
@@ -162,9 +168,9 @@ fn references_in(
                         }
                     }
                     ("var" | "after_apply" | "path" | "terraform" | "count" | "each", _) => {}
-                    ("data", Some(TraversalOperator::GetAttr(ty))) => {
+                    (mode @ ("data" | "ephemeral"), Some(TraversalOperator::GetAttr(ty))) => {
                         if let Some(TraversalOperator::GetAttr(name)) = t.operators.get(1) {
-                            out.insert(format!("data.{}.{}", ty.as_str(), name.as_str()));
+                            out.insert(format!("{mode}.{}.{}", ty.as_str(), name.as_str()));
                         }
                     }
                     (ty, Some(TraversalOperator::GetAttr(name))) => {
@@ -471,8 +477,9 @@ impl<'a> Evaluator<'a> {
                     // `TYPE.NAME`, or `data.TYPE.NAME` (a data resource's
                     // address has the mode in front).
                     let (address, mut used) = match (v.as_str(), attr(0), attr(1)) {
-                        ("data", Some(ty), Some(name)) => (format!("data.{ty}.{name}"), 2),
+                        (mode @ ("data" | "ephemeral"), Some(ty), Some(name)) => (format!("{mode}.{ty}.{name}"), 2),
                         ("data", _, _) => return err("Invalid reference", DATA_NAMES),
+                        ("ephemeral", _, _) => return err("Invalid reference", "The \"ephemeral\" object must be followed by two attribute names: the ephemeral resource type and its name."),
                         (ty, Some(name), _) => (format!("{ty}.{name}"), 1),
                         (ty, None, _) => return err("Invalid reference", format!("A reference to a resource type must be followed by at least one attribute access, specifying the resource name ({ty:?}).")),
                     };
@@ -741,6 +748,10 @@ impl<'a> Evaluator<'a> {
                 "the harness does not evaluate expanded arguments (...)",
             );
         }
+        // `try` takes its arguments unevaluated.
+        if f.name.namespace.is_empty() && f.name.name.as_str() == "try" {
+            return crate::functions::try_expressions(&f.args, &|e| self.expr(e, depth));
+        }
         let mut args = Vec::with_capacity(f.args.len());
         for a in &f.args {
             args.push(self.expr(a, depth)?);
@@ -877,6 +888,22 @@ fn to_type(v: &Value, ty: &Type, summary: &str) -> Result<Value, EvalError> {
     })
 }
 
+/// The name of function `name`'s parameter `i`, as Terraform's messages
+/// name it (`function.Parameter.Name`).
+fn parameter(name: &str, i: usize) -> &'static str {
+    match (name, i) {
+        ("file", _) => "path",
+        ("join" | "split", 0) => "separator",
+        ("join", _) => "lists",
+        ("format", 0) => "format",
+        ("format", _) => "args",
+        ("lookup", 0) => "inputMap",
+        ("lookup", 1) => "key",
+        ("lookup", _) => "default",
+        _ => "str",
+    }
+}
+
 /// A function argument converted to `ty`, with Terraform's wording.
 fn arg(args: &[Value], i: usize, ty: &Type, name: &str) -> Result<Value, EvalError> {
     let v = args.get(i).ok_or_else(|| EvalError {
@@ -885,7 +912,7 @@ fn arg(args: &[Value], i: usize, ty: &Type, name: &str) -> Result<Value, EvalErr
     })?;
     v.convert(ty).map_err(|e| EvalError {
         summary: "Invalid function argument".into(),
-        detail: format!("Invalid value for argument {}: {e}.", i + 1),
+        detail: format!("Invalid value for {:?} parameter: {e}.", parameter(name, i)),
     })
 }
 
@@ -916,8 +943,8 @@ fn string_arg(args: &[Value], i: usize, name: &str) -> Result<Option<String>, Ev
         None => err(
             "Invalid function argument",
             format!(
-                "Invalid value for argument {}: argument must not be null.",
-                i + 1
+                "Invalid value for {:?} parameter: argument must not be null.",
+                parameter(name, i)
             ),
         ),
     }
@@ -960,6 +987,9 @@ fn ascii_case(s: &str, name: &str, upper: bool) -> Result<String, EvalError> {
 /// Terraform's built-in functions listed in [`FUNCTIONS`].
 fn builtin(name: &str, args: &[Value]) -> Result<Value, EvalError> {
     use sha1::Digest as _;
+    if let Some(answer) = crate::functions::call(name, args) {
+        return answer;
+    }
     match name {
         "upper" => string_fn(args, name, |s| ascii_case(s, name, true)),
         "lower" => string_fn(args, name, |s| ascii_case(s, name, false)),
@@ -1026,8 +1056,8 @@ fn builtin(name: &str, args: &[Value]) -> Result<Value, EvalError> {
                     return err(
                         "Invalid function argument",
                         format!(
-                            "Invalid value for argument {}: argument must not be null.",
-                            i + 1
+                            "Invalid value for {:?} parameter: argument must not be null.",
+                            parameter(name, i)
                         ),
                     );
                 };
@@ -1383,6 +1413,35 @@ mod tests {
 
     fn eval(text: &str) -> Value {
         evaluate_template(text, &UnknownScope).unwrap().value
+    }
+
+    #[test]
+    fn a_null_argument_is_refused_naming_its_parameter_as_terraform_does() {
+        for (call, param) in [
+            ("upper(null)", "str"),
+            ("md5(null)", "str"),
+            ("base64decode(null)", "str"),
+            ("split(null, \"a\")", "separator"),
+            ("split(\",\", null)", "str"),
+            ("join(null, [\"a\"])", "separator"),
+            ("join(\",\", null)", "lists"),
+            ("format(null)", "format"),
+            ("lookup({a = \"b\"}, null, \"x\")", "key"),
+            ("file(null)", "path"),
+        ] {
+            let e = evaluate_template(&format!("${{{call}}}"), &UnknownScope)
+                .err()
+                .unwrap_or_else(|| panic!("{call} was accepted"));
+            assert_eq!(
+                (e.summary.as_str(), e.detail.as_str()),
+                (
+                    "Invalid function argument",
+                    format!("Invalid value for {param:?} parameter: argument must not be null.")
+                        .as_str()
+                ),
+                "{call}"
+            );
+        }
     }
 
     #[test]

@@ -3,13 +3,18 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod actions;
+mod aliases;
 mod client;
 mod config;
 mod core;
 mod data;
+mod ephemeral;
 mod eval;
+mod functions;
 mod order;
 mod outputs;
+mod query;
 mod show;
 mod steps;
 mod syntax;
@@ -26,6 +31,7 @@ use ctywire_tfplugin6::{
 };
 use serde_json::{json, Map, Value as Json};
 
+pub use self::actions::Invoked;
 use self::client::{Client, Schemas};
 use self::config::{
     decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, VariablesScope,
@@ -52,6 +58,8 @@ pub struct Harness {
     /// `ConfigureProvider`.
     configured: Option<Value>,
     resources: BTreeMap<String, Body>,
+    /// `action` blocks' bodies, by address (`action.TYPE.NAME`).
+    actions: BTreeMap<String, Json>,
     variables: BTreeMap<String, Variable>,
     /// Values the test gave input variables (`-var`).
     variable_values: BTreeMap<String, Value>,
@@ -65,6 +73,14 @@ pub struct Harness {
     data_state: DataValues,
     serial: u64,
     warnings: Diagnostics,
+    /// The ephemeral resources of the operation under way.
+    ephemerals: ephemeral::Sessions,
+    /// Starts another instance of the provider (`with_aliases`).
+    start: Option<aliases::Start>,
+    /// `provider` blocks with an `alias`, by alias.
+    provider_aliases: aliases::Aliases,
+    /// Their provider instances.
+    instances: BTreeMap<String, aliases::Instance>,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -126,6 +142,7 @@ impl Harness {
             provider_config: json!({}),
             configured: None,
             resources: BTreeMap::new(),
+            actions: BTreeMap::new(),
             variables: BTreeMap::new(),
             variable_values: BTreeMap::new(),
             locals: BTreeMap::new(),
@@ -136,6 +153,10 @@ impl Harness {
             data_state: BTreeMap::new(),
             serial: 0,
             warnings: Diagnostics::new(),
+            ephemerals: Default::default(),
+            start: None,
+            provider_aliases: BTreeMap::new(),
+            instances: BTreeMap::new(),
         })
     }
 
@@ -167,11 +188,13 @@ impl Harness {
             return Err(Diagnostics::error("a configuration is a JSON object"));
         };
         let mut provider_config = json!({});
+        let mut provider_aliases = aliases::Aliases::new();
         let mut resources = BTreeMap::new();
         let mut declarations = Document::default();
         for (key, v) in doc {
             match key.as_str() {
                 "terraform" | "//" => {}
+                "action" => syntax::json_actions(&v, &mut declarations)?,
                 "variable" | "locals" | "output" => {
                     syntax::json_declarations(&key, &v, &mut declarations)?
                 }
@@ -182,18 +205,25 @@ impl Harness {
                             self.provider_type
                         ))
                     })?;
-                    provider_config = match body {
-                        Json::Array(mut a) if a.len() == 1 => a.remove(0),
-                        b => b,
+                    let bodies = match body {
+                        Json::Array(a) => a,
+                        b => vec![b],
                     };
+                    let (default, aliased) = aliases::split_providers(&self.provider_type, bodies)?;
+                    provider_config = default.unwrap_or_else(|| json!({}));
+                    provider_aliases = aliased;
                 }
-                "resource" | "data" => {
+                "resource" | "data" | "ephemeral" => {
                     let Json::Object(types) = v else {
                         return Err(Diagnostics::error(format!(
                             "{key:?} is an object of resource types"
                         )));
                     };
-                    let mode = if key == "data" { core::DATA } else { "" };
+                    let mode = match key.as_str() {
+                        "data" => core::DATA,
+                        "ephemeral" => ephemeral::EPHEMERAL,
+                        _ => "",
+                    };
                     for (ty, names) in types {
                         let Json::Object(names) = names else {
                             return Err(Diagnostics::error(format!(
@@ -217,6 +247,7 @@ impl Harness {
             }
         }
         declarations.provider = Some(provider_config);
+        declarations.provider_aliases = provider_aliases;
         declarations.resources = resources;
         self.set_document(declarations)
     }
@@ -246,6 +277,8 @@ impl Harness {
         self.variables = doc.variables;
         self.locals = doc.locals;
         self.outputs = doc.outputs;
+        self.actions = doc.actions;
+        self.provider_aliases = doc.provider_aliases;
         Ok(self)
     }
 
@@ -390,12 +423,12 @@ impl Harness {
         }
         self.prepare()?;
         let mut warnings = Diagnostics::new();
-        let result = self
-            .core()
-            .import(address, id, identity.as_ref(), &mut warnings);
+        let result = (self.core_for(address))
+            .and_then(|core| core.import(address, id, identity.as_ref(), &mut warnings));
         self.warnings.extend(warnings);
         let obj = result?;
-        let stored = self.core().store(type_of(address), &obj)?;
+        let mut stored = self.core().store(type_of(address), &obj)?;
+        stored.provider_alias = self.configured_alias(address)?;
         self.state.insert(address.to_owned(), stored);
         self.serial += 1;
         self.state()
@@ -436,6 +469,24 @@ impl Harness {
         limit: i64,
     ) -> Result<Vec<Listed>, Diagnostics> {
         self.prepare()?;
+        let (ls, _, _) = self.list_schemas(type_name)?;
+        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &[])?;
+        self.list_value(type_name, &decoded.value, include_resource, limit)
+    }
+
+    /// A list resource type's schemas: its `config`'s, its resource
+    /// type's and its identity's.
+    fn list_schemas(
+        &self,
+        type_name: &str,
+    ) -> Result<
+        (
+            client::ResourceSchema,
+            client::ResourceSchema,
+            client::IdentityType,
+        ),
+        Diagnostics,
+    > {
         let (Some(ls), Some(rs), Some(it)) = (
             self.schemas.lists.get(type_name).cloned(),
             self.schemas.resources.get(type_name).cloned(),
@@ -447,14 +498,25 @@ impl Harness {
                 ))
                 .into());
         };
-        let decoded = decode_body(&ls.schema.block, &config, &UnknownScope, &[])?;
-        let d = self
-            .client
-            .validate_list(type_name, &decoded.value, &ls.ty)?;
+        Ok((ls, rs, it))
+    }
+
+    /// `ValidateListResourceConfig` and `ListResource` with a decoded
+    /// `config` block, the stream read until it ends or `limit` results
+    /// came.
+    fn list_value(
+        &mut self,
+        type_name: &str,
+        config: &Value,
+        include_resource: bool,
+        limit: i64,
+    ) -> Result<Vec<Listed>, Diagnostics> {
+        let (ls, rs, it) = self.list_schemas(type_name)?;
+        let d = self.client.validate_list(type_name, config, &ls.ty)?;
         self.take(d)?;
         let (listed, d) = self.client.list(
             type_name,
-            &decoded.value,
+            config,
             include_resource,
             limit,
             (&ls.ty, &rs.ty, &it.ty),
@@ -550,11 +612,19 @@ impl Harness {
         // The refreshed objects become the state, as core saves them.
         let mut working: BTreeMap<String, Stored> = BTreeMap::new();
         for (address, obj) in &plan.prior {
-            working.insert(address.clone(), self.core().store(type_of(address), obj)?);
+            let mut stored = self.core().store(type_of(address), obj)?;
+            stored.provider_alias =
+                (self.state.get(address)).and_then(|s| s.provider_alias.clone());
+            working.insert(address.clone(), stored);
         }
         let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
         let mut result = self.apply_changes(plan, &mut working, &mut data, &mut warnings);
+        match self.close_ephemerals() {
+            Ok(w) => warnings.extend(w),
+            Err(e) if result.is_ok() => result = Err(e),
+            Err(_) => {}
+        }
         self.warnings.extend(warnings);
         if result.is_ok() {
             // The outputs, from the applied objects.
@@ -589,7 +659,6 @@ impl Harness {
         data: &mut DataValues,
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
-        let core = self.core();
         let by_address: BTreeMap<&str, &Change> = plan
             .changes
             .iter()
@@ -605,14 +674,30 @@ impl Harness {
         deletes.sort_by_key(|c| std::cmp::Reverse(depth_in(&c.address, working)));
         for change in deletes {
             let current = match working.get(&change.address) {
-                Some(s) => Some(core.read_state(&change.address, s)?),
+                Some(s) => Some(
+                    self.core_for(&change.address)?
+                        .read_state(&change.address, s)?,
+                ),
                 None => None,
             };
-            let (new, d) = core.apply(current.as_ref(), change, None);
+            let (new, d) = self
+                .core_for(&change.address)?
+                .apply(current.as_ref(), change, None);
             self.save(working, &change.address, new, change, &d)?;
             split(d, warnings)?;
         }
         for address in self.order()? {
+            if ephemeral::is_ephemeral(&address) {
+                if !plan.destroy {
+                    let scope = ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    };
+                    self.open_ephemeral(&address, &scope, warnings)?;
+                }
+                continue;
+            }
             let Some(change) = by_address.get(address.as_str()) else {
                 continue;
             };
@@ -639,10 +724,12 @@ impl Harness {
                     // The destroy node: `Simplify(true)` of the replace.
                     let destroy = destroy_part(change);
                     let current = match working.get(&address) {
-                        Some(s) => Some(core.read_state(&address, s)?),
+                        Some(s) => Some(self.core_for(&address)?.read_state(&address, s)?),
                         None => None,
                     };
-                    let (new, d) = core.apply(current.as_ref(), &destroy, None);
+                    let (new, d) = self
+                        .core_for(&address)?
+                        .apply(current.as_ref(), &destroy, None);
                     self.save(working, &address, new, &destroy, &d)?;
                     split(d, warnings)?;
                 }
@@ -658,10 +745,10 @@ impl Harness {
                 },
             )?;
             let current = match working.get(&address) {
-                Some(s) => Some(core.read_state(&address, s)?),
+                Some(s) => Some(self.core_for(&address)?.read_state(&address, s)?),
                 None => None,
             };
-            let actual = core.plan(
+            let actual = self.core_for(&address)?.plan(
                 &address,
                 type_name,
                 &decoded,
@@ -670,7 +757,7 @@ impl Harness {
                 self.create_before_destroy(&address),
                 warnings,
             )?;
-            split(core.check_planned_change(change, &actual), warnings)?;
+            split(self.core().check_planned_change(change, &actual), warnings)?;
             // `reducePlan`: the apply node of a replace creates.
             let reduced = if actual.action.is_replace() {
                 Change {
@@ -682,7 +769,9 @@ impl Harness {
             } else {
                 actual
             };
-            let (new, d) = core.apply(current.as_ref(), &reduced, Some(&decoded));
+            let (new, d) =
+                self.core_for(&address)?
+                    .apply(current.as_ref(), &reduced, Some(&decoded));
             self.save(working, &address, new, &reduced, &d)?;
             split(d, warnings)?;
             if let Some(old) = deposed {
@@ -690,8 +779,10 @@ impl Harness {
                 // provider that answers its delete with an object is
                 // refused by `apply` (core keeps such an object deposed in
                 // state; the harness keeps no deposed objects).
-                let obj = core.read_state(&address, &old)?;
-                let (_, d) = core.apply(Some(&obj), &destroy_part(change), None);
+                let obj = self.core().read_state(&address, &old)?;
+                let (_, d) =
+                    self.core_for(&address)?
+                        .apply(Some(&obj), &destroy_part(change), None);
                 split(d, warnings)?;
             }
         }
@@ -717,10 +808,12 @@ impl Harness {
                     obj.tainted = true;
                 }
                 obj.dependencies = self.dependencies(address);
-                working.insert(
-                    address.to_owned(),
-                    self.core().store(type_of(address), &obj)?,
-                );
+                let mut stored = self.core().store(type_of(address), &obj)?;
+                stored.provider_alias = match self.resources.contains_key(address) {
+                    true => self.configured_alias(address)?,
+                    false => (working.get(address)).and_then(|s| s.provider_alias.clone()),
+                };
+                working.insert(address.to_owned(), stored);
             }
         }
         Ok(())
@@ -730,15 +823,19 @@ impl Harness {
         self.prepare()?;
         if mode == Mode::Normal {
             self.validate_resources()?;
+            self.forbid_ephemeral_outputs()?;
         }
         let order = self.order()?;
         let mut warnings = Diagnostics::new();
         let result = self.plan_walk(mode, &order, &mut warnings);
+        // The walk's ephemeral resources are closed as it ends.
+        let closed = self.close_ephemerals();
         self.warnings.extend(warnings);
         let (changes, prior, data) = result?;
+        self.warnings.extend(closed?);
         let configured = match mode {
             Mode::Normal => (self.resources.keys())
-                .filter(|a| !is_data(a))
+                .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
                 .cloned()
                 .collect(),
             Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
@@ -795,7 +892,9 @@ impl Harness {
         let mut prior: BTreeMap<String, Object> = BTreeMap::new();
         for (address, stored) in &self.state {
             let obj = core.read_state(address, stored)?;
-            if let Some(o) = core.refresh(address, &stored.type_name, &obj, warnings)? {
+            if let Some(o) =
+                (self.core_for(address)?).refresh(address, &stored.type_name, &obj, warnings)?
+            {
                 prior.insert(address.clone(), o);
             }
         }
@@ -808,7 +907,7 @@ impl Harness {
                 // A resource with no object yet is unknown, as core's
                 // evaluator answers for it.
                 let mut planned: BTreeMap<String, (Value, Vec<Path>)> = (order.iter())
-                    .filter(|a| !is_data(a))
+                    .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
                     .map(|a| match prior.get(a) {
                         Some(o) => Ok((a.clone(), (o.value.clone(), o.marks.clone()))),
                         None => Ok((
@@ -817,11 +916,15 @@ impl Harness {
                         )),
                     })
                     .collect::<Result<_, Diagnostics>>()?;
-                for address in order.iter().filter(|a| is_data(a)) {
+                for address in (order.iter()).filter(|a| is_data(a) || ephemeral::is_ephemeral(a)) {
                     let scope = PlanScope {
                         harness: self,
                         planned: &planned,
                     };
+                    if ephemeral::is_ephemeral(address) {
+                        self.open_ephemeral(address, &scope, warnings)?;
+                        continue;
+                    }
                     if let DataPlan::Read(v, marks) =
                         self.plan_data(address, &scope, &changes, warnings)?
                     {
@@ -832,7 +935,7 @@ impl Harness {
             }
             Mode::Destroy => {
                 for (address, obj) in &prior {
-                    changes.push(core.plan_destroy(
+                    changes.push(self.core_for(address)?.plan_destroy(
                         address,
                         type_of(address),
                         Some(obj),
@@ -847,6 +950,10 @@ impl Harness {
                         harness: self,
                         planned: &planned,
                     };
+                    if ephemeral::is_ephemeral(address) {
+                        self.open_ephemeral(address, &scope, warnings)?;
+                        continue;
+                    }
                     if is_data(address) {
                         let read = match self.plan_data(address, &scope, &changes, warnings)? {
                             DataPlan::Read(v, marks) => {
@@ -863,7 +970,7 @@ impl Harness {
                         continue;
                     }
                     let decoded = self.decode(address, &scope)?;
-                    let change = core.plan(
+                    let change = self.core_for(address)?.plan(
                         address,
                         type_of(address),
                         &decoded,
@@ -882,8 +989,12 @@ impl Harness {
                 // configured are destroyed, and the plan says why.
                 for (address, obj) in &prior {
                     if !self.resources.contains_key(address) {
-                        let mut change =
-                            core.plan_destroy(address, type_of(address), Some(obj), warnings)?;
+                        let mut change = (self.core_for(address)?).plan_destroy(
+                            address,
+                            type_of(address),
+                            Some(obj),
+                            warnings,
+                        )?;
                         if change.action == ChangeAction::Delete {
                             change.action_reason = Some("delete_because_no_resource_config");
                         }
@@ -969,14 +1080,14 @@ impl Harness {
     }
 
     fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
-        let ok = address
-            .strip_prefix(core::DATA)
+        let ok = (address.strip_prefix(core::DATA))
+            .or_else(|| address.strip_prefix(ephemeral::EPHEMERAL))
             .unwrap_or(address)
             .split_once('.')
             .is_some_and(|(t, n)| !t.is_empty() && !n.is_empty() && !n.contains('.'));
         if !ok {
             return Err(Diagnostics::error(format!(
-                "{address:?} is not a resource address: write TYPE.NAME or data.TYPE.NAME"
+                "{address:?} is not a resource address: write TYPE.NAME, data.TYPE.NAME or ephemeral.TYPE.NAME"
             )));
         }
         self.core().schema_of(address).map(|_| ())
@@ -1027,15 +1138,14 @@ impl Harness {
     fn prepare(&mut self) -> Result<(), Diagnostics> {
         self.check_variables()?;
         let (ty, value) = self.provider_value()?;
-        if self.configured.as_ref() == Some(&value) {
-            return Ok(());
+        if self.configured.as_ref() != Some(&value) {
+            let d = self.client.validate_provider_config(&value, &ty)?;
+            self.take(d)?;
+            let d = self.client.configure(&value, &ty)?;
+            self.take(d)?;
+            self.configured = Some(value);
         }
-        let d = self.client.validate_provider_config(&value, &ty)?;
-        self.take(d)?;
-        let d = self.client.configure(&value, &ty)?;
-        self.take(d)?;
-        self.configured = Some(value);
-        Ok(())
+        self.configure_aliases()
     }
 
     /// The validate walk: each body with its references unknown, sent to
@@ -1046,9 +1156,19 @@ impl Harness {
             let decoded = self.decode(&address, &UnknownScope)?;
             let ty = &self.core().schema_of(&address)?.ty;
             let type_name = type_of(&address);
-            let d = match is_data(&address) {
-                true => (self.client).validate_data_resource(type_name, &decoded.value, ty)?,
-                false => (self.client).validate_resource(type_name, &decoded.value, ty)?,
+            if !ephemeral::is_ephemeral(&address) {
+                let block = &self.core().schema_of(&address)?.schema.block;
+                self.forbid_ephemeral_values(&address, block)?;
+            }
+            let d = if ephemeral::is_ephemeral(&address) {
+                self.client_for(&address)?
+                    .validate_ephemeral(type_name, &decoded.value, ty)?
+            } else if is_data(&address) {
+                self.client_for(&address)?
+                    .validate_data_resource(type_name, &decoded.value, ty)?
+            } else {
+                self.client_for(&address)?
+                    .validate_resource(type_name, &decoded.value, ty)?
             };
             self.take(d)?;
         }
@@ -1060,6 +1180,7 @@ impl Harness {
         match self.resources.get(address) {
             Some(Body::Json(body)) => {
                 check_meta(address, body)?;
+                self.configured_alias(address)?;
                 decode_body(&rs.schema.block, body, scope, META_ARGUMENTS)
             }
             Some(Body::Value(value)) => Ok(Decoded {
@@ -1091,7 +1212,7 @@ fn type_of_provider(resource_type: &str) -> &str {
 /// meta-arguments are honoured; the others are refused rather than
 /// ignored.
 fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
-    for key in ["count", "for_each", "provider", "connection", "provisioner"] {
+    for key in ["count", "for_each", "connection", "provisioner"] {
         if body.get(key).is_some() {
             return Err(Diagnostics::error(format!(
                 "{address}: the harness does not support {key:?}"

@@ -54,6 +54,10 @@ pub(crate) struct Document {
     pub variables: BTreeMap<String, Variable>,
     pub locals: Locals,
     pub outputs: BTreeMap<String, Output>,
+    /// `action` blocks' bodies (JSON syntax), by `action.TYPE.NAME`.
+    pub actions: BTreeMap<String, Json>,
+    /// `provider` blocks with an `alias`, by alias.
+    pub provider_aliases: crate::aliases::Aliases,
 }
 
 /// An `output` block.
@@ -74,6 +78,7 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
         Diagnostics::from(Diagnostic::error("Invalid configuration").with_detail(e.to_string()))
     })?;
     let mut doc = Document::default();
+    let mut providers = Vec::new();
     for s in body.iter() {
         let b = match s {
             Structure::Block(b) => b,
@@ -91,9 +96,7 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                 if *name != provider_type {
                     return error(format!("the configuration's provider block is for {name:?}; the harness holds the {provider_type:?} provider"));
                 }
-                if doc.provider.replace(block_json(&b.body, 0)?).is_some() {
-                    return error(format!("Duplicate provider configuration: a {name:?} provider is configured twice (aliases are not supported by the harness)"));
-                }
+                providers.push(block_json(&b.body, 0)?);
             }
             ("resource", [ty, name]) => {
                 let address = format!("{ty}.{name}");
@@ -101,10 +104,15 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                     return error(format!("Duplicate resource {address}: a resource with this type and name is already declared"));
                 }
             }
-            ("data", [ty, name]) => {
-                let address = format!("data.{ty}.{name}");
+            // Data and ephemeral resources: the mode in front of the address.
+            (mode @ ("data" | "ephemeral"), [ty, name]) => {
+                let address = format!("{mode}.{ty}.{name}");
                 if doc.resources.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
-                    return error(format!("Duplicate data \"{ty}\" configuration: a data resource named {name:?} is already declared"));
+                    let what = match mode {
+                        "data" => "a data resource",
+                        _ => "an ephemeral resource",
+                    };
+                    return error(format!("Duplicate {mode} \"{ty}\" configuration: {what} named {name:?} is already declared"));
                 }
             }
             ("variable", [name]) => {
@@ -124,7 +132,13 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                 let o = output(&b.body, name)?;
                 doc.outputs.insert((*name).to_owned(), o);
             }
-            (kind @ ("ephemeral" | "module" | "moved" | "import" | "removed" | "check" | "action" | "list"), _) => {
+            ("action", [ty, name]) => {
+                let address = format!("action.{ty}.{name}");
+                if doc.actions.insert(address.clone(), block_json(&b.body, 0)?).is_some() {
+                    return error(format!("Duplicate action \"{ty}\" configuration: an action named {name:?} is already declared"));
+                }
+            }
+            (kind @ ("module" | "moved" | "import" | "removed" | "check" | "list"), _) => {
                 return error(format!("the harness does not support {kind:?} blocks yet"))
             }
             (other, labels) => {
@@ -135,6 +149,9 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
             }
         }
     }
+    let (default, aliases) = crate::aliases::split_providers(provider_type, providers)?;
+    doc.provider = default;
+    doc.provider_aliases = aliases;
     Ok(doc)
 }
 
@@ -212,7 +229,27 @@ pub(crate) fn json_declarations(
     Ok(())
 }
 
-fn label(l: &BlockLabel) -> &str {
+/// A `main.tf.json` document's `action` property: `{"TYPE": {"NAME": {...}}}`.
+pub(crate) fn json_actions(v: &Json, doc: &mut Document) -> Result<(), Diagnostics> {
+    let Json::Object(types) = v else {
+        return error("\"action\" is an object of action types");
+    };
+    for (ty, names) in types {
+        let Json::Object(names) = names else {
+            return error(format!("action type {ty:?}: an object of action names"));
+        };
+        for (name, body) in names {
+            let body = match body {
+                Json::Array(a) if a.len() == 1 => a[0].clone(),
+                b => b.clone(),
+            };
+            doc.actions.insert(format!("action.{ty}.{name}"), body);
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn label(l: &BlockLabel) -> &str {
     match l {
         BlockLabel::Identifier(i) => i.as_str(),
         BlockLabel::String(s) => s,
@@ -363,7 +400,7 @@ pub(crate) fn type_expr(e: &Expression) -> Result<Type, Diagnostics> {
 /// A body in JSON syntax: attributes as JSON expressions, nested blocks
 /// as objects (an array of them when repeated), labelled blocks keyed by
 /// label.
-fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
+pub(crate) fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
     if depth > ctywire::DEFAULT_MAX_DEPTH {
         return error("the configuration is nested too deeply");
     }
@@ -375,6 +412,8 @@ fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
                 let key = a.key.as_str();
                 let v = if key == "depends_on" {
                     depends_on(&a.expr)?
+                } else if key == "provider" {
+                    provider_reference(&a.expr)?
                 } else {
                     expression_json(&a.expr, depth)?
                 };
@@ -423,6 +462,21 @@ fn block_json(body: &HclBody, depth: usize) -> Result<Json, Diagnostics> {
         }
     }
     Ok(Json::Object(out))
+}
+
+/// `provider = kv.other`: the configuration's address as JSON syntax
+/// writes it (`"kv.other"`), not a reference to a value.
+fn provider_reference(e: &Expression) -> Result<Json, Diagnostics> {
+    match e {
+        Expression::Variable(v) => Ok(Json::String(v.as_str().to_owned())),
+        Expression::Traversal(t) => match (&t.expr, t.operators.as_slice()) {
+            (Expression::Variable(p), [TraversalOperator::GetAttr(alias)]) => {
+                Ok(Json::String(format!("{}.{}", p.as_str(), alias.as_str())))
+            }
+            _ => error("provider names a provider configuration (NAME or NAME.ALIAS)"),
+        },
+        _ => error("provider names a provider configuration (NAME or NAME.ALIAS)"),
+    }
 }
 
 /// `depends_on = [kv_entry.a]`: the addresses as JSON syntax writes them.

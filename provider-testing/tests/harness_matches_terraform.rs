@@ -29,6 +29,9 @@ mod e2e_provider;
 #[allow(dead_code)]
 mod kv;
 
+#[path = "harness_matches_terraform/kinds.rs"]
+mod kinds;
+
 /// `check`: resources written on the raw protocol trait. `check_secret`
 /// has a sensitive and a write-only attribute; `check_wrong` breaks
 /// core's rules when its name asks it to.
@@ -122,6 +125,21 @@ mod check {
                 .resource("check_wrong", wrong())
                 .resource("check_set", set())
                 .resource("check_group", group())
+                .ephemeral_resource("check_token", super::kinds::token_schema())
+        }
+
+        async fn open_ephemeral_resource(
+            &self,
+            req: ctywire_tfplugin6::OpenEphemeralResourceRequest,
+        ) -> Result<ctywire_tfplugin6::OpenEphemeralResourceResponse, Diagnostics> {
+            super::kinds::open_token(req)
+        }
+
+        async fn close_ephemeral_resource(
+            &self,
+            _: ctywire_tfplugin6::CloseEphemeralResourceRequest,
+        ) -> Diagnostics {
+            Diagnostics::new()
         }
 
         async fn plan_resource_change(
@@ -340,12 +358,8 @@ impl Which {
 
     fn harness(self) -> Result<Harness, Diagnostics> {
         let h = match self {
-            Which::Kv => {
-                let built = kv::provider()
-                    .build()
-                    .map_err(|e| Diagnostics::error(e.to_string()))?;
-                Harness::new(built)?
-            }
+            // A provider instance per configuration (kinds.rs's aliases).
+            Which::Kv => Harness::with_aliases(|| kv::provider().build().expect("kv builds"))?,
             Which::Test => Harness::new(e2e_provider::in_process())?,
             Which::Check => Harness::new(check::Check)?,
             Which::Sets => {
@@ -1259,6 +1273,9 @@ fn scenarios() -> Vec<Scenario> {
             steps: vec![Apply(check_computed_set)],
         },
     ]
+    .into_iter()
+    .chain(kinds::scenarios())
+    .collect()
 }
 
 // ---- the Terraform side ---------------------------------------------------

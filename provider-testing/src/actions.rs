@@ -1,0 +1,113 @@
+//! Actions (protocol 6.10, Terraform 1.14): `action "TYPE" "NAME" {
+//! config { ... } }` blocks, invoked as `terraform apply
+//! -invoke=action.TYPE.NAME` invokes one (hashicorp/terraform,
+//! `internal/terraform`): the configuration validated with its references
+//! unknown (`node_action_validate.go`, `ValidateActionConfig`), planned
+//! with what state holds (`node_action_invoke.go`,
+//! `nodeActionPlanInvoke.planAction`: an unknown configuration is
+//! refused, then `PlanAction`), then invoked
+//! (`action_trigger_instance_apply.go`, `actionTriggerApplyInstance.Invoke`:
+//! `InvokeAction`'s events read to the end, each progress message in
+//! order, the completed event's diagnostics the result). See
+//! `SPEC-list-and-actions.md`.
+
+use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use serde_json::json;
+
+use ctywire::{Path, Value};
+
+use crate::config::{decode_body, ApplyScope, Reference, Scope, UnknownScope};
+use crate::Harness;
+
+/// What an action's configuration refers to while it is planned: the
+/// objects in state, and what is configured but not yet applied unknown
+/// (as core's plan would have it).
+struct InvokeScope<'a>(&'a Harness);
+
+impl Scope for InvokeScope<'_> {
+    fn harness(&self) -> Option<&Harness> {
+        Some(self.0)
+    }
+
+    fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+        let h = self.0;
+        let in_state = ApplyScope {
+            harness: h,
+            working: &h.state,
+            data: &h.data_state,
+        };
+        match (in_state.resolve(r), r) {
+            (Err(_), Reference::Resource { address, .. }) if h.resources.contains_key(address) => {
+                Ok((Value::unknown(ctywire::Type::Dynamic), Vec::new()))
+            }
+            (answer, _) => answer,
+        }
+    }
+}
+
+/// What invoking an action gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Invoked {
+    /// The progress messages the provider sent, in order.
+    pub progress: Vec<String>,
+}
+
+impl Harness {
+    /// `terraform apply -invoke=ADDRESS` for the configuration's `action`
+    /// block at `address` (`action.TYPE.NAME`): `ValidateActionConfig`,
+    /// `PlanAction` with the configuration evaluated against the state,
+    /// then `InvokeAction`, its progress messages returned in order. An
+    /// error the provider gives (in `PlanAction` or the completed event)
+    /// is the result; warnings go to [`warnings`](Self::warnings).
+    pub fn invoke(&mut self, address: &str) -> Result<Invoked, Diagnostics> {
+        let type_name = address
+            .strip_prefix("action.")
+            .and_then(|r| r.split_once('.'))
+            .map(|(t, _)| t.to_owned())
+            .ok_or_else(|| {
+                Diagnostics::error(format!(
+                    "{address:?} is not an action address: write action.TYPE.NAME"
+                ))
+            })?;
+        let Some(body) = self.actions.get(address).cloned() else {
+            return Err(Diagnostic::error("Reference to undeclared action")
+                .with_detail(format!(
+                    "The configuration declares no action {address}: add an action block for it first."
+                ))
+                .into());
+        };
+        let Some(schema) = self.schemas.actions.get(&type_name).cloned() else {
+            return Err(Diagnostic::error("Invalid action type")
+                .with_detail(format!(
+                    "The provider {} does not support action type {type_name:?}.",
+                    self.provider
+                ))
+                .into());
+        };
+        for key in ["count", "for_each", "provider"] {
+            if body.get(key).is_some() {
+                return Err(Diagnostics::error(format!(
+                    "{address}: the harness does not support {key:?}"
+                )));
+            }
+        }
+        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
+        self.prepare()?;
+        let block = &schema.schema.block;
+        // The validate walk: references unknown.
+        let validated = decode_body(block, &config, &UnknownScope, &[])?;
+        let d = (self.client).validate_action(&type_name, &validated.value, &schema.ty)?;
+        self.take(d)?;
+        let planned = decode_body(block, &config, &InvokeScope(self), &[])?;
+        if !planned.value.is_wholly_known() {
+            return Err(Diagnostic::error("Partially applied configuration")
+                .with_detail(format!("The action {address} contains unknown values while planning. This means it is referencing resources that have not yet been created, please run a complete plan/apply cycle to ensure the state matches the configuration before using the -invoke argument."))
+                .into());
+        }
+        let d = (self.client).plan_action(&type_name, &planned.value, &schema.ty)?;
+        self.take(d)?;
+        let (progress, d) = (self.client).invoke_action(&type_name, &planned.value, &schema.ty)?;
+        self.take(d)?;
+        Ok(Invoked { progress })
+    }
+}

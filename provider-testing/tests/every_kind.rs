@@ -1,0 +1,551 @@
+//! Ephemeral resources, actions and queries through the harness, against
+//! a provider on the protocol trait that records every call it gets: what
+//! core calls and when (opened at plan and again at apply, renewed once
+//! due, closed when each operation ends; actions validated, planned and
+//! invoked with their progress in order; `list` blocks run with their
+//! limits), as `SPEC-list-and-actions.md` and `src/ephemeral.rs` say.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use ctywire::schema::{Attribute, Block, Schema};
+use ctywire::{Type, Value};
+use ctywire_provider::tfplugin6::{self as tf, async_trait};
+use ctywire_provider::Diagnostics;
+use ctywire_provider_testing::{ChangeAction, Harness, Invoked};
+use serde_json::json;
+
+#[path = "../../examples/kv/src/main.rs"]
+#[allow(dead_code)]
+mod kv;
+
+/// `rec`: `rec_secret` (a write-only `password`, its `length` computed at
+/// apply), the ephemeral `rec_token` (`value` is `token-NAME`; a name
+/// starting with `renew` asks to be renewed at once) and the action
+/// `rec_notify` (progress `sending MESSAGE`, `sent`; the message `fail`
+/// fails). Every call is logged.
+/// The provider's `label` names the instance in what it logs.
+#[derive(Clone, Default)]
+struct Rec(Arc<Mutex<Vec<String>>>, Arc<Mutex<String>>);
+
+impl Rec {
+    fn log(&self, line: String) {
+        self.0.lock().unwrap().push(line);
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
+    }
+
+    /// Another instance, logging to the same log.
+    fn another(&self) -> Rec {
+        Rec(self.0.clone(), Arc::default())
+    }
+
+    fn label(&self) -> String {
+        self.1.lock().unwrap().clone()
+    }
+}
+
+fn name_of(v: &Value) -> String {
+    match v.attr("name").or(v.attr("message")) {
+        Some(n) if !n.is_known() => "(unknown)".into(),
+        Some(n) => n.as_str().unwrap_or("(null)").to_owned(),
+        None => String::new(),
+    }
+}
+
+/// The name an ephemeral token's open put in its private data.
+fn private_name(private: &Option<Vec<u8>>) -> String {
+    String::from_utf8_lossy(private.as_deref().unwrap_or_default()).into_owned()
+}
+
+#[async_trait]
+impl tf::Provider for Rec {
+    fn schemas(&self) -> tf::Schemas {
+        let secret = Block::new()
+            .attribute(Attribute::new("name", Type::String).required())
+            .attribute(Attribute::new("note", Type::String).optional())
+            .attribute(
+                Attribute::new("password", Type::String)
+                    .optional()
+                    .write_only(),
+            )
+            .attribute(Attribute::new("length", Type::Number).computed());
+        let token = Block::new()
+            .attribute(Attribute::new("name", Type::String).required())
+            .attribute(Attribute::new("value", Type::String).computed());
+        let notify = Block::new().attribute(Attribute::new("message", Type::String).required());
+        let config = Block::new().attribute(Attribute::new("label", Type::String).optional());
+        tf::Schemas::new(Schema::new(config))
+            .resource("rec_secret", Schema::new(secret))
+            .ephemeral_resource("rec_token", Schema::new(token))
+            .action("rec_notify", Schema::new(notify))
+    }
+
+    async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
+        let label = req
+            .config
+            .attr("label")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        *self.1.lock().unwrap() = label.to_owned();
+        Diagnostics::new()
+    }
+
+    async fn plan_resource_change(
+        &self,
+        req: tf::PlanResourceChangeRequest,
+    ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
+        let mut planned = req.proposed_new_state;
+        if req.prior_state.is_null() && !planned.is_null() {
+            planned.set_attr("length", Value::unknown(Type::Number))?;
+        }
+        Ok(tf::PlanResourceChangeResponse::new(planned))
+    }
+
+    async fn apply_resource_change(
+        &self,
+        req: tf::ApplyResourceChangeRequest,
+    ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
+        let mut new = req.planned_state;
+        if new.is_null() && !self.label().is_empty() {
+            self.log(format!(
+                "delete {} via {}",
+                name_of(&req.prior_state),
+                self.label()
+            ));
+        }
+        if !new.is_null() && !self.label().is_empty() {
+            self.log(format!("apply {} via {}", name_of(&new), self.label()));
+        }
+        if !new.is_null() && !new.attr("length").is_some_and(Value::is_known) {
+            let password = req.config.attr("password").and_then(Value::as_str);
+            self.log(format!("apply {} password={password:?}", name_of(&new)));
+            let len = password.map_or(0, |p| p.len() as u64);
+            new.set_attr("length", Value::number(len))?;
+        }
+        Ok(tf::ApplyResourceChangeResponse::new(new))
+    }
+
+    async fn validate_ephemeral_resource_config(
+        &self,
+        req: tf::ValidateEphemeralResourceConfigRequest,
+    ) -> Diagnostics {
+        self.log(format!("validate {}", name_of(&req.config)));
+        Diagnostics::new()
+    }
+
+    async fn open_ephemeral_resource(
+        &self,
+        req: tf::OpenEphemeralResourceRequest,
+    ) -> Result<tf::OpenEphemeralResourceResponse, Diagnostics> {
+        let name = name_of(&req.config);
+        self.log(format!("open {name}"));
+        let renew_at = name
+            .starts_with("renew")
+            .then(|| SystemTime::now() - Duration::from_secs(1));
+        let result = (req.config).with_attr("value", Value::string(format!("token-{name}")))?;
+        Ok(tf::OpenEphemeralResourceResponse {
+            result,
+            private: Some(name.into_bytes()),
+            renew_at,
+            diagnostics: Diagnostics::new(),
+            deferred: None,
+        })
+    }
+
+    async fn renew_ephemeral_resource(
+        &self,
+        req: tf::RenewEphemeralResourceRequest,
+    ) -> Result<tf::RenewEphemeralResourceResponse, Diagnostics> {
+        self.log(format!("renew {}", private_name(&req.private)));
+        Ok(tf::RenewEphemeralResourceResponse {
+            private: req.private,
+            ..Default::default()
+        })
+    }
+
+    async fn close_ephemeral_resource(
+        &self,
+        req: tf::CloseEphemeralResourceRequest,
+    ) -> Diagnostics {
+        self.log(format!("close {}", private_name(&req.private)));
+        Diagnostics::new()
+    }
+
+    async fn validate_action_config(&self, req: tf::ValidateActionConfigRequest) -> Diagnostics {
+        self.log(format!("validate action {}", name_of(&req.config)));
+        Diagnostics::new()
+    }
+
+    async fn plan_action(
+        &self,
+        req: tf::PlanActionRequest,
+    ) -> Result<tf::PlanActionResponse, Diagnostics> {
+        self.log(format!("plan action {}", name_of(&req.config)));
+        Ok(tf::PlanActionResponse::default())
+    }
+
+    async fn invoke_action(
+        &self,
+        req: tf::InvokeActionRequest,
+        progress: &tf::ActionProgress,
+    ) -> Diagnostics {
+        let message = name_of(&req.config);
+        self.log(format!("invoke action {message}"));
+        let _ = progress.send(format!("sending {message}")).await;
+        if message == "fail" {
+            return Diagnostics::error("the notification could not be sent");
+        }
+        let _ = progress.send("sent").await;
+        Diagnostics::new()
+    }
+}
+
+fn harness() -> (Harness, Rec) {
+    let rec = Rec::default();
+    (Harness::new(rec.clone()).unwrap(), rec)
+}
+
+#[test]
+fn ephemeral_resources_are_opened_at_plan_and_apply_and_closed_after_each() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+ephemeral "rec_token" "db" {
+  name = "db"
+}
+locals {
+  password = "${ephemeral.rec_token.db.value}!"
+}
+resource "rec_secret" "s" {
+  name     = "s"
+  password = local.password
+}
+"#,
+    )
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    // Validated with the configuration, then validated again and opened
+    // by the plan walk, closed as it ends.
+    assert_eq!(
+        rec.take(),
+        ["validate db", "validate db", "open db", "close db"]
+    );
+    let state = tf.apply_plan(&plan).unwrap();
+    assert_eq!(
+        rec.take(),
+        [
+            "validate db",
+            "open db",
+            "apply s password=Some(\"token-db!\")",
+            "close db"
+        ]
+    );
+    // Never in the plan or the state (which names it among the secret's
+    // dependencies only, as Terraform 1.11 does); the write-only password
+    // neither.
+    let text = format!("{}{}", plan.to_json_text(), state.to_json_text());
+    assert!(!text.contains("token-db"), "{text}");
+    assert!(!plan.to_json_text().contains("rec_token"));
+    let resources = &state.to_json()["values"]["root_module"]["resources"];
+    assert_eq!(resources.as_array().unwrap().len(), 1);
+    assert_eq!(resources[0]["values"]["length"], json!(9));
+    assert_eq!(
+        resources[0]["depends_on"],
+        json!(["ephemeral.rec_token.db"])
+    );
+}
+
+#[test]
+fn an_ephemeral_resource_whose_renewal_is_due_is_renewed_before_it_is_closed() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+ephemeral "rec_token" "r" {
+  name = "renew-me"
+}
+"#,
+    )
+    .unwrap();
+    tf.plan().unwrap();
+    assert_eq!(
+        rec.take(),
+        [
+            "validate renew-me",
+            "validate renew-me",
+            "open renew-me",
+            "renew renew-me",
+            "close renew-me"
+        ]
+    );
+}
+
+#[test]
+fn an_ephemeral_resource_with_a_configuration_unknown_at_plan_is_opened_at_apply_only() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+resource "rec_secret" "a" {
+  name = "a"
+}
+ephemeral "rec_token" "t" {
+  name = "t-${rec_secret.a.length}"
+}
+resource "rec_secret" "b" {
+  name     = "b"
+  password = ephemeral.rec_token.t.value
+}
+"#,
+    )
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    let log = rec.take();
+    assert!(!log.iter().any(|l| l.starts_with("open")), "{log:?}");
+    tf.apply_plan(&plan).unwrap();
+    assert_eq!(
+        rec.take(),
+        [
+            "apply a password=None",
+            "validate t-0",
+            "open t-0",
+            "apply b password=Some(\"token-t-0\")",
+            "close t-0"
+        ]
+    );
+}
+
+#[test]
+fn an_ephemeral_value_in_an_attribute_that_is_not_write_only_is_refused_in_cores_words() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+ephemeral "rec_token" "db" {
+  name = "db"
+}
+resource "rec_secret" "s" {
+  name = "s"
+  note = upper(ephemeral.rec_token.db.value)
+}
+"#,
+    )
+    .unwrap();
+    let e = tf.plan().unwrap_err();
+    let d = e.iter().next().unwrap();
+    assert_eq!(d.summary, "Invalid use of ephemeral value");
+    assert_eq!(
+        d.detail,
+        "Ephemeral values are not valid for \"note\", because it is not a write-only attribute and must be persisted to state."
+    );
+    // Refused before anything was opened.
+    assert!(!rec.take().iter().any(|l| l.starts_with("open")));
+}
+
+#[test]
+fn an_action_is_validated_planned_and_invoked_with_its_progress_in_order() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+resource "rec_secret" "s" {
+  name = "s"
+}
+action "rec_notify" "hello" {
+  config {
+    message = "hello ${rec_secret.s.name}"
+  }
+}
+"#,
+    )
+    .unwrap();
+    tf.apply().unwrap();
+    rec.take();
+    let serial = tf.state().unwrap().to_json_text().to_owned();
+    let invoked = tf.invoke("action.rec_notify.hello").unwrap();
+    assert_eq!(
+        invoked,
+        Invoked {
+            progress: vec!["sending hello s".into(), "sent".into()]
+        }
+    );
+    assert_eq!(
+        rec.take(),
+        [
+            "validate action (unknown)",
+            "plan action hello s",
+            "invoke action hello s"
+        ]
+    );
+    // Nothing written to state.
+    assert_eq!(tf.state().unwrap().to_json_text(), serial);
+    // The plan of what is configured is not changed by the action.
+    assert_eq!(
+        tf.plan().unwrap().action("rec_secret.s"),
+        Some(ChangeAction::NoOp)
+    );
+}
+
+#[test]
+fn an_action_that_fails_is_an_error_and_one_not_yet_known_is_refused() {
+    let (mut tf, _rec) = harness();
+    tf.config_hcl(
+        r#"
+action "rec_notify" "bad" {
+  config {
+    message = "fail"
+  }
+}
+resource "rec_secret" "s" {
+  name = "s"
+}
+action "rec_notify" "early" {
+  config {
+    message = "${rec_secret.s.length}"
+  }
+}
+"#,
+    )
+    .unwrap();
+    let e = tf.invoke("action.rec_notify.bad").unwrap_err();
+    assert_eq!(
+        e.iter().next().unwrap().summary,
+        "the notification could not be sent"
+    );
+    let e = tf.invoke("action.rec_notify.early").unwrap_err();
+    assert_eq!(
+        e.iter().next().unwrap().summary,
+        "Partially applied configuration"
+    );
+    let e = tf.invoke("action.rec_notify.missing").unwrap_err();
+    assert_eq!(
+        e.iter().next().unwrap().summary,
+        "Reference to undeclared action"
+    );
+}
+
+#[test]
+fn a_query_runs_each_list_block_with_its_limit_and_config() {
+    let store = std::env::temp_dir().join(format!("kinds-query-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&store);
+    let built = kv::provider().build().unwrap();
+    let mut tf = Harness::new(built).unwrap();
+    tf.config_hcl(&format!(
+        r#"
+variable "prefix" {{ default = "app-" }}
+provider "kv" {{
+  root = {root}
+}}
+resource "kv_entry" "a1" {{
+  key   = "app-1"
+  value = "1"
+}}
+resource "kv_entry" "a2" {{
+  key   = "app-2"
+  value = "2"
+}}
+resource "kv_entry" "d1" {{
+  key   = "db-1"
+  value = "3"
+}}
+"#,
+        root = json!(store.display().to_string())
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    let results = tf
+        .query(
+            r#"
+list "kv_entry" "apps" {
+  provider         = kv
+  include_resource = true
+  config {
+    prefix = var.prefix
+  }
+}
+list "kv_entry" "first" {
+  provider = kv
+  limit    = 1
+}
+"#,
+        )
+        .unwrap();
+    let apps = &results["list.kv_entry.apps"];
+    let names: Vec<&str> = apps.iter().map(|l| l.display_name.as_str()).collect();
+    assert_eq!(names, ["app-1", "app-2"]);
+    assert!(apps.iter().all(|l| l.object_json.is_some()));
+    let first = &results["list.kv_entry.first"];
+    assert_eq!(first.len(), 1);
+    assert!(first[0].object_json.is_none());
+
+    for (text, summary) in [
+        (
+            "list \"kv_entry\" \"x\" {\n}\n",
+            "Missing \"provider\" attribute",
+        ),
+        (
+            "list \"kv_entry\" \"x\" {\n  provider = kv\n  limit = -1\n}\n",
+            "Invalid limit argument",
+        ),
+        ("resource \"kv_entry\" \"x\" {\n}\n", "Invalid block type"),
+    ] {
+        let e = tf.query(text).unwrap_err();
+        assert_eq!(e.iter().next().unwrap().summary, summary, "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&store);
+}
+
+#[test]
+fn each_provider_configuration_is_an_instance_of_its_own_and_keeps_its_objects() {
+    let first = Rec::default();
+    let rec = first.clone();
+    let others = first.clone();
+    let starts = Arc::new(Mutex::new(Some(first)));
+    let mut tf = Harness::with_aliases(move || {
+        // The first instance serves the default configuration; the others
+        // share its log.
+        starts
+            .lock()
+            .unwrap()
+            .take()
+            .unwrap_or_else(|| others.another())
+    })
+    .unwrap();
+    let config = |with_b: bool, with_alias: bool| {
+        let mut text = String::from("provider \"rec\" {\n  label = \"main\"\n}\n");
+        if with_alias {
+            text += "provider \"rec\" {\n  alias = \"two\"\n  label = \"two\"\n}\n";
+        }
+        text += "resource \"rec_secret\" \"a\" {\n  name = \"a\"\n}\n";
+        if with_b {
+            text += "resource \"rec_secret\" \"b\" {\n  provider = rec.two\n  name = \"b\"\n}\n";
+        }
+        text
+    };
+    tf.config_hcl(&config(true, true)).unwrap();
+    tf.apply().unwrap();
+    let log = rec.take();
+    assert!(log.contains(&"apply a via main".to_owned()), "{log:?}");
+    assert!(log.contains(&"apply b via two".to_owned()), "{log:?}");
+
+    // Gone from the configuration, b is destroyed through the
+    // configuration that made it.
+    tf.config_hcl(&config(false, true)).unwrap();
+    tf.apply().unwrap();
+    assert!(rec.take().contains(&"delete b via two".to_owned()));
+
+    // An object whose configuration is gone too cannot be destroyed.
+    tf.config_hcl(&config(true, true)).unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&config(false, false)).unwrap();
+    let e = tf.plan().unwrap_err();
+    assert_eq!(
+        e.iter().next().unwrap().summary,
+        "Provider configuration not present"
+    );
+
+    // A harness that cannot start instances refuses aliases.
+    let (mut single, _) = harness();
+    single.config_hcl(&config(true, true)).unwrap();
+    let e = single.plan().unwrap_err();
+    assert!(e.to_string().contains("Harness::with_aliases"), "{e}");
+}
