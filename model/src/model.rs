@@ -240,14 +240,39 @@ impl<T: AttributeType> AttributeType for Box<T> {
     }
 }
 
-/// A collection's implied rules: its element's, on each element.
+/// A collection's implied rules: its element's, on each element, and
+/// [`NotNull`](Validator::NotNull) when the element's Rust type cannot
+/// hold a null.
 fn each<T: AttributeType>() -> Vec<Validator> {
-    let inner = T::validators();
+    let mut inner = T::validators();
+    if !T::ACCEPTS_NULL {
+        let rust_type = rust_name(std::any::type_name::<T>());
+        inner.push(Validator::NotNull { rust_type });
+    }
     if inner.is_empty() {
         Vec::new()
     } else {
         vec![Validator::Each(inner)]
     }
+}
+
+/// A Rust type's name as its author writes it, without module paths:
+/// `BTreeMap<String, u32>` for
+/// `alloc::collections::btree::map::BTreeMap<alloc::string::String, u32>`.
+fn rust_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or_default());
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or_default());
+    out
 }
 
 impl<T: AttributeType> AttributeType for Vec<T> {
@@ -438,7 +463,11 @@ impl<C: Collection> Collection for Box<C> {
 /// }])];
 /// let merged = merge_validators(<Option<Vec<u16>>>::validators(), declared);
 /// let [Validator::Each(inner)] = &merged[..] else { panic!("{merged:?}") };
-/// let [Validator::Range { min, max, whole }] = &inner[..] else { panic!("{inner:?}") };
+/// // A u16 cannot hold a null either, which the type implies too.
+/// let [Validator::Range { min, max, whole }, Validator::NotNull { rust_type }] = &inner[..] else {
+///     panic!("{inner:?}")
+/// };
+/// assert_eq!(rust_type, "u16");
 /// assert_eq!((min, max, whole), (&Some(Number::from(1)), &Some(Number::from(65535)), &true));
 /// ```
 pub fn merge_validators(implied: Vec<Validator>, declared: Vec<Validator>) -> Vec<Validator> {
