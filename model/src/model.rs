@@ -148,6 +148,37 @@ use crate::schema::{Block, Validator};
 pub trait Model: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The block: each field's name, type, presence and behaviour.
     fn block() -> Block;
+
+    /// The model as a value of the object type its block implies (what
+    /// the framework sends Terraform for it). No import beyond the
+    /// `Model` a derive already names.
+    ///
+    /// ```
+    /// use ctywire_model::{ctywire::Value, Model};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Model, Debug, PartialEq)]
+    /// struct Entry {
+    ///     key: String,
+    ///     note: Option<String>,
+    /// }
+    ///
+    /// let entry = Entry { key: "a".into(), note: None };
+    /// let value = entry.to_value()?;
+    /// assert_eq!(value.attr("key"), Some(&Value::string("a")));
+    /// assert_eq!(Entry::from_value(&value)?, entry);
+    /// # Ok::<(), ctywire_model::ctywire::Error>(())
+    /// ```
+    fn to_value(&self) -> ctywire::Result<Value> {
+        ctywire::to_value(self, &type_of::<Self>()?)
+    }
+
+    /// The model read from a value of its type (the other way from
+    /// [`to_value`](Self::to_value)); an error names the path of what
+    /// does not fit.
+    fn from_value(value: &Value) -> ctywire::Result<Self> {
+        ctywire::from_value(value)
+    }
 }
 
 /// The cty type a Rust type stands for, when it is an attribute's type.

@@ -206,6 +206,8 @@ impl<P: Provider> Builder<P> {
 
     /// Serves `resource` as the managed resource type `name` (`kv_entry`).
     pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
+        let upgraders = resource.state_upgraders().problems(R::VERSION);
+        (self.problems).extend(upgraders.into_iter().map(|p| format!("{name}: {p}")));
         let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
         let version = Some(R::IDENTITY_VERSION);
         let kind = kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp);

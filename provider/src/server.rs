@@ -271,9 +271,14 @@ impl<P: Provider> tf::Provider for Framework<P> {
             req.raw_state.decode(&k.ty)?
         } else {
             let ctx = self.context(&req.type_name)?;
-            k.imp
+            let state = k
+                .imp
                 .upgrade_state(&ctx, req.version, req.raw_state)
-                .await?
+                .await?;
+            // Core refuses an upgraded state with unknowns ("Invalid
+            // resource state upgrade"); said here naming the attribute.
+            checks::wholly_known(&req.type_name, "state upgrade", &state)?;
+            state
         };
         Ok(tf::UpgradeResourceStateResponse {
             upgraded_state,
