@@ -47,6 +47,10 @@ pub(crate) struct Schemas {
     pub data_sources: BTreeMap<String, ResourceSchema>,
     /// List resource types' `config` schemas.
     pub lists: BTreeMap<String, ResourceSchema>,
+    /// Ephemeral resource types' schemas.
+    pub ephemerals: BTreeMap<String, ResourceSchema>,
+    /// Action types' schemas (protocol 6.10).
+    pub actions: BTreeMap<String, ResourceSchema>,
     /// Provider functions' signatures, by name.
     pub functions: BTreeMap<String, ctywire_tfplugin6::Function>,
 }
@@ -68,7 +72,7 @@ pub(crate) struct Listed {
 
 /// The service, held as core holds a provider client.
 pub(crate) struct Client {
-    service: Arc<DynService>,
+    pub(crate) service: Arc<DynService>,
     /// Always `Some` until dropped.
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -87,7 +91,7 @@ const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call
 
 /// What Terraform 1.11 tells providers it can do: write-only attributes,
 /// no deferrals (they are an experiment in 1.11).
-fn capabilities() -> Option<pb::ClientCapabilities> {
+pub(crate) fn capabilities() -> Option<pb::ClientCapabilities> {
     Some(pb::ClientCapabilities {
         deferral_allowed: false,
         write_only_attributes_allowed: true,
@@ -108,11 +112,11 @@ fn refuse_deferral(deferred: bool, diagnostics: &mut Diagnostics) {
     }
 }
 
-fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
+pub(crate) fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
     ds.iter().map(diagnostic_from_proto).collect()
 }
 
-fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
+pub(crate) fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
     encode_dynamic_value(v, ty).map(Some).map_err(|e| {
         Diagnostics::from(
             Diagnostic::error("Failed to encode a value for the provider")
@@ -123,7 +127,11 @@ fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
 
 /// An answer that does not decode at the schema's type: core's
 /// `GRPCProvider` fails the call the same way.
-fn decoded(dv: Option<&pb::DynamicValue>, ty: &Type, what: &str) -> Result<Value, Diagnostics> {
+pub(crate) fn decoded(
+    dv: Option<&pb::DynamicValue>,
+    ty: &Type,
+    what: &str,
+) -> Result<Value, Diagnostics> {
     decode_dynamic_value(dv, ty).map_err(|e| {
         Diagnostics::from(
             Diagnostic::error("Plugin error")
@@ -164,7 +172,7 @@ fn identity_answer(
     }
 }
 
-fn status(call: &str, s: tonic::Status) -> Diagnostics {
+pub(crate) fn status(call: &str, s: tonic::Status) -> Diagnostics {
     Diagnostics::from(Diagnostic::error("Plugin error").with_detail(format!(
         "The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}"
     )))
@@ -210,7 +218,7 @@ impl Client {
         })
     }
 
-    fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
+    pub(crate) fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
         match &self.runtime {
             Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
             _ => Err(Diagnostics::error(IN_RUNTIME)),
@@ -254,6 +262,14 @@ impl Client {
         for (name, s) in &resp.list_resource_schemas {
             lists.insert(name.clone(), convert(name, Some(s))?);
         }
+        let mut ephemerals = BTreeMap::new();
+        for (name, s) in &resp.ephemeral_resource_schemas {
+            ephemerals.insert(name.clone(), convert(name, Some(s))?);
+        }
+        let mut actions = BTreeMap::new();
+        for (name, s) in &resp.action_schemas {
+            actions.insert(name.clone(), convert(name, s.schema.as_ref())?);
+        }
         let mut functions = BTreeMap::new();
         for (name, f) in &resp.functions {
             let f = function_from_proto(f).map_err(|e| {
@@ -267,6 +283,8 @@ impl Client {
             identities: self.identity_schemas()?,
             data_sources,
             lists,
+            ephemerals,
+            actions,
             functions,
         })
     }
