@@ -82,17 +82,23 @@ fn v1_to_v2(old: EntryV1) -> Result<Entry> {
     })
 }
 
-struct Entries;
+/// The resource at version 2; `ODD` gives it upgraders `build()` refuses.
+struct Entries<const ODD: bool>;
 
 #[async_trait]
-impl Resource<()> for Entries {
+impl<const ODD: bool> Resource<()> for Entries<ODD> {
     type Model = Entry;
-    const VERSION: i64 = 2;
+    const VERSION: i64 = if ODD { 1 } else { 2 };
 
     fn state_upgraders(&self) -> StateUpgraders<Entry> {
-        StateUpgraders::new()
+        let upgraders = StateUpgraders::new()
             .prior(0, |v0| v1_to_v2(v0_to_v1(v0)))
-            .prior(1, v1_to_v2)
+            .prior(1, v1_to_v2);
+        if ODD {
+            // Version 0 twice, and 1, which is the current version.
+            return upgraders.prior(0, |v0| v1_to_v2(v0_to_v1(v0)));
+        }
+        upgraders
     }
 
     async fn create(&self, _: &Context<()>, mut plan: Entry) -> Result<Entry> {
@@ -112,7 +118,7 @@ impl Resource<()> for Entries {
 
 async fn configured() -> Framework<Test> {
     let framework = Builder::new(Test)
-        .resource("test_entry", Entries)
+        .resource("test_entry", Entries::<false>)
         .build()
         .expect("a valid schema");
     let diags = framework
@@ -154,6 +160,12 @@ async fn upgrade(version: i64, json: &str) -> Result<Value, Diagnostics> {
     Ok(p.upgrade_resource_state(req).await?.upgraded_state)
 }
 
+/// Why the state stored at `version` as `json` is refused: each
+/// diagnostic as (summary, path, detail).
+async fn refused(version: i64, json: &str) -> Vec<(String, String, String)> {
+    described(&upgrade(version, json).await.unwrap_err())
+}
+
 fn entry(tags: &[(&str, &str)], revision: Option<u64>) -> Entry {
     let tags: BTreeMap<String, String> = (tags.iter())
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -188,10 +200,7 @@ async fn a_state_of_each_prior_version_is_read_as_its_model_and_upgraded_to_the_
 
 #[tokio::test]
 async fn an_attribute_the_prior_schema_lacks_is_refused_as_go_cty_refuses_it() {
-    let err = upgrade(0, r#"{"key":"a","tag":"blue","colour":"red"}"#)
-        .await
-        .unwrap_err();
-    let d = described(&err);
+    let d = refused(0, r#"{"key":"a","tag":"blue","colour":"red"}"#).await;
     assert_eq!(d.len(), 1, "{d:?}");
     let (summary, _, detail) = &d[0];
     assert_eq!(
@@ -207,19 +216,13 @@ async fn an_attribute_the_prior_schema_lacks_is_refused_as_go_cty_refuses_it() {
 
 #[tokio::test]
 async fn a_prior_attribute_of_the_wrong_type_is_refused_at_its_path() {
-    let err = upgrade(1, r#"{"key":"a","tags":{"x":["y"]},"revision":null}"#)
-        .await
-        .unwrap_err();
-    let d = described(&err);
+    let d = refused(1, r#"{"key":"a","tags":{"x":["y"]},"revision":null}"#).await;
     assert_eq!(d[0].1, r#".tags["x"]"#, "{d:?}");
 }
 
 #[tokio::test]
 async fn an_upgrade_that_leaves_a_value_unknown_is_a_provider_bug_at_its_attribute() {
-    let err = upgrade(1, r#"{"key":"a","tags":null,"revision":"seven"}"#)
-        .await
-        .unwrap_err();
-    let d = described(&err);
+    let d = refused(1, r#"{"key":"a","tags":null,"revision":"seven"}"#).await;
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(
         (d[0].0.as_str(), d[0].1.as_str()),
@@ -242,33 +245,8 @@ fn a_version_with_no_upgrader_is_refused_naming_it() {
 
 #[test]
 fn upgraders_that_cannot_be_used_are_schema_errors_when_the_provider_is_built() {
-    struct Odd;
-    #[async_trait]
-    impl Resource<()> for Odd {
-        type Model = Entry;
-        const VERSION: i64 = 1;
-        fn state_upgraders(&self) -> StateUpgraders<Entry> {
-            let v0 = |old: EntryV0| v1_to_v2(v0_to_v1(old));
-            StateUpgraders::new()
-                .prior(0, v0)
-                .prior(0, v0)
-                .prior(1, v1_to_v2)
-        }
-        async fn create(&self, _: &Context<()>, plan: Entry) -> Result<Entry> {
-            Ok(plan)
-        }
-        async fn read(&self, _: &Context<()>, state: Entry) -> Result<Option<Entry>> {
-            Ok(Some(state))
-        }
-        async fn update(&self, _: &Context<()>, _: Entry, plan: Entry) -> Result<Entry> {
-            Ok(plan)
-        }
-        async fn delete(&self, _: &Context<()>, _: Entry) -> Result<()> {
-            Ok(())
-        }
-    }
     let err = Builder::new(Test)
-        .resource("test_odd", Odd)
+        .resource("test_odd", Entries::<true>)
         .build()
         .err()
         .expect("refused")
@@ -294,31 +272,37 @@ fn config(set: &str, value: Value) -> Value {
     cfg
 }
 
+async fn validate(p: &Framework<Test>, config: &Value) -> Diagnostics {
+    let req = tf::ValidateResourceConfigRequest {
+        type_name: "test_entry".into(),
+        config: config.clone(),
+        client_capabilities: Default::default(),
+    };
+    p.validate_resource_config(req).await
+}
+
+/// The plan of a create configured as `config`.
+async fn plan(p: &Framework<Test>, config: &Value) -> Result<Value, Diagnostics> {
+    let req = tf::PlanResourceChangeRequest {
+        type_name: "test_entry".into(),
+        prior_state: Value::null(Entry::cty_type()),
+        proposed_new_state: config.clone(),
+        config: config.clone(),
+        prior_private: Vec::new(),
+        provider_meta: None,
+        client_capabilities: Default::default(),
+        prior_identity: None,
+        planned_private: Vec::new(),
+    };
+    Ok(p.plan_resource_change(req).await?.planned_state)
+}
+
 /// `cfg` is refused at validation and again at plan (a client may plan
-/// without validating), with `summary` at `at`; the detail says how.
+/// without validating), at `at`; the detail says how to fix it (`fix`).
 async fn refused_before_apply(cfg: Value, at: &str, fix: &str) {
     let p = configured().await;
-    let validated = p
-        .validate_resource_config(tf::ValidateResourceConfigRequest {
-            type_name: "test_entry".into(),
-            config: cfg.clone(),
-            client_capabilities: Default::default(),
-        })
-        .await;
-    let planned = p
-        .plan_resource_change(tf::PlanResourceChangeRequest {
-            type_name: "test_entry".into(),
-            prior_state: Value::null(Entry::cty_type()),
-            proposed_new_state: cfg.clone(),
-            config: cfg,
-            prior_private: Vec::new(),
-            provider_meta: None,
-            client_capabilities: Default::default(),
-            prior_identity: None,
-            planned_private: Vec::new(),
-        })
-        .await
-        .expect_err("the plan is refused");
+    let validated = validate(&p, &cfg).await;
+    let planned = plan(&p, &cfg).await.expect_err("the plan is refused");
     for diags in [validated, planned] {
         let d = described(&diags);
         assert_eq!(d.len(), 1, "{d:?}");
@@ -358,33 +342,14 @@ async fn a_null_element_the_model_can_hold_is_planned_and_applied() {
     let notes = Value::map(Type::String, [("key", Value::null(Type::String))]).unwrap();
     let cfg = config("notes", notes.clone());
     let p = configured().await;
-    let validated = p
-        .validate_resource_config(tf::ValidateResourceConfigRequest {
-            type_name: "test_entry".into(),
-            config: cfg.clone(),
-            client_capabilities: Default::default(),
-        })
-        .await;
+    let validated = validate(&p, &cfg).await;
     assert!(validated.is_empty(), "{validated:?}");
-    let planned = p
-        .plan_resource_change(tf::PlanResourceChangeRequest {
-            type_name: "test_entry".into(),
-            prior_state: Value::null(Entry::cty_type()),
-            proposed_new_state: cfg.clone(),
-            config: cfg.clone(),
-            prior_private: Vec::new(),
-            provider_meta: None,
-            client_capabilities: Default::default(),
-            prior_identity: None,
-            planned_private: Vec::new(),
-        })
-        .await
-        .unwrap();
+    let planned = plan(&p, &cfg).await.unwrap();
     let applied = p
         .apply_resource_change(tf::ApplyResourceChangeRequest {
             type_name: "test_entry".into(),
             prior_state: Value::null(Entry::cty_type()),
-            planned_state: planned.planned_state,
+            planned_state: planned,
             config: cfg,
             planned_private: Vec::new(),
             provider_meta: None,
