@@ -184,6 +184,17 @@ impl UnitClient {
             .ok_or_else(|| Diagnostics::error(format!("the provider has no {what} named {name:?}")))
     }
 
+    /// One call of the service: its answer, or the call's failure as
+    /// core reports it.
+    fn rpc<T>(
+        &self,
+        call: &str,
+        answer: impl std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    ) -> Result<T, Diagnostics> {
+        let answer = self.client.block_on(answer)?;
+        Ok(answer.map_err(|s| status(call, s))?.into_inner())
+    }
+
     /// Invokes the action `name` with `config` as `terraform apply
     /// -invoke` does: validated, planned, then run, its progress messages
     /// gathered. Validation's and the plan's errors fail the call; the
@@ -195,32 +206,26 @@ impl UnitClient {
             type_name: name.into(),
             config: dv(config, ty)?,
         };
-        let resp = (self
-            .client
-            .block_on(service.validate_action_config(Request::new(validate)))?)
-        .map_err(|s| status("ValidateActionConfig", s))?;
-        let mut warnings = failed(diags(&resp.into_inner().diagnostics))?;
+        let resp = self.rpc(
+            "ValidateActionConfig",
+            service.validate_action_config(Request::new(validate)),
+        )?;
+        let mut warnings = failed(diags(&resp.diagnostics))?;
         let plan = pb::plan_action::Request {
             action_type: name.into(),
             config: dv(config, ty)?,
             client_capabilities: capabilities(),
         };
-        let resp = (self
-            .client
-            .block_on(service.plan_action(Request::new(plan)))?)
-        .map_err(|s| status("PlanAction", s))?;
-        warnings.extend(failed(diags(&resp.into_inner().diagnostics))?);
+        let resp = self.rpc("PlanAction", service.plan_action(Request::new(plan)))?;
+        warnings.extend(failed(diags(&resp.diagnostics))?);
         let invoke = pb::invoke_action::Request {
             action_type: name.into(),
             config: dv(config, ty)?,
             client_capabilities: capabilities(),
         };
-        let mut events = (self
-            .client
-            .block_on(service.invoke_action(Request::new(invoke)))?)
-        .map_err(|s| status("InvokeAction", s))?
-        .into_inner()
-        .into_inner();
+        let mut events = self
+            .rpc("InvokeAction", service.invoke_action(Request::new(invoke)))?
+            .into_inner();
         let mut invoked = Invoked {
             progress: Vec::new(),
             diagnostics: warnings,
@@ -260,12 +265,11 @@ impl UnitClient {
             name: name.into(),
             arguments,
         };
-        let resp = (self
-            .client
-            .block_on(self.client.service.call_function(Request::new(req))))
-        .map_err(|d| FunctionError::new(d.to_string()))?
-        .map_err(|s| FunctionError::new(status("CallFunction", s).to_string()))?
-        .into_inner();
+        let resp = (self.rpc(
+            "CallFunction",
+            self.client.service.call_function(Request::new(req)),
+        ))
+        .map_err(|d| FunctionError::new(d.to_string()))?;
         if let Some(e) = resp.error {
             return Err(FunctionError {
                 text: e.text,
@@ -284,21 +288,20 @@ impl UnitClient {
             type_name: name.into(),
             config: dv(config, ty)?,
         };
-        let resp = (self
-            .client
-            .block_on(service.validate_ephemeral_resource_config(Request::new(validate)))?)
-        .map_err(|s| status("ValidateEphemeralResourceConfig", s))?;
-        let mut warnings = failed(diags(&resp.into_inner().diagnostics))?;
+        let resp = self.rpc(
+            "ValidateEphemeralResourceConfig",
+            service.validate_ephemeral_resource_config(Request::new(validate)),
+        )?;
+        let mut warnings = failed(diags(&resp.diagnostics))?;
         let open = pb::open_ephemeral_resource::Request {
             type_name: name.into(),
             config: dv(config, ty)?,
             client_capabilities: capabilities(),
         };
-        let resp = (self
-            .client
-            .block_on(service.open_ephemeral_resource(Request::new(open)))?)
-        .map_err(|s| status("OpenEphemeralResource", s))?
-        .into_inner();
+        let resp = self.rpc(
+            "OpenEphemeralResource",
+            service.open_ephemeral_resource(Request::new(open)),
+        )?;
         warnings.extend(failed(diags(&resp.diagnostics))?);
         Ok(Opened {
             result: decoded(resp.result.as_ref(), ty, "ephemeral result")?,
@@ -321,11 +324,10 @@ impl UnitClient {
             private: private.map(<[u8]>::to_vec),
         };
         let service = &self.client.service;
-        let resp = (self
-            .client
-            .block_on(service.renew_ephemeral_resource(Request::new(req)))?)
-        .map_err(|s| status("RenewEphemeralResource", s))?
-        .into_inner();
+        let resp = self.rpc(
+            "RenewEphemeralResource",
+            service.renew_ephemeral_resource(Request::new(req)),
+        )?;
         Ok(Renewed {
             diagnostics: failed(diags(&resp.diagnostics))?,
             private: resp.private,
@@ -345,11 +347,10 @@ impl UnitClient {
             private: private.map(<[u8]>::to_vec),
         };
         let service = &self.client.service;
-        let resp = (self
-            .client
-            .block_on(service.close_ephemeral_resource(Request::new(req)))?)
-        .map_err(|s| status("CloseEphemeralResource", s))?
-        .into_inner();
+        let resp = self.rpc(
+            "CloseEphemeralResource",
+            service.close_ephemeral_resource(Request::new(req)),
+        )?;
         failed(diags(&resp.diagnostics))
     }
 }
