@@ -127,7 +127,7 @@ use crate::schema::{Block, Validator};
 /// | `pattern(r"regex", "what it means")` | a string matching the expression (checked at compile time); the words are for the error |
 /// | `one_of(a, b, ..)` | one of these literals (strings, numbers, bools) |
 /// | `each(rule, ..)` | rules for each element of a list, set or map (nest `each` for deeper levels) |
-/// | `variadic` | a function's last parameter, a `Vec<T>`: takes the trailing arguments, each a `T` ([`Function`](crate::Function)) |
+/// | `variadic` | a function's last parameter, a `Vec<T>`: takes the trailing arguments, each a `T` (`ctywire_provider::Function`) |
 /// | `conflicts_with(a, ..)`, `also_requires(a, ..)` | when this field is configured, those fields must not be / must be too (Rust names) |
 /// | `validate = path::to::f` | `f(&T) -> Result<(), E>`, `E` a `String` (the detail) or an [`Invalid`](crate::schema::Invalid) (summary and detail), `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
 ///

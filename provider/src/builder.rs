@@ -146,7 +146,7 @@ fn kind_of_block<T: ?Sized>(
 impl<C: Model, D: Send + Sync + 'static> Builder<FnProvider<C, D>> {
     /// A provider whose configuring is the plain `fn` `configure`: its
     /// argument is the provider block's model, its result the data every
-    /// call receives ([`Context::data`]). For a provider whose
+    /// call receives ([`Context::data`](crate::Context::data)). For a provider whose
     /// configuring needs no `.await` and no cross-attribute checks;
     /// otherwise implement [`Provider`] and use [`new`](Builder::new).
     ///

@@ -105,7 +105,7 @@ impl<P: Provider> Framework<P> {
     /// Serves the built provider as Terraform launches it (go-plugin's
     /// handshake on stdout), logging to Terraform's log (`TF_LOG`). For a
     /// program that must clean up after a schema problem:
-    /// [`Builder::build`] first, then this.
+    /// [`Builder::build`](crate::Builder::build) first, then this.
     pub async fn serve(self) {
         // Logging to Terraform's log is serving's: tfplugin6 sets it up.
         tf::serve(self).await
