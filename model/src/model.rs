@@ -127,7 +127,7 @@ use crate::schema::{Block, Validator};
 /// | `pattern(r"regex", "what it means")` | a string matching the expression (checked at compile time); the words are for the error |
 /// | `one_of(a, b, ..)` | one of these literals (strings, numbers, bools) |
 /// | `each(rule, ..)` | rules for each element of a list, set or map (nest `each` for deeper levels) |
-/// | `variadic` | a function's last parameter, a `Vec<T>`: takes the trailing arguments, each a `T` ([`Function`](crate::Function)) |
+/// | `variadic` | a function's last parameter, a `Vec<T>`: takes the trailing arguments, each a `T` (`ctywire_provider::Function`) |
 /// | `conflicts_with(a, ..)`, `also_requires(a, ..)` | when this field is configured, those fields must not be / must be too (Rust names) |
 /// | `validate = path::to::f` | `f(&T) -> Result<(), E>`, `E` a `String` (the detail) or an [`Invalid`](crate::schema::Invalid) (summary and detail), `T` the field's type without its `Option` (or what it borrows as: `&str`); inside `each`, the element's type ([`custom_validator`]) |
 ///
@@ -148,6 +148,37 @@ use crate::schema::{Block, Validator};
 pub trait Model: Serialize + DeserializeOwned + Send + Sync + 'static {
     /// The block: each field's name, type, presence and behaviour.
     fn block() -> Block;
+
+    /// The model as a value of the object type its block implies (what
+    /// the framework sends Terraform for it). No import beyond the
+    /// `Model` a derive already names.
+    ///
+    /// ```
+    /// use ctywire_model::{ctywire::Value, Model};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Model, Debug, PartialEq)]
+    /// struct Entry {
+    ///     key: String,
+    ///     note: Option<String>,
+    /// }
+    ///
+    /// let entry = Entry { key: "a".into(), note: None };
+    /// let value = entry.to_value()?;
+    /// assert_eq!(value.attr("key"), Some(&Value::string("a")));
+    /// assert_eq!(Entry::from_value(&value)?, entry);
+    /// # Ok::<(), ctywire_model::ctywire::Error>(())
+    /// ```
+    fn to_value(&self) -> ctywire::Result<Value> {
+        ctywire::to_value(self, &type_of::<Self>()?)
+    }
+
+    /// The model read from a value of its type (the other way from
+    /// [`to_value`](Self::to_value)); an error names the path of what
+    /// does not fit.
+    fn from_value(value: &Value) -> ctywire::Result<Self> {
+        ctywire::from_value(value)
+    }
 }
 
 /// The cty type a Rust type stands for, when it is an attribute's type.
@@ -240,14 +271,39 @@ impl<T: AttributeType> AttributeType for Box<T> {
     }
 }
 
-/// A collection's implied rules: its element's, on each element.
+/// A collection's implied rules: its element's, on each element, and
+/// [`NotNull`](Validator::NotNull) when the element's Rust type cannot
+/// hold a null.
 fn each<T: AttributeType>() -> Vec<Validator> {
-    let inner = T::validators();
+    let mut inner = T::validators();
+    if !T::ACCEPTS_NULL {
+        let rust_type = rust_name(std::any::type_name::<T>());
+        inner.push(Validator::NotNull { rust_type });
+    }
     if inner.is_empty() {
         Vec::new()
     } else {
         vec![Validator::Each(inner)]
     }
+}
+
+/// A Rust type's name as its author writes it, without module paths:
+/// `BTreeMap<String, u32>` for
+/// `alloc::collections::btree::map::BTreeMap<alloc::string::String, u32>`.
+fn rust_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or_default());
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or_default());
+    out
 }
 
 impl<T: AttributeType> AttributeType for Vec<T> {
@@ -438,7 +494,11 @@ impl<C: Collection> Collection for Box<C> {
 /// }])];
 /// let merged = merge_validators(<Option<Vec<u16>>>::validators(), declared);
 /// let [Validator::Each(inner)] = &merged[..] else { panic!("{merged:?}") };
-/// let [Validator::Range { min, max, whole }] = &inner[..] else { panic!("{inner:?}") };
+/// // A u16 cannot hold a null either, which the type implies too.
+/// let [Validator::Range { min, max, whole }, Validator::NotNull { rust_type }] = &inner[..] else {
+///     panic!("{inner:?}")
+/// };
+/// assert_eq!(rust_type, "u16");
 /// assert_eq!((min, max, whole), (&Some(Number::from(1)), &Some(Number::from(65535)), &true));
 /// ```
 pub fn merge_validators(implied: Vec<Validator>, declared: Vec<Validator>) -> Vec<Validator> {

@@ -203,9 +203,10 @@ pub struct PlanBehaviour {
 }
 
 /// A rule a configured value must satisfy. Validators see values as
-/// Terraform sends them: a null passes (presence is the schema's job), an
-/// unknown is left for later, and a rule on a collection's elements names
-/// the offending element's path.
+/// Terraform sends them: a null passes (presence is the schema's job)
+/// except under [`NotNull`](Validator::NotNull), an unknown is left for
+/// later, and a rule on a collection's elements names the offending
+/// element's path.
 #[derive(Clone)]
 pub enum Validator {
     /// A number within bounds, inclusive; `whole` also requires an integer.
@@ -241,6 +242,18 @@ pub enum Validator {
     Each(Vec<Validator>),
     /// A rule in code: `Err` is the message, shown at the value's path.
     Custom(Arc<CustomRule>),
+    /// Not null: what a collection's Rust element type implies when it
+    /// cannot hold a null (a `String`, not an `Option<String>`).
+    /// Terraform lets a configuration write `{"key" = null}`, which such a
+    /// model could not be read from; this refuses it where the
+    /// configuration is checked (validation and plan), not first at apply.
+    /// It runs even where only presence is checked, since it is the
+    /// model's shape rather than a declared rule.
+    NotNull {
+        /// The Rust type that cannot hold a null (`String`), for the fix
+        /// the message names (`Option<String>`).
+        rust_type: String,
+    },
 }
 
 /// A rule across the attributes and nested blocks of one object, by their
@@ -370,6 +383,10 @@ impl fmt::Debug for Validator {
             Validator::OneOf(values) => f.debug_tuple("OneOf").field(values).finish(),
             Validator::Each(inner) => f.debug_tuple("Each").field(inner).finish(),
             Validator::Custom(_) => f.write_str("Custom(..)"),
+            Validator::NotNull { rust_type } => f
+                .debug_struct("NotNull")
+                .field("rust_type", rust_type)
+                .finish(),
         }
     }
 }
@@ -885,7 +902,7 @@ fn check_validators(ty: &Type, validators: &[Validator], defect: &mut dyn FnMut(
                 }
                 _ => defect(format!("`each` applies to collections, not to a {ty}")),
             },
-            Validator::Custom(_) => {}
+            Validator::Custom(_) | Validator::NotNull { .. } => {}
         }
     }
 }

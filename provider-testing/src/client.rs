@@ -47,9 +47,9 @@ pub(crate) struct Schemas {
     pub data_sources: BTreeMap<String, ResourceSchema>,
     /// List resource types' `config` schemas.
     pub lists: BTreeMap<String, ResourceSchema>,
-    /// Ephemeral resources' schemas.
+    /// Ephemeral resource types' schemas.
     pub ephemerals: BTreeMap<String, ResourceSchema>,
-    /// Actions' schemas.
+    /// Action types' schemas (protocol 6.10).
     pub actions: BTreeMap<String, ResourceSchema>,
     /// Provider functions' signatures, by name.
     pub functions: BTreeMap<String, ctywire_tfplugin6::Function>,
@@ -97,7 +97,7 @@ fn time_of(seconds: i64, nanos: i32) -> std::time::SystemTime {
 
 /// The service, held as core holds a provider client.
 pub(crate) struct Client {
-    service: Arc<DynService>,
+    pub(crate) service: Arc<DynService>,
     /// Always `Some` until dropped.
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -116,7 +116,7 @@ const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call
 
 /// What Terraform 1.11 tells providers it can do: write-only attributes,
 /// no deferrals (they are an experiment in 1.11).
-fn capabilities() -> Option<pb::ClientCapabilities> {
+pub(crate) fn capabilities() -> Option<pb::ClientCapabilities> {
     Some(pb::ClientCapabilities {
         deferral_allowed: false,
         write_only_attributes_allowed: true,
@@ -137,11 +137,11 @@ fn refuse_deferral(deferred: bool, diagnostics: &mut Diagnostics) {
     }
 }
 
-fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
+pub(crate) fn diags(ds: &[pb::Diagnostic]) -> Diagnostics {
     ds.iter().map(diagnostic_from_proto).collect()
 }
 
-fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
+pub(crate) fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
     encode_dynamic_value(v, ty).map(Some).map_err(|e| {
         Diagnostics::from(
             Diagnostic::error("Failed to encode a value for the provider")
@@ -152,7 +152,11 @@ fn dv(v: &Value, ty: &Type) -> Result<Option<pb::DynamicValue>, Diagnostics> {
 
 /// An answer that does not decode at the schema's type: core's
 /// `GRPCProvider` fails the call the same way.
-fn decoded(dv: Option<&pb::DynamicValue>, ty: &Type, what: &str) -> Result<Value, Diagnostics> {
+pub(crate) fn decoded(
+    dv: Option<&pb::DynamicValue>,
+    ty: &Type,
+    what: &str,
+) -> Result<Value, Diagnostics> {
     decode_dynamic_value(dv, ty).map_err(|e| {
         Diagnostics::from(
             Diagnostic::error("Plugin error")
@@ -193,7 +197,7 @@ fn identity_answer(
     }
 }
 
-fn status(call: &str, s: tonic::Status) -> Diagnostics {
+pub(crate) fn status(call: &str, s: tonic::Status) -> Diagnostics {
     Diagnostics::from(Diagnostic::error("Plugin error").with_detail(format!(
         "The plugin returned an unexpected error from plugin6.(*GRPCProvider).{call}: {s}"
     )))
@@ -239,7 +243,7 @@ impl Client {
         })
     }
 
-    fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
+    pub(crate) fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
         match &self.runtime {
             Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
             _ => Err(Diagnostics::error(IN_RUNTIME)),

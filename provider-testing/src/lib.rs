@@ -20,6 +20,7 @@ mod steps;
 mod syntax;
 #[cfg(test)]
 mod tests;
+mod unit;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -45,6 +46,7 @@ use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
 pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
+pub use self::unit::{Invoked, Opened, Renewed, UnitClient};
 
 /// An in-process Terraform core holding one provider, a configuration and
 /// the state. See the [crate documentation](crate).

@@ -365,7 +365,7 @@ pub(crate) fn path_json(p: &Path) -> Json {
 // The harness's answers, in the shapes `terraform show -json` prints.
 
 /// A plan, as `terraform plan -out` saves it: apply it with
-/// [`Harness::apply_plan`], read it with [`to_json`](Plan::to_json) and the
+/// [`Harness::apply_plan`](crate::Harness::apply_plan), read it with [`to_json`](Plan::to_json) and the
 /// accessors.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -443,7 +443,7 @@ impl Plan {
     }
 }
 
-/// One object a [`Harness::list`] found.
+/// One object a [`Harness::list`](crate::Harness::list) found.
 #[derive(Clone, Debug)]
 pub struct Listed {
     /// Its display name.

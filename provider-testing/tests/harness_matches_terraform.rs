@@ -637,6 +637,11 @@ fn kv_required_null(store: &Path) -> Json {
     kv_a_with(store, |e| e["value"] = Json::Null)
 }
 
+/// A tag whose value is null: kv's tags are `String`s, which hold no null.
+fn kv_null_tag(store: &Path) -> Json {
+    kv_a_with(store, |e| e["tags"] = json!({ "key": null }))
+}
+
 fn kv_required_missing(store: &Path) -> Json {
     kv_a_with(store, |e| {
         e.as_object_mut().map(|o| o.remove("value"));
@@ -1209,6 +1214,11 @@ fn scenarios() -> Vec<Scenario> {
             name: "kv: a required argument set to null is refused by the provider's validation",
             provider: Which::Kv,
             steps: vec![PlanFails(kv_required_null)],
+        },
+        Scenario {
+            name: "kv: a null tag is refused by the provider's validation, at the element",
+            provider: Which::Kv,
+            steps: vec![PlanFails(kv_null_tag)],
         },
         Scenario {
             name: "kv: a missing required argument is refused",

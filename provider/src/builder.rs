@@ -151,7 +151,7 @@ fn kind_of_block<T: ?Sized>(
 impl<C: Model, D: Send + Sync + 'static> Builder<FnProvider<C, D>> {
     /// A provider whose configuring is the plain `fn` `configure`: its
     /// argument is the provider block's model, its result the data every
-    /// call receives ([`Context::data`]). For a provider whose
+    /// call receives ([`Context::data`](crate::Context::data)). For a provider whose
     /// configuring needs no `.await` and no cross-attribute checks;
     /// otherwise implement [`Provider`] and use [`new`](Builder::new).
     ///
@@ -211,6 +211,8 @@ impl<P: Provider> Builder<P> {
 
     /// Serves `resource` as the managed resource type `name` (`kv_entry`).
     pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
+        let upgraders = resource.state_upgraders().problems(R::VERSION);
+        (self.problems).extend(upgraders.into_iter().map(|p| format!("{name}: {p}")));
         let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
         let version = Some(R::IDENTITY_VERSION);
         let kind = kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp);

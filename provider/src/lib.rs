@@ -34,6 +34,7 @@ mod provider;
 mod resource;
 mod server;
 mod state_store;
+mod upgrade;
 mod validate;
 mod values;
 
@@ -63,6 +64,7 @@ pub use server::Framework;
 pub use state_store::{
     LockError, LockInfo, StateStore, StateWriter, StoredState, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE,
 };
+pub use upgrade::StateUpgraders;
 
 /// What a provider's methods return: a value, or diagnostics saying why not.
 pub type Result<T, E = Diagnostics> = std::result::Result<T, E>;

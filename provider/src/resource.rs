@@ -7,6 +7,7 @@ use crate::context::Context;
 use crate::identity::Identity;
 use crate::model::Model;
 use crate::plan_hook::PlanChange;
+use crate::upgrade::StateUpgraders;
 
 /// A managed resource type: its model (which is its schema) and the four
 /// operations on it. Planning is the framework's: computed attributes the
@@ -67,7 +68,8 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// The resource's attributes and blocks.
     type Model: Model;
 
-    /// The schema version; bump it with [`upgrade_state`](Self::upgrade_state).
+    /// The schema version; bump it with a [state upgrader](Self::state_upgraders)
+    /// from the version before.
     const VERSION: i64 = 0;
 
     /// The identity schema's version (protocol 6.9; see [Identity](#identity)),
@@ -155,18 +157,27 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         Ok(identity.decode(&<Self::Model as Model>::block().identity_type())?)
     }
 
+    /// The typed state upgraders: one per prior schema version, from
+    /// that version's model to the current one (see [`StateUpgraders`]).
+    /// Default: none, so a stored state is read at the current schema as
+    /// it is (an attribute since removed is an error at its path).
+    fn state_upgraders(&self) -> StateUpgraders<Self::Model> {
+        StateUpgraders::new()
+    }
+
     /// A state stored at schema version `version` (older than
     /// [`VERSION`](Self::VERSION) when the schema changed), at the current
-    /// type. Default: the stored state read at the current type as it is
-    /// (an attribute since removed is an error at its path).
+    /// type: the raw form, for an upgrade [`state_upgraders`](Self::state_upgraders)
+    /// cannot express (one that needs the provider's data). Default: the
+    /// state upgraders'.
     async fn upgrade_state(
         &self,
         ctx: &Context<D>,
         version: i64,
         state: RawState,
     ) -> Result<Value, Diagnostics> {
-        let _ = (ctx, version);
-        Ok(state.decode(&crate::model::type_of::<Self::Model>()?)?)
+        let _ = ctx;
+        self.state_upgraders().upgrade(version, &state)
     }
 
     /// `moved` from another resource type: the state at this type.

@@ -105,7 +105,7 @@ impl<P: Provider> Framework<P> {
     /// Serves the built provider as Terraform launches it (go-plugin's
     /// handshake on stdout), logging to Terraform's log (`TF_LOG`). For a
     /// program that must clean up after a schema problem:
-    /// [`Builder::build`] first, then this.
+    /// [`Builder::build`](crate::Builder::build) first, then this.
     pub async fn serve(self) {
         // Logging to Terraform's log is serving's: tfplugin6 sets it up.
         tf::serve(self).await
@@ -271,9 +271,14 @@ impl<P: Provider> tf::Provider for Framework<P> {
             req.raw_state.decode(&k.ty)?
         } else {
             let ctx = self.context(&req.type_name)?;
-            k.imp
+            let state = k
+                .imp
                 .upgrade_state(&ctx, req.version, req.raw_state)
-                .await?
+                .await?;
+            // Core refuses an upgraded state with unknowns ("Invalid
+            // resource state upgrade"); said here naming the attribute.
+            checks::wholly_known(&req.type_name, "state upgrade", &state)?;
+            state
         };
         Ok(tf::UpgradeResourceStateResponse {
             upgraded_state,

@@ -4,7 +4,8 @@
 //! The walk follows the schema through attributes, nested attributes and
 //! nested blocks of every nesting mode, so its depth is the schema's (and,
 //! under [`Validator::Each`], the validator's own nesting). A null passes
-//! (presence is the schema's job, which Terraform enforces); an unknown is
+//! (presence is the schema's job), except an element the model's Rust type
+//! cannot hold as null ([`Validator::NotNull`]); an unknown is
 //! skipped and checked once it is known, as is a value with unknowns inside
 //! where the rule needs all of it (`OneOf`, a custom rule, the length of a
 //! set, which unknown elements may yet merge).
@@ -139,8 +140,10 @@ impl<'a> Validation<'a> {
             };
             self.trail.push(Step::Attr(&attr.name));
             self.presence(attr.presence, v);
+            // Under presence only, this runs just the nulls the model's
+            // Rust types cannot hold (see `check`).
+            self.run(&attr.validators, v, VALUE);
             if self.validators {
-                self.run(&attr.validators, v, VALUE);
                 // plugin-framework warns only of a known value: an unknown
                 // may yet be null.
                 if !v.is_null() && v.is_known() {
@@ -278,6 +281,15 @@ impl<'a> Validation<'a> {
     }
 
     fn check(&mut self, rule: &'a Validator, value: &'a Value, summary: &str) {
+        match rule {
+            Validator::NotNull { rust_type } => return self.not_null(rust_type, value),
+            // A null the model cannot hold is refused wherever the
+            // configuration is checked, the plan too: read into the model
+            // at apply it would fail there, after the plan was accepted.
+            Validator::Each(_) => {}
+            _ if !self.validators => return,
+            _ => {}
+        }
         if value.is_null() || !value.is_known() {
             return;
         }
@@ -353,7 +365,22 @@ impl<'a> Validation<'a> {
                     self.fail_custom(summary, value, &invalid.detail);
                 }
             }
+            Validator::NotNull { .. } => {}
         }
+    }
+
+    /// A null where the model's Rust type (`rust_type`) cannot hold one:
+    /// said to the configuration's author (remove it) and to the
+    /// provider's (what to declare instead).
+    fn not_null(&mut self, rust_type: &str, value: &Value) {
+        if !value.is_null() {
+            return;
+        }
+        let detail = format!(
+            "Attribute {} must not be null: the provider reads it into a {rust_type}, which cannot hold a null. Remove the null from the configuration; if a null should be allowed there, the provider must declare the element type Option<{rust_type}>.",
+            self.subject()
+        );
+        self.report(NULL, detail);
     }
 
     /// Runs `rules` on each element of a collection or attribute of an
@@ -474,6 +501,8 @@ fn collection_len(v: &Value) -> Option<usize> {
 const VALUE: &str = "Invalid Attribute Value";
 const LENGTH: &str = "Invalid Attribute Value Length";
 const MATCH: &str = "Invalid Attribute Value Match";
+/// Ours: plugin-framework's collections hold nulls, so it has no such rule.
+const NULL: &str = "Null Element Not Allowed";
 
 /// "value must be between 1 and 10" and kin; `whole`: the value failed
 /// for not being a whole number.

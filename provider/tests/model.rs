@@ -97,7 +97,14 @@ fn kv_entry_derives_its_block() {
     let tags = b.attribute("tags").unwrap();
     assert_eq!(tags.ty, Type::map(Type::String));
     assert_eq!(tags.presence, Presence::Optional);
-    assert!(tags.validators.is_empty());
+    // A String cannot hold a null: a null tag is refused at validation.
+    let [Validator::Each(each)] = &tags.validators[..] else {
+        panic!("{:?}", tags.validators)
+    };
+    let [Validator::NotNull { rust_type }] = &each[..] else {
+        panic!("{each:?}")
+    };
+    assert_eq!(rust_type, "String");
 
     // One range per port, the declared one with the type's wholeness.
     let ports = b.attribute("ports").unwrap();
@@ -108,8 +115,9 @@ fn kv_entry_derives_its_block() {
     };
     assert_eq!(
         each.iter().map(range).collect::<Vec<_>>(),
-        [Some((n(1), n(65535), true))]
+        [Some((n(1), n(65535), true)), None]
     );
+    assert!(matches!(&each[1], Validator::NotNull { rust_type } if rust_type == "u16"));
 
     let id = b.attribute("id").unwrap();
     assert_eq!(id.presence, Presence::Computed);
@@ -661,7 +669,7 @@ fn declared_rules_become_validators() {
     else {
         panic!("{names:?}")
     };
-    let [Validator::Length {
+    let [Validator::NotNull { .. }, Validator::Length {
         min: Some(1),
         max: None,
     }, Validator::Custom(short)] = &each[..]
@@ -674,9 +682,10 @@ fn declared_rules_become_validators() {
     let [Validator::Each(rows)] = &grid[..] else {
         panic!("{grid:?}")
     };
-    let [Validator::Each(cells)] = &rows[..] else {
+    let [Validator::NotNull { rust_type }, Validator::Each(cells)] = &rows[..] else {
         panic!("{rows:?}")
     };
+    assert_eq!(rust_type, "Vec<u8>");
     assert_eq!(ranges(cells), [(s("0"), s("9"), true)]);
 
     let old = b.attribute("old").unwrap();

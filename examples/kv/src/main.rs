@@ -30,8 +30,7 @@ struct Kv;
 impl Provider for Kv {
     type Config = Config;
     type Data = PathBuf;
-    async fn configure(&self, config: Config) -> Result<PathBuf> {
-        let root = config.root;
+    async fn configure(&self, Config { root }: Config) -> Result<PathBuf> {
         fs::create_dir_all(&root)
             .await
             .map_err(|e| failed(&format!("cannot create {root}"), e))?;
@@ -93,16 +92,15 @@ async fn load(root: &Path, key: &str) -> Result<Option<Entry>> {
 }
 
 /// The keys starting with `prefix`, sorted.
-async fn keys(root: &Path, prefix: Option<&str>) -> Result<Vec<String>> {
+async fn keys(root: &Path, prefix: &str) -> Result<Vec<String>> {
     let listing = |e| failed("cannot list the entries", e);
     let mut dir = fs::read_dir(root).await.map_err(listing)?;
     let mut keys = BTreeSet::new();
     while let Some(f) = dir.next_entry().await.map_err(listing)? {
         let name = f.file_name().into_string().unwrap_or_default();
-        match name.strip_suffix(".json") {
-            Some(key) if key.starts_with(prefix.unwrap_or("")) => keys.insert(key.to_owned()),
-            _ => false,
-        };
+        if let Some(key) = name.strip_suffix(".json").filter(|k| k.starts_with(prefix)) {
+            keys.insert(key.to_owned());
+        }
     }
     Ok(keys.into_iter().collect())
 }
@@ -147,7 +145,7 @@ impl Resource<PathBuf> for Entries {
 impl ListResource<PathBuf> for Entries {
     type Config = Keys;
     async fn list(&self, ctx: &Ctx, query: Keys, out: &Listing<Entry>) -> Result<()> {
-        for key in keys(ctx.data(), query.prefix.as_deref()).await? {
+        for key in keys(ctx.data(), query.prefix.as_deref().unwrap_or_default()).await? {
             if let Some(entry) = load(ctx.data(), &key).await? {
                 out.push(key, entry).await?;
             }
@@ -170,7 +168,7 @@ struct Keys {
 impl DataSource<PathBuf> for Entries {
     type Model = Keys;
     async fn read(&self, ctx: &Ctx, query: Keys) -> Result<Keys> {
-        let keys = Some(keys(ctx.data(), query.prefix.as_deref()).await?);
+        let keys = Some(keys(ctx.data(), query.prefix.as_deref().unwrap_or_default()).await?);
         Ok(Keys { keys, ..query })
     }
 }
@@ -183,8 +181,7 @@ struct HashArgs {
 }
 
 fn hash(args: HashArgs) -> Result<String, FunctionError> {
-    let digest = Sha256::digest(args.input.as_bytes());
-    Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(format!("{:x}", Sha256::digest(args.input.as_bytes())))
 }
 
 /// The provider: what `main` serves, and what a test drives in-process
