@@ -18,6 +18,7 @@ use ctywire::{Path, Value};
 
 use crate::config::{decode_body, ApplyScope, Reference, Scope, UnknownScope};
 use crate::Harness;
+use crate::Invoked;
 
 /// What an action's configuration refers to while it is planned: the
 /// objects in state, and what is configured but not yet applied unknown
@@ -43,13 +44,6 @@ impl Scope for InvokeScope<'_> {
             (answer, _) => answer,
         }
     }
-}
-
-/// What invoking an action gave.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Invoked {
-    /// The progress messages the provider sent, in order.
-    pub progress: Vec<String>,
 }
 
 impl Harness {
@@ -108,6 +102,9 @@ impl Harness {
         self.take(d)?;
         let (progress, d) = (self.client).invoke_action(&type_name, &planned.value, &schema.ty)?;
         self.take(d)?;
-        Ok(Invoked { progress })
+        Ok(Invoked {
+            progress,
+            diagnostics: Diagnostics::new(),
+        })
     }
 }

@@ -16,7 +16,7 @@ use ctywire_tfplugin6::client::{
 };
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::tfplugin6::provider_server::Provider as Service;
-use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use ctywire_tfplugin6::{Diagnostic, Diagnostics, FunctionError};
 use tonic::Request;
 
 /// The Terraform version core sends in `ConfigureProvider`.
@@ -417,16 +417,20 @@ impl Client {
     }
 
     /// `CallFunction` with arguments already converted to the
-    /// parameters' types; the function's error is its text.
+    /// parameters' types; the function's error as it gave it (its text
+    /// and the argument at fault).
     pub(crate) fn call_function(
         &self,
         name: &str,
         f: &ctywire_tfplugin6::Function,
         args: &[(Value, Type)],
-    ) -> Result<Value, String> {
+    ) -> Result<Value, FunctionError> {
         let mut arguments = Vec::with_capacity(args.len());
-        for (v, ty) in args {
-            arguments.push(encode_dynamic_value(v, ty).map_err(|e| e.to_string())?);
+        for (i, (v, ty)) in args.iter().enumerate() {
+            arguments.push(encode_dynamic_value(v, ty).map_err(|e| FunctionError {
+                text: e.to_string(),
+                function_argument: Some(i64::try_from(i).unwrap_or(i64::MAX)),
+            })?);
         }
         let req = pb::call_function::Request {
             name: name.into(),
@@ -434,16 +438,19 @@ impl Client {
         };
         let resp = self
             .block_on(self.service.call_function(Request::new(req)))
-            .map_err(|d| d.to_string())?
-            .map_err(|s| status("CallFunction", s).to_string())?
+            .map_err(|d| FunctionError::new(d.to_string()))?
+            .map_err(|s| FunctionError::new(status("CallFunction", s).to_string()))?
             .into_inner();
         if let Some(e) = resp.error {
-            return Err(e.text);
+            return Err(FunctionError {
+                text: e.text,
+                function_argument: e.function_argument,
+            });
         }
-        let result = resp
-            .result
-            .ok_or_else(|| format!("the function {name} returned no result"))?;
-        decode_dynamic_value(Some(&result), &f.return_type).map_err(|e| e.to_string())
+        let result = (resp.result)
+            .ok_or_else(|| FunctionError::new(format!("the function {name} returned no result")))?;
+        decode_dynamic_value(Some(&result), &f.return_type)
+            .map_err(|e| FunctionError::new(e.to_string()))
     }
 
     /// `ValidateEphemeralResourceConfig`.

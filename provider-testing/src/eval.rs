@@ -848,7 +848,7 @@ impl<'a> Evaluator<'a> {
             .call_function(name, sig, &converted)
             .map_err(|e| EvalError {
                 summary: "Error in function call".into(),
-                detail: format!("Call to function {full:?} failed: {e}."),
+                detail: format!("Call to function {full:?} failed: {}.", e.text),
             })
     }
 }

@@ -32,7 +32,6 @@ use ctywire_tfplugin6::{
 };
 use serde_json::{json, Map, Value as Json};
 
-pub use self::actions::Invoked;
 use self::client::{Client, Schemas};
 use self::config::{
     decode_body, ApplyScope, Decoded, PlanScope, Scope, UnknownScope, VariablesScope,

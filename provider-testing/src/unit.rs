@@ -3,15 +3,12 @@
 //! protocol, with no configuration to write.
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use ctywire::Value;
-use ctywire_tfplugin6::client::encode_dynamic_value;
-use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::{Diagnostics, FunctionError, ProviderService};
-use tonic::Request;
 
-use crate::client::{capabilities, decoded, diags, dv, status, Client, ResourceSchema, Schemas};
+use crate::client::{Client, ResourceSchema, Schemas};
 
 /// A provider's service called kind by kind, as Terraform calls it: each
 /// value encoded at the schema's type and each answer decoded, so what a
@@ -147,15 +144,6 @@ fn failed(d: Diagnostics) -> Result<Diagnostics, Diagnostics> {
     Ok(d)
 }
 
-/// A protobuf timestamp as a time; one before 1970 or out of range is
-/// none.
-fn time(t: Option<prost_types::Timestamp>) -> Option<SystemTime> {
-    let t = t?;
-    let secs = u64::try_from(t.seconds).ok()?;
-    let nanos = u32::try_from(t.nanos).ok()?;
-    SystemTime::UNIX_EPOCH.checked_add(Duration::new(secs, nanos))
-}
-
 impl UnitClient {
     /// A client for `provider`, served in-process by tfplugin6's
     /// [`ProviderService`]; its schemas are read at once.
@@ -184,61 +172,20 @@ impl UnitClient {
             .ok_or_else(|| Diagnostics::error(format!("the provider has no {what} named {name:?}")))
     }
 
-    /// One call of the service: its answer, or the call's failure as
-    /// core reports it.
-    fn rpc<T>(
-        &self,
-        call: &str,
-        answer: impl std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
-    ) -> Result<T, Diagnostics> {
-        let answer = self.client.block_on(answer)?;
-        Ok(answer.map_err(|s| status(call, s))?.into_inner())
-    }
-
     /// Invokes the action `name` with `config` as `terraform apply
     /// -invoke` does: validated, planned, then run, its progress messages
     /// gathered. Validation's and the plan's errors fail the call; the
     /// action's own outcome is in [`Invoked::diagnostics`].
     pub fn invoke_action(&self, name: &str, config: &Value) -> Result<Invoked, Diagnostics> {
         let ty = &Self::schema(&self.schemas.actions, "action", name)?.ty;
-        let service = &self.client.service;
-        let validate = pb::validate_action_config::Request {
-            type_name: name.into(),
-            config: dv(config, ty)?,
-        };
-        let resp = self.rpc(
-            "ValidateActionConfig",
-            service.validate_action_config(Request::new(validate)),
-        )?;
-        let mut warnings = failed(diags(&resp.diagnostics))?;
-        let plan = pb::plan_action::Request {
-            action_type: name.into(),
-            config: dv(config, ty)?,
-            client_capabilities: capabilities(),
-        };
-        let resp = self.rpc("PlanAction", service.plan_action(Request::new(plan)))?;
-        warnings.extend(failed(diags(&resp.diagnostics))?);
-        let invoke = pb::invoke_action::Request {
-            action_type: name.into(),
-            config: dv(config, ty)?,
-            client_capabilities: capabilities(),
-        };
-        let mut events = self
-            .rpc("InvokeAction", service.invoke_action(Request::new(invoke)))?
-            .into_inner();
-        let mut invoked = Invoked {
-            progress: Vec::new(),
+        let mut warnings = failed(self.client.validate_action(name, config, ty)?)?;
+        warnings.extend(failed(self.client.plan_action(name, config, ty)?)?);
+        let (progress, outcome) = self.client.invoke_action(name, config, ty)?;
+        warnings.extend(outcome);
+        Ok(Invoked {
+            progress,
             diagnostics: warnings,
-        };
-        use pb::invoke_action::event::Type as Event;
-        while let Some(event) = self.client.block_on(events.recv())? {
-            match event.map_err(|s| status("InvokeAction", s))?.r#type {
-                Some(Event::Progress(p)) => invoked.progress.push(p.message),
-                Some(Event::Completed(c)) => invoked.diagnostics.extend(diags(&c.diagnostics)),
-                None => {}
-            }
-        }
-        Ok(invoked)
+        })
     }
 
     /// Calls the function `name` with `args` (one a parameter, then the
@@ -247,66 +194,28 @@ impl UnitClient {
     pub fn call_function(&self, name: &str, args: &[Value]) -> Result<Value, FunctionError> {
         let f = (self.schemas.functions.get(name))
             .ok_or_else(|| FunctionError::new(format!("the provider has no function {name:?}")))?;
-        let mut arguments = Vec::with_capacity(args.len());
+        let mut typed = Vec::with_capacity(args.len());
         for (i, arg) in args.iter().enumerate() {
             let param = f.parameters.get(i).or(f.variadic_parameter.as_ref());
             let Some(param) = param else {
                 let text = format!("{name} takes {} arguments", f.parameters.len());
                 return Err(FunctionError::new(text));
             };
-            let at = i64::try_from(i).unwrap_or(i64::MAX);
-            let encoded = encode_dynamic_value(arg, &param.ty).map_err(|e| FunctionError {
-                text: e.to_string(),
-                function_argument: Some(at),
-            })?;
-            arguments.push(encoded);
+            typed.push((arg.clone(), param.ty.clone()));
         }
-        let req = pb::call_function::Request {
-            name: name.into(),
-            arguments,
-        };
-        let resp = (self.rpc(
-            "CallFunction",
-            self.client.service.call_function(Request::new(req)),
-        ))
-        .map_err(|d| FunctionError::new(d.to_string()))?;
-        if let Some(e) = resp.error {
-            return Err(FunctionError {
-                text: e.text,
-                function_argument: e.function_argument,
-            });
-        }
-        decoded(resp.result.as_ref(), &f.return_type, "function result")
-            .map_err(|d| FunctionError::new(d.to_string()))
+        self.client.call_function(name, f, &typed)
     }
 
     /// Validates and opens the ephemeral resource `name` with `config`.
     pub fn open_ephemeral(&self, name: &str, config: &Value) -> Result<Opened, Diagnostics> {
         let ty = &Self::schema(&self.schemas.ephemerals, "ephemeral resource", name)?.ty;
-        let service = &self.client.service;
-        let validate = pb::validate_ephemeral_resource_config::Request {
-            type_name: name.into(),
-            config: dv(config, ty)?,
-        };
-        let resp = self.rpc(
-            "ValidateEphemeralResourceConfig",
-            service.validate_ephemeral_resource_config(Request::new(validate)),
-        )?;
-        let mut warnings = failed(diags(&resp.diagnostics))?;
-        let open = pb::open_ephemeral_resource::Request {
-            type_name: name.into(),
-            config: dv(config, ty)?,
-            client_capabilities: capabilities(),
-        };
-        let resp = self.rpc(
-            "OpenEphemeralResource",
-            service.open_ephemeral_resource(Request::new(open)),
-        )?;
-        warnings.extend(failed(diags(&resp.diagnostics))?);
+        let mut warnings = failed(self.client.validate_ephemeral(name, config, ty)?)?;
+        let (opened, d) = self.client.open_ephemeral(name, config, ty)?;
+        warnings.extend(d);
         Ok(Opened {
-            result: decoded(resp.result.as_ref(), ty, "ephemeral result")?,
-            private: resp.private,
-            renew_at: time(resp.renew_at),
+            result: opened.result,
+            private: opened.private,
+            renew_at: opened.renew_at,
             diagnostics: warnings,
         })
     }
@@ -319,19 +228,11 @@ impl UnitClient {
         private: Option<&[u8]>,
     ) -> Result<Renewed, Diagnostics> {
         Self::schema(&self.schemas.ephemerals, "ephemeral resource", name)?;
-        let req = pb::renew_ephemeral_resource::Request {
-            type_name: name.into(),
-            private: private.map(<[u8]>::to_vec),
-        };
-        let service = &self.client.service;
-        let resp = self.rpc(
-            "RenewEphemeralResource",
-            service.renew_ephemeral_resource(Request::new(req)),
-        )?;
+        let (renewed, d) = (self.client).renew_ephemeral(name, private.map(<[u8]>::to_vec))?;
         Ok(Renewed {
-            diagnostics: failed(diags(&resp.diagnostics))?,
-            private: resp.private,
-            renew_at: time(resp.renew_at),
+            diagnostics: failed(d)?,
+            private: renewed.private,
+            renew_at: renewed.renew_at,
         })
     }
 
@@ -342,15 +243,6 @@ impl UnitClient {
         private: Option<&[u8]>,
     ) -> Result<Diagnostics, Diagnostics> {
         Self::schema(&self.schemas.ephemerals, "ephemeral resource", name)?;
-        let req = pb::close_ephemeral_resource::Request {
-            type_name: name.into(),
-            private: private.map(<[u8]>::to_vec),
-        };
-        let service = &self.client.service;
-        let resp = self.rpc(
-            "CloseEphemeralResource",
-            service.close_ephemeral_resource(Request::new(req)),
-        )?;
-        failed(diags(&resp.diagnostics))
+        failed((self.client).close_ephemeral(name, private.map(<[u8]>::to_vec))?)
     }
 }
