@@ -7,9 +7,7 @@
 //! certificate.
 
 use std::fmt;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use base64::Engine;
@@ -18,9 +16,8 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, SignatureScheme};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, UnixStream};
-use tokio_rustls::client::TlsStream;
 use tonic::transport::{Channel, Endpoint, Uri};
 
 /// How long [`connect`] waits for the connection: go-plugin's client
@@ -168,20 +165,20 @@ pub async fn connect(
     let connect = endpoint.connect_with_connector(tower::service_fn(move |_: Uri| {
         let (tls, address) = (tls.clone(), address.clone());
         async move {
-            let stream = match network {
-                Network::Unix => Socket::Unix(UnixStream::connect(address).await?),
-                Network::Tcp => Socket::Tcp(TcpStream::connect(address).await?),
+            let stream: Box<dyn Io> = match network {
+                Network::Unix => Box::new(UnixStream::connect(address).await?),
+                Network::Tcp => Box::new(TcpStream::connect(address).await?),
             };
-            let stream = match tls {
+            let stream: Box<dyn Io> = match tls {
                 // The name is not checked (ExactServer compares the
                 // certificate itself); go-plugin's server certificate
                 // names localhost.
                 Some(tls) => {
                     let localhost = ServerName::try_from("localhost")
                         .map_err(|e| std::io::Error::other(e.to_string()))?;
-                    Stream::Tls(Box::new(tls.connect(localhost, stream).await?))
+                    Box::new(tls.connect(localhost, stream).await?)
                 }
-                None => Stream::Plain(stream),
+                None => stream,
             };
             Ok::<_, std::io::Error>(TokioIo::new(stream))
         }
@@ -224,78 +221,10 @@ fn tls_connector(
     Ok(tokio_rustls::TlsConnector::from(Arc::new(config)))
 }
 
-/// Either kind of socket the handshake may name.
-enum Socket {
-    Unix(UnixStream),
-    Tcp(TcpStream),
-}
+/// A connection of either kind of socket, in TLS or plain.
+trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
 
-/// The socket, in TLS or plain.
-enum Stream {
-    Tls(Box<TlsStream<Socket>>),
-    Plain(Socket),
-}
-
-/// Forwards a poll to whichever stream is inside.
-macro_rules! forward {
-    ($self:ident, $enum:ident { $($variant:ident),* }, $s:ident => $e:expr) => {
-        match Pin::get_mut($self) {
-            $($enum::$variant($s) => $e,)*
-        }
-    };
-}
-
-impl AsyncRead for Socket {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        forward!(self, Socket { Unix, Tcp }, s => Pin::new(s).poll_read(cx, buf))
-    }
-}
-
-impl AsyncWrite for Socket {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        forward!(self, Socket { Unix, Tcp }, s => Pin::new(s).poll_write(cx, buf))
-    }
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        forward!(self, Socket { Unix, Tcp }, s => Pin::new(s).poll_flush(cx))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        forward!(self, Socket { Unix, Tcp }, s => Pin::new(s).poll_shutdown(cx))
-    }
-}
-
-impl AsyncRead for Stream {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        forward!(self, Stream { Tls, Plain }, s => Pin::new(s).poll_read(cx, buf))
-    }
-}
-
-impl AsyncWrite for Stream {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        forward!(self, Stream { Tls, Plain }, s => Pin::new(s).poll_write(cx, buf))
-    }
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        forward!(self, Stream { Tls, Plain }, s => Pin::new(s).poll_flush(cx))
-    }
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        forward!(self, Stream { Tls, Plain }, s => Pin::new(s).poll_shutdown(cx))
-    }
-}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
 
 /// Accepts exactly the server certificate from the handshake line, as
 /// go-plugin's client does (a pool holding only it); the handshake
