@@ -11,6 +11,7 @@ mod eval;
 mod order;
 mod outputs;
 mod show;
+mod state_store;
 mod steps;
 mod syntax;
 #[cfg(test)]
@@ -37,6 +38,9 @@ use self::data::{DataPlan, DataValues};
 pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
+pub use self::state_store::{
+    InProcess, ReadChunk, StateStoreClient, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE,
+};
 pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
 
