@@ -211,20 +211,52 @@ impl Harness {
     /// [`state_file`](Self::state_file), numbers tagged for exact text.
     fn state_file_tagged(&self, lineage: &str, serial: u64) -> Result<Json, Diagnostics> {
         let provider = format!("provider[\"{}\"]", self.provider);
-        let mut resources = Vec::new();
-        let mut resource = |address: &str, instance: Map<String, Json>| {
+        // Instances of one resource (`count`, `for_each`) are grouped
+        // under it, their keys as `index_key` and the kind as `each`.
+        let mut resources: Vec<Json> = Vec::new();
+        let mut resource = |address: &str, mut instance: Map<String, Json>| {
             let (mode, rest) = match address.strip_prefix(core::DATA) {
                 Some(rest) => ("data", rest),
                 None => ("managed", address),
             };
             let (type_name, name) = rest.split_once('.').unwrap_or((rest, ""));
-            resources.push(json!({
-                "mode": mode,
-                "type": type_name,
-                "name": name,
-                "provider": provider,
-                "instances": [instance],
-            }));
+            let (name, key) = match name.split_once('[') {
+                Some((name, key)) => (name, key.strip_suffix(']')),
+                None => (name, None),
+            };
+            let key: Option<Json> = key.and_then(|k| serde_json::from_str(k).ok());
+            let each = match &key {
+                Some(Json::String(_)) => Some("map"),
+                Some(_) => Some("list"),
+                None => None,
+            };
+            match key {
+                // Tagged as the document's other strings (`show::to_tagged`).
+                Some(Json::String(k)) => {
+                    instance.insert("index_key".into(), show::to_tagged(&Value::string(k)));
+                }
+                Some(k) => {
+                    instance.insert("index_key".into(), k);
+                }
+                None => {}
+            }
+            let same = |r: &Json| r["mode"] == mode && r["type"] == type_name && r["name"] == name;
+            match resources.iter_mut().find(|r| same(r)) {
+                Some(r) => {
+                    if let Some(Json::Array(instances)) = r.get_mut("instances") {
+                        instances.push(Json::Object(instance));
+                    }
+                }
+                None => {
+                    let mut r = json!({ "mode": mode, "type": type_name, "name": name });
+                    if let Some(each) = each {
+                        r["each"] = json!(each);
+                    }
+                    r["provider"] = json!(provider);
+                    r["instances"] = json!([instance]);
+                    resources.push(r);
+                }
+            }
         };
         for (address, (value, marks)) in &self.data_state {
             let rs = self.core().schema_of(address)?;
