@@ -168,7 +168,9 @@ fn the_lock_is_held_with_cores_lock_info_from_plan_to_the_end_of_apply() {
     let mut h = harness(&dirs, &body);
     // `terraform plan` holds it too, for a plan.
     let plan = h.plan().unwrap();
-    let read = plan.change("kv_entry.probe")["after"]["value"].as_str().unwrap();
+    let read = plan.change("kv_entry.probe")["after"]["value"]
+        .as_str()
+        .unwrap();
     let info: ctywire_provider::LockInfo = serde_json::from_str(read).unwrap();
     assert_eq!(info.operation, "OperationTypePlan");
     assert!(!dirs.lock_file().exists(), "released after the plan");
