@@ -7,39 +7,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+// The end-to-end tests' support: the one "cargo build and find the
+// executable" helper.
+#[path = "../../e2e/tests/support/mod.rs"]
+mod e2e;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The executable `bin` of `package`, built with cargo.
-fn built(package: &str, bin: &str) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["build", "--quiet", "-p", package, "--bin", bin])
-        .args(["--message-format=json"])
-        .current_dir(repo())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .find_map(|m| {
-            let exe = m.get("executable")?.as_str()?;
-            exe.ends_with(&format!("/{bin}"))
-                .then(|| PathBuf::from(exe))
-        })
-        .expect("cargo names the executable")
 }
 
 /// kv's executable, built as `ctywire provider docs` itself builds it.
 fn kv_binary() -> &'static Path {
     static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| built("terraform-provider-kv", "terraform-provider-kv"))
+    BIN.get_or_init(|| e2e::cargo_build("terraform-provider-kv", "terraform-provider-kv"))
 }
 
 fn docs(args: &[&str], dir: &Path) -> (bool, String, String) {
@@ -217,7 +197,7 @@ fn a_binary_that_is_not_a_provider_fails_with_what_it_said() {
 #[test]
 fn a_provider_served_by_the_protocol_layer_alone_is_documented_too() {
     // The protocol layer's example provider: no framework, no doc comments.
-    let binary = built("ctywire-tfplugin6", "tfplugin6-example-provider");
+    let binary = e2e::cargo_build("ctywire-tfplugin6", "tfplugin6-example-provider");
     let dir = std::env::temp_dir().join(format!("ctywire-docs-plain-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

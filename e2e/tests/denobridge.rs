@@ -77,34 +77,10 @@ fn deno() -> Option<PathBuf> {
 fn provider_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "-p",
-                "terraform-provider-denobridge",
-                "--bin",
-                "terraform-provider-denobridge",
-                "--message-format=json",
-            ])
-            .current_dir(workspace())
-            .output()
-            .expect("cargo runs");
-        assert!(
-            out.status.success(),
-            "building the provider failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
+        let exe = support::cargo_build(
+            "terraform-provider-denobridge",
+            "terraform-provider-denobridge",
         );
-        // The executable cargo reports, wherever the target directory is.
-        let text = String::from_utf8_lossy(&out.stdout);
-        let exe = text
-            .lines()
-            .filter_map(|l| Json::parse(l).ok())
-            .filter(|m| m["reason"] == "compiler-artifact")
-            .filter_map(|m| m["executable"].as_str().map(PathBuf::from))
-            .find(|p| p.ends_with("terraform-provider-denobridge"))
-            .expect("cargo names the provider's executable");
         exe.parent().unwrap().to_path_buf()
     })
 }

@@ -112,7 +112,7 @@ impl Drop for Client {
     }
 }
 
-const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
+pub(crate) const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
 
 /// What Terraform 1.11 tells providers it can do: write-only attributes,
 /// no deferrals (they are an experiment in 1.11).

@@ -5,6 +5,7 @@
 
 mod actions;
 mod aliases;
+mod backend;
 mod client;
 mod config;
 mod core;
@@ -16,6 +17,7 @@ mod order;
 mod outputs;
 mod query;
 mod show;
+mod state_store;
 mod steps;
 mod syntax;
 #[cfg(test)]
@@ -43,6 +45,9 @@ use self::data::{DataPlan, DataValues};
 pub use self::eval::FUNCTIONS;
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
+pub use self::state_store::{
+    InProcess, ReadChunk, StateStoreClient, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE,
+};
 pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
 pub use self::unit::{Invoked, Opened, Renewed, UnitClient};
@@ -82,6 +87,8 @@ pub struct Harness {
     provider_aliases: aliases::Aliases,
     /// Their provider instances.
     instances: BTreeMap<String, aliases::Instance>,
+    /// The state store the state is kept in ([`state_store`](Self::state_store)).
+    backend: Option<backend::Backend>,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -158,6 +165,7 @@ impl Harness {
             start: None,
             provider_aliases: BTreeMap::new(),
             instances: BTreeMap::new(),
+            backend: None,
         })
     }
 
@@ -368,41 +376,48 @@ impl Harness {
     /// The state is not changed; the plan can be applied with
     /// [`apply_plan`](Self::apply_plan).
     pub fn plan(&mut self) -> Result<Plan, Diagnostics> {
-        self.plan_mode(Mode::Normal)
+        self.with_state_lock("OperationTypePlan", |h| h.plan_mode(Mode::Normal))
     }
 
     /// `terraform apply -auto-approve`: [`plan`](Self::plan), then
     /// [`apply_plan`](Self::apply_plan).
     pub fn apply(&mut self) -> Result<State, Diagnostics> {
-        let plan = self.plan()?;
-        self.apply_plan(&plan)
+        self.plan_and_apply(Mode::Normal)
     }
 
     /// `terraform plan -destroy` and its apply: every object refreshed,
     /// then destroyed.
     pub fn destroy(&mut self) -> Result<State, Diagnostics> {
-        let plan = self.plan_mode(Mode::Destroy)?;
-        self.apply_plan(&plan)
+        self.plan_and_apply(Mode::Destroy)
     }
 
     /// `terraform plan -destroy` alone.
     pub fn plan_destroy(&mut self) -> Result<Plan, Diagnostics> {
-        self.plan_mode(Mode::Destroy)
+        self.with_state_lock("OperationTypePlan", |h| h.plan_mode(Mode::Destroy))
     }
 
     /// `terraform apply -refresh-only -auto-approve`: every object read
     /// again (`ReadResource`); what the provider no longer finds leaves
     /// the state.
     pub fn refresh(&mut self) -> Result<State, Diagnostics> {
-        let plan = self.plan_mode(Mode::RefreshOnly)?;
-        self.apply_plan(&plan)
+        self.plan_and_apply(Mode::RefreshOnly)
+    }
+
+    /// A plan and its apply, as `terraform apply` runs them: under one
+    /// hold of the state's lock, from before the plan to after the apply.
+    fn plan_and_apply(&mut self, mode: Mode) -> Result<State, Diagnostics> {
+        self.with_state_lock("OperationTypeApply", |h| {
+            let plan = h.plan_mode(mode)?;
+            h.apply_plan(&plan)
+        })
     }
 
     /// `terraform import ADDRESS ID`: `ImportResourceState`, then a
     /// refresh of the object, saved at `address` (which must be
     /// configured and not yet in state).
     pub fn import(&mut self, address: &str, id: &str) -> Result<State, Diagnostics> {
-        self.import_with(address, id, None)
+        // `terraform import` locks as an operation of no type.
+        self.with_state_lock("OperationTypeInvalid", |h| h.import_with(address, id, None))
     }
 
     fn import_with(
@@ -455,7 +470,9 @@ impl Harness {
                     format!("The identity does not fit the identity schema: {e}"),
                 ))
             })?;
-        self.import_with(address, "", Some(value))
+        self.with_state_lock("OperationTypeInvalid", |h| {
+            h.import_with(address, "", Some(value))
+        })
     }
 
     /// A `list` block (protocol 6.10, `terraform query`): `config` is its
@@ -604,6 +621,10 @@ impl Harness {
     /// refused, as Terraform refuses a stale plan file. The state keeps
     /// what was applied before an error.
     pub fn apply_plan(&mut self, plan: &Plan) -> Result<State, Diagnostics> {
+        self.with_state_lock("OperationTypeApply", |h| h.apply_plan_locked(plan))
+    }
+
+    fn apply_plan_locked(&mut self, plan: &Plan) -> Result<State, Diagnostics> {
         if plan.serial != self.serial {
             return Err(Diagnostic::error("Saved plan is stale")
                 .with_detail("The given plan file can no longer be applied because the state was changed by another operation after the plan was created.")

@@ -22,11 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use ctywire::{Number, Type, Value};
+use ctywire_provider::tfplugin6::client::{connect, Handshake};
 use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
-use hyper_util::rt::TokioIo;
 use pb::provider_client::ProviderClient;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tonic::transport::{Channel, Endpoint, Uri};
 
 mod support;
 use support::{calls_and_in_flight, measure};
@@ -91,15 +90,15 @@ async fn run(
     let mut line = String::new();
     let stdout = child.stdout.take().expect("piped");
     let _ = BufReader::new(stdout).read_line(&mut line).await;
-    // go-plugin's line: CORE|APP|unix|SOCKET|grpc|CERT
-    let socket = match line.trim().split('|').collect::<Vec<_>>()[..] {
-        [_, "6", "unix", socket, "grpc", ..] => socket.to_string(),
-        _ => {
-            println!("{label} (provider): skipped, no handshake ({line:?}); run scripts/seasonings-peers.sh first");
+    let handshake = match Handshake::parse(&line) {
+        Ok(handshake) => handshake,
+        Err(e) => {
+            println!("{label} (provider): skipped, no handshake ({line:?}: {e}); run scripts/seasonings-peers.sh first");
             return;
         }
     };
-    let mut client = match connect(socket).await {
+    // No PLUGIN_CLIENT_CERT: plaintext.
+    let mut client = match connect(&handshake, None).await {
         Ok(channel) => ProviderClient::new(channel),
         Err(e) => {
             println!("{label} (provider): skipped, cannot connect: {e}");
@@ -141,19 +140,6 @@ async fn run(
     })
     .await;
     let _ = child.kill().await;
-}
-
-/// A gRPC channel over the provider's Unix socket.
-async fn connect(socket: String) -> Result<Channel, tonic::transport::Error> {
-    Endpoint::from_static("http://localhost")
-        .connect_with_connector(tower::service_fn(move |_: Uri| {
-            let socket = socket.clone();
-            async move {
-                let stream = tokio::net::UnixStream::connect(socket).await?;
-                Ok::<_, std::io::Error>(TokioIo::new(stream))
-            }
-        }))
-        .await
 }
 
 /// The number every call sums: 30 digits, as call_load's.

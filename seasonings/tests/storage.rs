@@ -16,13 +16,13 @@ use ctywire_provider::tfplugin6::client::{
     diagnostic_from_proto, encode_dynamic_value, schema_from_proto,
 };
 use ctywire_provider::tfplugin6::pb::tfplugin6 as pb;
-use ctywire_provider::tfplugin6::{Diagnostic, ProviderService};
+use ctywire_provider::tfplugin6::{Diagnostic, Diagnostics, ProviderService};
+use ctywire_provider_testing::StateStoreClient;
 use ctywire_seasonings::host::{Plugin, PluginOptions};
 use ctywire_seasonings::provider::builder;
 use pb::provider_client::ProviderClient;
 use support::plugins::workspace;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::{ReceiverStream, TcpListenerStream};
+use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Channel;
 
 // The e2e support carries the one rule for a missing component; the
@@ -96,10 +96,10 @@ async fn faulty(call_timeout: Duration) -> Option<Served> {
 }
 
 /// The faulty store, configured with `dir`.
-async fn faulty_in(dir: &Path, call_timeout: Duration) -> Option<Served> {
+async fn faulty_in(dir: &Path, call_timeout: Duration) -> Option<(Served, Store)> {
     let mut s = faulty(call_timeout).await?;
-    configure(&mut s.client, dir, MIB).await.unwrap();
-    Some(s)
+    let store = configure(&mut s.client, dir, MIB).await.unwrap();
+    Some((s, store))
 }
 
 /// `errs` names each of `named` (the plugin, the method, the state, the
@@ -135,14 +135,22 @@ async fn store_schema(client: &mut ProviderClient<Channel>) -> ctywire::schema::
     schema_from_proto(&schemas.state_store_schemas[STORE]).unwrap()
 }
 
+/// The store, through the harness crate's state-store client.
+type Store = StateStoreClient<Channel>;
+
+/// The error diagnostics of a failed call.
+fn errors_of(ds: Diagnostics) -> Vec<Diagnostic> {
+    ds.into_iter().filter(Diagnostic::is_error).collect()
+}
+
 /// `ConfigureProvider` (the empty provider block), then
 /// `ConfigureStateStore` with `directory`, proposing `chunk_size`, as
-/// core's pluggable backend does: the chunk size agreed, or the errors.
+/// core's pluggable backend does: the store, or the errors.
 async fn configure(
     client: &mut ProviderClient<Channel>,
     directory: &Path,
     chunk_size: usize,
-) -> Result<i64, Vec<Diagnostic>> {
+) -> Result<Store, Vec<Diagnostic>> {
     let empty = Value::object([] as [(&str, Value); 0]);
     let provider = client
         .configure_provider(pb::configure_provider::Request {
@@ -154,69 +162,22 @@ async fn configure(
         .unwrap()
         .into_inner();
     assert!(errors(&provider.diagnostics).is_empty());
-    let ty = store_schema(client).await.implied_type().unwrap();
     let config = Value::object([("directory", Value::string(directory.display().to_string()))]);
-    let resp = client
-        .configure_state_store(pb::configure_state_store::Request {
-            type_name: STORE.into(),
-            config: Some(encode_dynamic_value(&config, &ty).unwrap()),
-            capabilities: Some(pb::StateStoreClientCapabilities {
-                chunk_size: chunk_size as i64,
-            }),
-        })
+    StateStoreClient::configure(client.clone(), STORE, &config, chunk_size)
         .await
-        .unwrap()
-        .into_inner();
-    let errs = errors(&resp.diagnostics);
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    Ok(resp.capabilities.unwrap().chunk_size)
+        .map_err(errors_of)
 }
 
-/// `bytes` written as core's `WriteStateBytes` cuts them: chunks of
-/// `chunk_size`, each with its range and the total length; `upto` stops
+/// `bytes` written as core's `WriteStateBytes` cuts them; `upto` stops
 /// the stream after that many chunks (a write that breaks off).
-async fn write(
-    client: &mut ProviderClient<Channel>,
-    id: &str,
-    bytes: &[u8],
-    chunk_size: usize,
-    upto: Option<usize>,
-) -> Vec<Diagnostic> {
-    let (tx, rx) = mpsc::channel(1);
-    let pieces: Vec<(usize, Vec<u8>)> = bytes
-        .chunks(chunk_size)
-        .enumerate()
-        .map(|(i, c)| (i * chunk_size, c.to_vec()))
-        .take(upto.unwrap_or(usize::MAX))
-        .collect();
-    let (id, total) = (id.to_owned(), bytes.len() as i64);
-    tokio::spawn(async move {
-        for (start, piece) in pieces {
-            let chunk = pb::write_state_bytes::RequestChunk {
-                meta: (start == 0).then(|| pb::RequestChunkMeta {
-                    type_name: STORE.into(),
-                    state_id: id.clone(),
-                }),
-                range: Some(pb::StateRange {
-                    start: start as i64,
-                    end: (start + piece.len() - 1) as i64,
-                }),
-                bytes: piece,
-                total_length: total,
-            };
-            if tx.send(chunk).await.is_err() {
-                return;
-            }
-        }
+async fn write(store: &mut Store, id: &str, bytes: &[u8], upto: Option<usize>) -> Vec<Diagnostic> {
+    let bytes = bytes.to_vec();
+    let chunks = store.request_chunks(id, bytes.len(), move |start, n| {
+        bytes[start as usize..start as usize + n].to_vec()
     });
-    let resp = client
-        .write_state_bytes(ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
-    errors(&resp.diagnostics)
+    let chunks: Vec<_> = chunks.take(upto.unwrap_or(usize::MAX)).collect();
+    let written = store.write_chunks(tokio_stream::iter(chunks)).await;
+    written.err().map(errors_of).unwrap_or_default()
 }
 
 /// A read: the bytes, the chunks' lengths, and the errors.
@@ -228,85 +189,25 @@ struct Read {
     errors: Vec<Diagnostic>,
 }
 
-async fn read(client: &mut ProviderClient<Channel>, id: &str) -> Read {
-    let mut stream = client
-        .read_state_bytes(pb::read_state_bytes::Request {
-            type_name: STORE.into(),
-            state_id: id.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
+async fn read(store: &mut Store, id: &str) -> Read {
     let mut r = Read {
         bytes: vec![],
         totals: vec![],
         lengths: vec![],
         errors: vec![],
     };
-    while let Some(chunk) = stream.message().await.unwrap() {
-        r.errors.extend(errors(&chunk.diagnostics));
-        if !chunk.bytes.is_empty() {
-            let range = chunk.range.unwrap();
-            assert_eq!(range.start, r.bytes.len() as i64);
+    let answer = store
+        .read_chunks(id, |chunk| {
+            assert_eq!(chunk.range.unwrap().0, r.bytes.len() as i64);
             r.totals.push(chunk.total_length);
             r.lengths.push(chunk.bytes.len());
             r.bytes.extend_from_slice(&chunk.bytes);
-        }
+        })
+        .await;
+    if let Err(e) = answer {
+        r.errors = errors_of(e);
     }
     r
-}
-
-async fn lock(client: &mut ProviderClient<Channel>, id: &str) -> pb::lock_state::Response {
-    client
-        .lock_state(pb::lock_state::Request {
-            type_name: STORE.into(),
-            state_id: id.into(),
-            operation: "OperationTypeApply".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-}
-
-async fn unlock(client: &mut ProviderClient<Channel>, id: &str, lock_id: &str) -> Vec<Diagnostic> {
-    let resp = client
-        .unlock_state(pb::unlock_state::Request {
-            type_name: STORE.into(),
-            state_id: id.into(),
-            lock_id: lock_id.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    errors(&resp.diagnostics)
-}
-
-async fn states(client: &mut ProviderClient<Channel>) -> Result<Vec<String>, Vec<Diagnostic>> {
-    let resp = client
-        .get_states(pb::get_states::Request {
-            type_name: STORE.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    let errs = errors(&resp.diagnostics);
-    if errs.is_empty() {
-        Ok(resp.state_id)
-    } else {
-        Err(errs)
-    }
-}
-
-async fn delete(client: &mut ProviderClient<Channel>, id: &str) -> Vec<Diagnostic> {
-    let resp = client
-        .delete_state(pb::delete_state::Request {
-            type_name: STORE.into(),
-            state_id: id.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    errors(&resp.diagnostics)
 }
 
 /// A state document of `n` bytes whose bytes differ from chunk to chunk
@@ -382,15 +283,16 @@ async fn a_plugin_without_storage_serves_no_state_store() {
 async fn a_state_of_several_chunks_is_written_and_read_back_equal() {
     let Some(mut s) = files().await else { return };
     let dir = states_dir("chunks");
-    assert_eq!(configure(&mut s.client, &dir, MIB).await, Ok(MIB as i64));
+    let mut st = configure(&mut s.client, &dir, MIB).await.unwrap();
+    assert_eq!(st.chunk_size(), MIB);
     // 3.5 MiB: four chunks of the agreed MiB, the last a half.
     let doc = state(7 * MIB / 2, 1);
     let started = Instant::now();
-    assert!(text(&write(&mut s.client, "default", &doc, MIB, None).await).is_empty());
+    assert!(text(&write(&mut st, "default", &doc, None).await).is_empty());
     let wrote = started.elapsed();
     assert_eq!(std::fs::read(dir.join("default.tfstate")).unwrap(), doc);
     let started = Instant::now();
-    let r = read(&mut s.client, "default").await;
+    let r = read(&mut st, "default").await;
     eprintln!(
         "3.5 MiB through the Python plugin: write {wrote:?}, read {:?}",
         started.elapsed()
@@ -400,7 +302,7 @@ async fn a_state_of_several_chunks_is_written_and_read_back_equal() {
     assert_eq!(r.totals, [doc.len() as i64; 4]);
     assert!(r.bytes == doc, "the state read back differs");
     // A state that is not there yet reads as none: no chunks.
-    let none = read(&mut s.client, "staging").await;
+    let none = read(&mut st, "staging").await;
     assert!(none.bytes.is_empty() && none.errors.is_empty());
 }
 
@@ -408,16 +310,14 @@ async fn a_state_of_several_chunks_is_written_and_read_back_equal() {
 async fn states_are_listed_and_deleted() {
     let Some(mut s) = files().await else { return };
     let dir = states_dir("list");
-    configure(&mut s.client, &dir, MIB).await.unwrap();
-    assert_eq!(states(&mut s.client).await.unwrap(), Vec::<String>::new());
+    let mut st = configure(&mut s.client, &dir, MIB).await.unwrap();
+    assert_eq!(st.states().await.unwrap(), Vec::<String>::new());
     for id in ["default", "staging"] {
-        assert!(write(&mut s.client, id, &state(100, 1), MIB, None)
-            .await
-            .is_empty());
+        assert!(write(&mut st, id, &state(100, 1), None).await.is_empty());
     }
-    assert_eq!(states(&mut s.client).await.unwrap(), ["default", "staging"]);
-    assert!(delete(&mut s.client, "staging").await.is_empty());
-    assert_eq!(states(&mut s.client).await.unwrap(), ["default"]);
+    assert_eq!(st.states().await.unwrap(), ["default", "staging"]);
+    st.delete("staging").await.unwrap();
+    assert_eq!(st.states().await.unwrap(), ["default"]);
     assert!(!dir.join("staging.tfstate").exists());
 }
 
@@ -425,51 +325,47 @@ async fn states_are_listed_and_deleted() {
 async fn a_second_lock_is_refused_with_the_holders_info() {
     let Some(mut s) = files().await else { return };
     let dir = states_dir("lock");
-    configure(&mut s.client, &dir, MIB).await.unwrap();
-    let first = lock(&mut s.client, "default").await;
-    assert!(errors(&first.diagnostics).is_empty());
+    let mut st = configure(&mut s.client, &dir, MIB).await.unwrap();
+    let apply = "OperationTypeApply";
+    let first = st.lock("default", apply).await.unwrap();
     // The plugin keeps core's lock info, id and all.
     let kept: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("default.tflock")).unwrap()).unwrap();
-    assert_eq!(kept["ID"], first.lock_id.as_str());
+    assert_eq!(kept["ID"], first.as_str());
     assert_eq!(kept["Operation"], "OperationTypeApply");
     assert_eq!(kept["Path"], "default");
 
-    let second = lock(&mut s.client, "default").await;
-    let refused = text(&errors(&second.diagnostics));
+    let refused = text(&errors_of(st.lock("default", apply).await.unwrap_err()));
     assert!(refused.contains("The state is locked"), "{refused}");
-    assert!(refused.contains(&first.lock_id), "{refused}");
+    assert!(refused.contains(&first), "{refused}");
     assert!(refused.contains(kept["Who"].as_str().unwrap()), "{refused}");
     // Deleting a locked state is refused by the plugin, in its words.
-    let locked = text(&delete(&mut s.client, "default").await);
+    let locked = text(&errors_of(st.delete("default").await.unwrap_err()));
     assert!(
         locked.contains("State locked") && locked.contains("storage.delete"),
         "{locked}"
     );
 
     // Unlocking with another id names the holder; with its own, unlocks.
-    let wrong = text(&unlock(&mut s.client, "default", "not-the-id").await);
-    assert!(wrong.contains(&first.lock_id), "{wrong}");
-    assert!(unlock(&mut s.client, "default", &first.lock_id)
-        .await
-        .is_empty());
-    let again = lock(&mut s.client, "default").await;
-    assert!(errors(&again.diagnostics).is_empty());
-    assert_ne!(again.lock_id, first.lock_id);
+    let wrong = text(&errors_of(
+        st.unlock("default", "not-the-id").await.unwrap_err(),
+    ));
+    assert!(wrong.contains(&first), "{wrong}");
+    st.unlock("default", &first).await.unwrap();
+    let again = st.lock("default", apply).await.unwrap();
+    assert_ne!(again, first);
 }
 
 #[tokio::test]
 async fn a_write_that_breaks_off_never_reaches_the_plugin() {
     let Some(mut s) = files().await else { return };
     let dir = states_dir("broken-off");
-    configure(&mut s.client, &dir, MIB).await.unwrap();
+    let mut st = configure(&mut s.client, &dir, MIB).await.unwrap();
     let before = state(MIB + 10, 1);
-    assert!(write(&mut s.client, "default", &before, MIB, None)
-        .await
-        .is_empty());
-    let errs = text(&write(&mut s.client, "default", &state(3 * MIB, 2), MIB, Some(2)).await);
+    assert!(write(&mut st, "default", &before, None).await.is_empty());
+    let errs = text(&write(&mut st, "default", &state(3 * MIB, 2), Some(2)).await);
     assert!(errs.contains("interrupted"), "{errs}");
-    assert!(read(&mut s.client, "default").await.bytes == before);
+    assert!(read(&mut st, "default").await.bytes == before);
 }
 
 #[tokio::test]
@@ -478,14 +374,12 @@ async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
         return;
     };
     let dir = states_dir("crash");
-    configure(&mut s.client, &dir, MIB).await.unwrap();
+    let mut st = configure(&mut s.client, &dir, MIB).await.unwrap();
     let before = state(2 * MIB + 1, 1);
-    assert!(write(&mut s.client, "default", &before, MIB, None)
-        .await
-        .is_empty());
+    assert!(write(&mut st, "default", &before, None).await.is_empty());
     let mut crash = b"CRASH".to_vec();
     crash.extend(state(2 * MIB, 2));
-    let errs = text(&write(&mut s.client, "default", &crash, MIB, None).await);
+    let errs = text(&write(&mut st, "default", &crash, None).await);
     let named = [
         "\"files\"",
         "storage.write",
@@ -497,19 +391,19 @@ async fn a_plugin_crashing_mid_write_leaves_the_previous_state() {
     assert!(dir.join(".default.partial").exists());
     // A new plugin (Terraform starts the provider again) reads the last
     // whole state.
-    drop(s);
+    drop((st, s));
     let mut again = files().await.unwrap();
-    configure(&mut again.client, &dir, MIB).await.unwrap();
-    assert!(read(&mut again.client, "default").await.bytes == before);
+    let mut st = configure(&mut again.client, &dir, MIB).await.unwrap();
+    assert!(read(&mut st, "default").await.bytes == before);
 }
 
 #[tokio::test]
 async fn a_read_that_never_answers_times_out_naming_the_plugin_method_and_state() {
-    let Some(mut s) = faulty_in(&states_dir("hang"), Duration::from_secs(2)).await else {
+    let Some((_s, mut st)) = faulty_in(&states_dir("hang"), Duration::from_secs(2)).await else {
         return;
     };
     let started = Instant::now();
-    let errs = text(&read(&mut s.client, "hang").await.errors);
+    let errs = text(&read(&mut st, "hang").await.errors);
     assert!(started.elapsed() < Duration::from_secs(30));
     let named = [
         "\"files\"",
@@ -522,10 +416,10 @@ async fn a_read_that_never_answers_times_out_naming_the_plugin_method_and_state(
 
 #[tokio::test]
 async fn a_state_that_is_not_bin_is_refused_at_its_path() {
-    let Some(mut s) = faulty_in(&states_dir("text"), Duration::from_secs(60)).await else {
+    let Some((_s, mut st)) = faulty_in(&states_dir("text"), Duration::from_secs(60)).await else {
         return;
     };
-    let errs = text(&read(&mut s.client, "text").await.errors);
+    let errs = text(&read(&mut st, "text").await.errors);
     let named = [
         "\"files\"",
         "storage.read",
@@ -538,10 +432,12 @@ async fn a_state_that_is_not_bin_is_refused_at_its_path() {
 
 #[tokio::test]
 async fn a_holder_without_an_id_is_refused_at_its_path() {
-    let Some(mut s) = faulty_in(&states_dir("nameless"), Duration::from_secs(60)).await else {
+    let Some((_s, mut st)) = faulty_in(&states_dir("nameless"), Duration::from_secs(60)).await
+    else {
         return;
     };
-    let errs = text(&errors(&lock(&mut s.client, "nameless").await.diagnostics));
+    let locked = st.lock("nameless", "OperationTypeApply").await;
+    let errs = text(&errors_of(locked.unwrap_err()));
     assert_names(
         &errs,
         &["storage.lock", "state \"nameless\"", ".held.ID", "missing"],
@@ -551,22 +447,21 @@ async fn a_holder_without_an_id_is_refused_at_its_path() {
 #[tokio::test]
 async fn state_ids_that_are_not_strings_are_refused_at_their_path() {
     let dir = states_dir("list").join("broken-list");
-    let Some(mut s) = faulty_in(&dir, Duration::from_secs(60)).await else {
+    let Some((_s, mut st)) = faulty_in(&dir, Duration::from_secs(60)).await else {
         return;
     };
-    let errs = text(&states(&mut s.client).await.unwrap_err());
+    let errs = text(&errors_of(st.states().await.unwrap_err()));
     assert_names(&errs, &["storage.list", ".state_ids[0]", "string"]);
 }
 
 #[tokio::test]
 async fn a_state_larger_than_a_message_is_refused_before_it_is_gathered() {
     let Some(mut s) = files().await else { return };
-    configure(&mut s.client, &states_dir("large"), MIB)
+    let mut st = configure(&mut s.client, &states_dir("large"), MIB)
         .await
         .unwrap();
     // 65 MiB announced; only the first chunk is sent.
-    let (tx, rx) = mpsc::channel(1);
-    tx.send(pb::write_state_bytes::RequestChunk {
+    let first = pb::write_state_bytes::RequestChunk {
         meta: Some(pb::RequestChunkMeta {
             type_name: STORE.into(),
             state_id: "default".into(),
@@ -577,17 +472,9 @@ async fn a_state_larger_than_a_message_is_refused_before_it_is_gathered() {
             start: 0,
             end: MIB as i64 - 1,
         }),
-    })
-    .await
-    .unwrap();
-    drop(tx);
-    let resp = s
-        .client
-        .write_state_bytes(ReceiverStream::new(rx))
-        .await
-        .unwrap()
-        .into_inner();
-    let errs = text(&errors(&resp.diagnostics));
+    };
+    let written = st.write_chunks(tokio_stream::iter([first])).await;
+    let errs = text(&errors_of(written.unwrap_err()));
     assert!(errs.contains("at most 67043328"), "{errs}");
     assert!(errs.contains("state \"default\""), "{errs}");
     assert_eq!(s.plugin.in_flight(), 0);

@@ -16,6 +16,7 @@ mod diagnostics;
 mod fromproto;
 mod genconfig;
 mod go_plugin;
+mod go_plugin_client;
 mod hclog;
 mod huffman;
 mod panic;
@@ -56,11 +57,19 @@ pub use stream::{
 /// write its requests. They are the very functions the server uses in the
 /// other direction, held to them by round-trip tests, so both sides read
 /// the protocol by one rule.
+///
+/// And go-plugin's client side, as Terraform starts a provider process:
+/// [`ClientCertificate`](client::ClientCertificate) for
+/// `PLUGIN_CLIENT_CERT`, the [`Handshake`](client::Handshake) line, and
+/// [`connect`](client::connect) for a gRPC channel to the plugin.
 pub mod client {
     pub use crate::convert::{
         decode_dynamic_value, diagnostic_from_proto, encode_dynamic_value, function_from_proto,
         identity_from_proto, identity_schema_from_proto, identity_to_proto, path_from_proto,
         path_to_proto, schema_from_proto,
+    };
+    pub use crate::go_plugin_client::{
+        connect, ClientCertificate, ConnectError, Handshake, Network, CONNECT_TIMEOUT,
     };
 }
 

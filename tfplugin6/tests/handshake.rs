@@ -3,18 +3,13 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use base64::Engine;
+use ctywire_tfplugin6::client::{ClientCertificate, Handshake};
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::pb::{health, plugin};
 use ctywire_tfplugin6::{MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
-use hyper_util::rt::TokioIo;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
-use tonic::transport::{Channel, Endpoint, Uri};
+use tonic::transport::Channel;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tfplugin6-example-provider");
 
@@ -22,27 +17,8 @@ const BIN: &str = env!("CARGO_BIN_EXE_tfplugin6-example-provider");
 #[path = "../../tests/support/skip.rs"]
 mod skip;
 
-/// Terraform's side of AutoMTLS: a self-signed P-521 CA certificate, as
-/// go-plugin's client makes.
-struct ClientIdentity {
-    pem: String,
-    key_pem: String,
-    der: CertificateDer<'static>,
-    key: PrivateKeyDer<'static>,
-}
-
-fn client_identity() -> ClientIdentity {
-    use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
-    let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512).unwrap();
-    let mut params = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
-    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let cert = params.self_signed(&key).unwrap();
-    ClientIdentity {
-        pem: cert.pem(),
-        key_pem: key.serialize_pem(),
-        der: cert.der().clone(),
-        key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-    }
+fn client_identity() -> ClientCertificate {
+    ClientCertificate::generate().unwrap()
 }
 
 /// The running provider; killed when dropped.
@@ -65,14 +41,6 @@ impl Plugin {
     fn socket(&self) -> String {
         self.fields()[3].to_string()
     }
-    fn server_cert(&self) -> CertificateDer<'static> {
-        CertificateDer::from(
-            base64::engine::general_purpose::STANDARD_NO_PAD
-                .decode(self.fields()[5])
-                .expect("the cert field is unpadded standard base64"),
-        )
-    }
-
     /// Waits for the process to exit on its own.
     fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
         let start = Instant::now();
@@ -97,13 +65,13 @@ fn command(env: &[(&str, &str)]) -> Command {
 
 /// Starts the provider with Terraform's environment and reads its
 /// handshake line.
-fn start(client: Option<&ClientIdentity>, socket_dir: &std::path::Path) -> Plugin {
+fn start(client: Option<&ClientCertificate>, socket_dir: &std::path::Path) -> Plugin {
     start_with(client, socket_dir, command)
 }
 
 /// [`start`], the process made by `make` from the environment.
 fn start_with(
-    client: Option<&ClientIdentity>,
+    client: Option<&ClientCertificate>,
     socket_dir: &std::path::Path,
     make: impl FnOnce(&[(&str, &str)]) -> Command,
 ) -> Plugin {
@@ -113,7 +81,7 @@ fn start_with(
         ("PLUGIN_UNIX_SOCKET_DIR", socket_dir.to_str().unwrap()),
     ];
     if let Some(c) = client {
-        env.push(("PLUGIN_CLIENT_CERT", c.pem.as_str()));
+        env.push(("PLUGIN_CLIENT_CERT", c.pem()));
     }
     let mut child = make(&env).spawn().expect("the provider starts");
     let mut line = String::new();
@@ -123,79 +91,13 @@ fn start_with(
     Plugin { child, line }
 }
 
-/// Accepts exactly the server certificate from the handshake line, as
-/// go-plugin's client does (a pool holding only it).
-#[derive(Debug)]
-struct ExactServer(CertificateDer<'static>, Arc<rustls::crypto::CryptoProvider>);
-
-impl ServerCertVerifier for ExactServer {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        if end_entity.as_ref() == self.0.as_ref() {
-            Ok(ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General(
-                "not the handshake's certificate".into(),
-            ))
-        }
-    }
-    fn verify_tls12_signature(
-        &self,
-        m: &[u8],
-        c: &CertificateDer<'_>,
-        d: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(m, c, d, &self.1.signature_verification_algorithms)
-    }
-    fn verify_tls13_signature(
-        &self,
-        m: &[u8],
-        c: &CertificateDer<'_>,
-        d: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(m, c, d, &self.1.signature_verification_algorithms)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.1.signature_verification_algorithms.supported_schemes()
-    }
-}
-
 /// A gRPC channel to the plugin over its socket, with mTLS presenting
 /// `identity`.
 async fn connect(
     plugin: &Plugin,
-    identity: &ClientIdentity,
-) -> Result<Channel, tonic::transport::Error> {
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut config = rustls::ClientConfig::builder_with_provider(provider.clone())
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(ExactServer(plugin.server_cert(), provider)))
-        .with_client_auth_cert(vec![identity.der.clone()], identity.key.clone_key())
-        .unwrap();
-    config.alpn_protocols = vec![b"h2".to_vec()];
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let socket = plugin.socket();
-    Endpoint::from_static("http://localhost")
-        .connect_with_connector(tower::service_fn(move |_: Uri| {
-            let connector = connector.clone();
-            let socket = socket.clone();
-            async move {
-                let stream = tokio::net::UnixStream::connect(socket).await?;
-                let tls = connector
-                    .connect(ServerName::try_from("localhost").unwrap(), stream)
-                    .await?;
-                Ok::<_, std::io::Error>(TokioIo::new(tls))
-            }
-        }))
-        .await
+    identity: &ClientCertificate,
+) -> Result<Channel, ctywire_tfplugin6::client::ConnectError> {
+    ctywire_tfplugin6::client::connect(&Handshake::parse(&plugin.line)?, Some(identity)).await
 }
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -250,7 +152,8 @@ fn handshake_line_names_a_unix_socket_and_the_server_cert() {
     assert!(std::fs::metadata(socket).unwrap().file_type().is_socket());
     // go-plugin's RawStdEncoding: no padding; the DER of a certificate.
     assert!(!f[5].ends_with('='));
-    assert_eq!(plugin.server_cert().as_ref()[0], 0x30);
+    let handshake = Handshake::parse(&plugin.line).unwrap();
+    assert_eq!(handshake.server_certificate.unwrap()[0], 0x30);
     drop(plugin);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -757,8 +660,8 @@ fn a_python_grpcio_client_gets_the_metadata_and_schema_over_mtls() {
     let identity = client_identity();
     let plugin = start(Some(&identity), &dir);
     let (cert, key) = (dir.join("client.pem"), dir.join("client.key"));
-    std::fs::write(&cert, &identity.pem).unwrap();
-    std::fs::write(&key, &identity.key_pem).unwrap();
+    std::fs::write(&cert, identity.pem()).unwrap();
+    std::fs::write(&key, identity.key_pem()).unwrap();
     let socket = plugin.socket();
     let server_cert = plugin.fields()[5].to_string();
     grpcio_client_gets_the_metadata_and_schema(

@@ -8,21 +8,17 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::Duration;
 
-use base64::Engine;
 use ctywire::schema::Schema;
 use ctywire_tfplugin6::client::{
     diagnostic_from_proto, function_from_proto, identity_schema_from_proto, schema_from_proto,
+    ClientCertificate, Handshake,
 };
 use ctywire_tfplugin6::pb::plugin::grpc_controller_client::GrpcControllerClient;
 use ctywire_tfplugin6::pb::tfplugin6 as pb;
 use ctywire_tfplugin6::{Schemas, Severity, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, SignatureScheme};
-use tonic::transport::{Channel, Endpoint, Uri};
+use tonic::transport::Channel;
 
 /// How long the provider may take to print its handshake line. Terraform
 /// waits a minute (go-plugin's default StartTimeout).
@@ -41,7 +37,7 @@ const STDERR_KEPT: usize = 8 * 1024;
 /// the protocol layer's own [`Schemas`], what a provider serves.
 pub fn provider_schema(binary: &Path) -> Result<Schemas, String> {
     let sockets = tempfile::tempdir().map_err(|e| format!("a socket directory: {e}"))?;
-    let identity = ClientIdentity::new()?;
+    let identity = ClientCertificate::generate().map_err(|e| e.to_string())?;
     let mut plugin = Plugin::start(binary, sockets.path(), &identity)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -167,42 +163,20 @@ fn errors_of(call: &str, diagnostics: &[pb::Diagnostic]) -> Result<(), String> {
     }
 }
 
-/// Terraform's side of AutoMTLS: a self-signed P-521 CA certificate, as
-/// go-plugin's client makes for each plugin it starts.
-struct ClientIdentity {
-    pem: String,
-    der: CertificateDer<'static>,
-    key: PrivateKeyDer<'static>,
-}
-
-impl ClientIdentity {
-    fn new() -> Result<ClientIdentity, String> {
-        use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair};
-        let fail = |e: rcgen::Error| format!("the client certificate: {e}");
-        let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P521_SHA512).map_err(fail)?;
-        let mut params = CertificateParams::new(vec!["localhost".to_string()]).map_err(fail)?;
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        let cert = params.self_signed(&key).map_err(fail)?;
-        Ok(ClientIdentity {
-            pem: cert.pem(),
-            der: cert.der().clone(),
-            key: PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
-        })
-    }
-}
-
 /// The provider process, from its handshake line on.
 struct Plugin {
     child: Child,
-    /// `unix` or `tcp`, and the address.
-    network: String,
-    address: String,
-    server_cert: CertificateDer<'static>,
+    /// Where it listens, and its server certificate.
+    handshake: Option<Handshake>,
     stderr: mpsc::Receiver<Vec<u8>>,
 }
 
 impl Plugin {
-    fn start(binary: &Path, sockets: &Path, identity: &ClientIdentity) -> Result<Plugin, String> {
+    fn start(
+        binary: &Path,
+        sockets: &Path,
+        identity: &ClientCertificate,
+    ) -> Result<Plugin, String> {
         let name = binary.display();
         // The environment Terraform gives a provider: its own, plus
         // go-plugin's handshake variables.
@@ -212,7 +186,7 @@ impl Plugin {
             .env("PLUGIN_MIN_PORT", "10000")
             .env("PLUGIN_MAX_PORT", "25000")
             .env("PLUGIN_UNIX_SOCKET_DIR", sockets)
-            .env("PLUGIN_CLIENT_CERT", &identity.pem)
+            .env("PLUGIN_CLIENT_CERT", identity.pem())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -245,9 +219,7 @@ impl Plugin {
         });
         let mut plugin = Plugin {
             child,
-            network: String::new(),
-            address: String::new(),
-            server_cert: CertificateDer::from(Vec::new()),
+            handshake: None,
             stderr: err_rx,
         };
         let line = match line_rx.recv_timeout(START_TIMEOUT) {
@@ -261,10 +233,8 @@ impl Plugin {
             }
         };
         match parse_handshake(&line) {
-            Ok((network, address, cert)) => {
-                plugin.network = network;
-                plugin.address = address;
-                plugin.server_cert = cert;
+            Ok(handshake) => {
+                plugin.handshake = Some(handshake);
                 Ok(plugin)
             }
             Err(e) => Err(plugin.explain(format!("{name}'s handshake line {line:?}: {e}"))),
@@ -273,52 +243,11 @@ impl Plugin {
 
     /// A gRPC channel to the plugin, with mTLS presenting `identity` and
     /// trusting only the handshake's certificate.
-    async fn connect(&self, identity: &ClientIdentity) -> Result<Channel, String> {
-        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let tls = |e: rustls::Error| format!("TLS: {e}");
-        let mut config = rustls::ClientConfig::builder_with_provider(provider.clone())
-            .with_safe_default_protocol_versions()
-            .map_err(tls)?
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(ExactServer(
-                self.server_cert.clone(),
-                provider,
-            )))
-            .with_client_auth_cert(vec![identity.der.clone()], identity.key.clone_key())
-            .map_err(tls)?;
-        config.alpn_protocols = vec![b"h2".to_vec()];
-        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-        let (network, address) = (self.network.clone(), self.address.clone());
-        let endpoint = Endpoint::from_static("http://localhost").connect_timeout(START_TIMEOUT);
-        let connect = endpoint.connect_with_connector(tower::service_fn(move |_: Uri| {
-            let connector = connector.clone();
-            let (network, address) = (network.clone(), address.clone());
-            async move {
-                let localhost = ServerName::try_from("localhost").expect("a valid name");
-                if network == "unix" {
-                    let stream = tokio::net::UnixStream::connect(address).await?;
-                    let tls = connector.connect(localhost, stream).await?;
-                    Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(EitherStream::Unix(tls)))
-                } else {
-                    let stream = tokio::net::TcpStream::connect(address).await?;
-                    let tls = connector.connect(localhost, stream).await?;
-                    Ok(hyper_util::rt::TokioIo::new(EitherStream::Tcp(tls)))
-                }
-            }
-        }));
-        tokio::time::timeout(START_TIMEOUT, connect)
+    async fn connect(&self, identity: &ClientCertificate) -> Result<Channel, String> {
+        let handshake = (self.handshake.as_ref()).ok_or("the provider made no handshake")?;
+        ctywire_tfplugin6::client::connect(handshake, Some(identity))
             .await
-            .map_err(|_| format!("connecting: no connection within {START_TIMEOUT:?}"))?
-            .map_err(|e| {
-                use std::error::Error;
-                let mut msg = format!("connecting to {}: {e}", self.address);
-                let mut source = e.source();
-                while let Some(s) = source {
-                    msg += &format!(": {s}");
-                    source = s.source();
-                }
-                msg
-            })
+            .map_err(|e| e.to_string())
     }
 
     /// Ends the process (after the controller's shutdown, a short grace).
@@ -353,147 +282,30 @@ impl Drop for Plugin {
     }
 }
 
-/// go-plugin's handshake line: `CORE|APP|NETWORK|ADDRESS|PROTOCOL|CERT`,
-/// the certificate as unpadded standard base64 DER.
-fn parse_handshake(line: &str) -> Result<(String, String, CertificateDer<'static>), String> {
-    let fields: Vec<&str> = line.trim_end().split('|').collect();
-    let [core, app, network, address, protocol, cert] = fields[..] else {
-        return Err(format!("{} fields, not 6", fields.len()));
-    };
-    if core != "1" {
-        return Err(format!("core protocol version {core:?}, not 1"));
-    }
-    if app != "6" {
-        return Err(format!(
-            "plugin protocol version {app:?}: only protocol 6 is read"
-        ));
-    }
-    if network != "unix" && network != "tcp" {
-        return Err(format!("network {network:?}, not unix or tcp"));
-    }
-    if protocol != "grpc" {
-        return Err(format!("protocol {protocol:?}, not grpc"));
-    }
-    if cert.is_empty() {
+/// go-plugin's handshake line, read by the protocol layer's client; the
+/// provider was started with a client certificate, so it must serve TLS.
+fn parse_handshake(line: &str) -> Result<Handshake, String> {
+    let handshake = Handshake::parse(line).map_err(|e| e.to_string())?;
+    if handshake.server_certificate.is_none() {
         return Err("no server certificate (AutoMTLS was asked for)".into());
     }
-    let der = base64::engine::general_purpose::STANDARD_NO_PAD
-        .decode(cert.trim_end_matches('='))
-        .map_err(|e| format!("the certificate is not base64: {e}"))?;
-    Ok((network.into(), address.into(), CertificateDer::from(der)))
-}
-
-/// A TLS stream over either kind of socket the handshake may name.
-enum EitherStream {
-    Unix(tokio_rustls::client::TlsStream<tokio::net::UnixStream>),
-    Tcp(tokio_rustls::client::TlsStream<tokio::net::TcpStream>),
-}
-
-macro_rules! both {
-    ($self:ident, $s:ident => $e:expr) => {
-        match std::pin::Pin::get_mut($self) {
-            EitherStream::Unix($s) => $e,
-            EitherStream::Tcp($s) => $e,
-        }
-    };
-}
-
-impl tokio::io::AsyncRead for EitherStream {
-    fn poll_read(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &mut tokio::io::ReadBuf<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        both!(self, s => std::pin::Pin::new(s).poll_read(cx, buf))
-    }
-}
-
-impl tokio::io::AsyncWrite for EitherStream {
-    fn poll_write(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-        buf: &[u8],
-    ) -> std::task::Poll<std::io::Result<usize>> {
-        both!(self, s => std::pin::Pin::new(s).poll_write(cx, buf))
-    }
-    fn poll_flush(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        both!(self, s => std::pin::Pin::new(s).poll_flush(cx))
-    }
-    fn poll_shutdown(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<std::io::Result<()>> {
-        both!(self, s => std::pin::Pin::new(s).poll_shutdown(cx))
-    }
-}
-
-/// Accepts exactly the server certificate from the handshake line, as
-/// go-plugin's client does (a pool holding only it).
-#[derive(Debug)]
-struct ExactServer(CertificateDer<'static>, Arc<rustls::crypto::CryptoProvider>);
-
-impl ServerCertVerifier for ExactServer {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        if end_entity.as_ref() == self.0.as_ref() {
-            Ok(ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General(
-                "not the certificate of the plugin's handshake".into(),
-            ))
-        }
-    }
-    fn verify_tls12_signature(
-        &self,
-        m: &[u8],
-        c: &CertificateDer<'_>,
-        d: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(m, c, d, &self.1.signature_verification_algorithms)
-    }
-    fn verify_tls13_signature(
-        &self,
-        m: &[u8],
-        c: &CertificateDer<'_>,
-        d: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(m, c, d, &self.1.signature_verification_algorithms)
-    }
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.1.signature_verification_algorithms.supported_schemes()
-    }
+    Ok(handshake)
 }
 
 #[cfg(test)]
 mod tests {
     use super::parse_handshake;
 
+    /// The line's other fields are the protocol layer's to read (its own
+    /// tests); a line without a certificate is refused here, since the
+    /// provider was given Terraform's client certificate.
     #[test]
-    fn a_handshake_line_that_is_not_go_plugins_is_an_error_not_a_panic() {
-        for (line, says) in [
-            ("", "1 fields"),
-            ("1|6|unix|/s|grpc", "5 fields"),
-            ("2|6|unix|/s|grpc|MIIB", "core protocol"),
-            ("1|5|unix|/s|grpc|MIIB", "only protocol 6"),
-            ("1|6|pipe|/s|grpc|MIIB", "network"),
-            ("1|6|unix|/s|netrpc|MIIB", "netrpc"),
-            ("1|6|unix|/s|grpc|", "no server certificate"),
-            ("1|6|unix|/s|grpc|!!", "not base64"),
-        ] {
-            let e = parse_handshake(line).unwrap_err();
-            assert!(e.contains(says), "{line:?}: {e}");
-        }
-        let (network, address, cert) = parse_handshake("1|6|tcp|127.0.0.1:1|grpc|MIIB\n").unwrap();
-        assert_eq!((network.as_str(), address.as_str()), ("tcp", "127.0.0.1:1"));
-        assert_eq!(cert.as_ref(), [0x30, 0x82, 0x01]);
+    fn a_handshake_line_without_the_server_certificate_is_an_error_not_a_panic() {
+        let e = parse_handshake("1|6|unix|/s|grpc|").unwrap_err();
+        assert!(e.contains("no server certificate"), "{e}");
+        let e = parse_handshake("1|5|unix|/s|grpc|MIIB").unwrap_err();
+        assert!(e.contains("only protocol 6"), "{e}");
+        let h = parse_handshake("1|6|tcp|127.0.0.1:1|grpc|MIIB\n").unwrap();
+        assert_eq!(h.address, "127.0.0.1:1");
     }
 }

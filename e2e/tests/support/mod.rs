@@ -1,11 +1,11 @@
 //! What both end-to-end tests need of the terraform CLI: whether it is
 //! here, a CLI configuration that makes it run a provider binary built by
-//! the test, and the way it is run; and the rule for a test whose real
-//! component (terraform, deno, python3) is missing.
+//! the test, and the way it is run; the binary built; and the rule for a
+//! test whose real component (terraform, deno, python3) is missing.
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 // The one rule for a missing real component, shared with the core's tests.
@@ -71,4 +71,31 @@ pub fn run(command: &mut Command) -> (i32, String) {
     let args: Vec<_> = command.get_args().map(|a| a.to_string_lossy()).collect();
     eprintln!("== terraform {}\n{text}", args.join(" "));
     (out.status.code().unwrap_or(-1), text)
+}
+
+/// Builds the binary `bin` of the workspace's package `package` with cargo
+/// (a no-op when it is built already) and returns its executable, as cargo
+/// names it, wherever the target directory is. Building is part of the
+/// test, so a failure fails it.
+pub fn cargo_build(package: &str, bin: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Every package that loads this file sits one level below the root.
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(cargo)
+        .args(["build", "--quiet", "-p", package, "--bin", bin])
+        .arg("--message-format=json")
+        .current_dir(workspace)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "building {bin} of {package} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == bin)
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo names no executable for {bin}"))
 }

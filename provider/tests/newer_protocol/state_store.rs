@@ -24,6 +24,7 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use super::{dv, errors, Ctx};
 use super::{pb, Channel, Diagnostic, ProviderClient, Type, Value};
+use ctywire_provider_testing::StateStoreClient;
 
 // ---- the store -------------------------------------------------------------
 
@@ -258,85 +259,62 @@ fn place(name: &str, copies: Option<u32>) -> Value {
     ])
 }
 
-/// `ConfigureStateStore` proposing `chunk_size`: the chunk size chosen,
-/// or the errors.
+/// `ConfigureStateStore` of `type_name` proposing `chunk_size`, through
+/// the harness crate's state-store client: the store, or the errors.
 async fn configure_store(
-    client: &mut ProviderClient<Channel>,
+    client: &ProviderClient<Channel>,
     type_name: &str,
-    chunk_size: i64,
-) -> std::result::Result<i64, Vec<Diagnostic>> {
-    let ty = place_type(client).await;
-    let resp = client
-        .configure_state_store(pb::configure_state_store::Request {
-            type_name: type_name.into(),
-            config: dv(&place("here", Some(2)), &ty),
-            capabilities: Some(pb::StateStoreClientCapabilities { chunk_size }),
-        })
+    chunk_size: usize,
+) -> std::result::Result<Store, Vec<Diagnostic>> {
+    let config = place("here", Some(2));
+    StateStoreClient::configure(client.clone(), type_name, &config, chunk_size)
         .await
-        .unwrap()
-        .into_inner();
-    let errs = errors(&resp.diagnostics);
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    Ok(resp.capabilities.unwrap().chunk_size)
+        .map_err(errors_of)
+}
+
+type Store = StateStoreClient<Channel>;
+
+/// The error diagnostics of a failed call.
+fn errors_of(ds: ctywire_provider::tfplugin6::Diagnostics) -> Vec<Diagnostic> {
+    ds.into_iter().filter(Diagnostic::is_error).collect()
 }
 
 /// A provider with the store configured at `chunk_size`.
-async fn served_store(chunk_size: i64) -> (ProviderClient<Channel>, Arc<Shelf>) {
+async fn served_store(chunk_size: usize) -> (Store, Arc<Shelf>) {
     let (mut client, shelf) = super::serve_with_store().await;
     let t = super::types(&mut client).await;
     super::configure(&mut client, &t, 0).await;
-    assert_eq!(
-        configure_store(&mut client, STORE, chunk_size).await,
-        Ok(chunk_size)
-    );
-    (client, shelf)
+    let store = configure_store(&client, STORE, chunk_size).await.unwrap();
+    assert_eq!(store.chunk_size(), chunk_size);
+    (store, shelf)
 }
 
-/// Writes `len` bytes, made `chunk_size` at a time by `make(start, n)`
-/// as core's `WriteStateBytes` cuts them (each made only when the last
-/// was sent): the answer's errors.
+/// Writes `len` bytes as core's `WriteStateBytes` cuts them, each chunk
+/// made by `make(start, n)` only when the last was sent: the errors.
 async fn write(
-    client: &mut ProviderClient<Channel>,
+    store: &mut Store,
     id: &str,
     len: usize,
-    chunk_size: usize,
     make: fn(u64, usize) -> Vec<u8>,
 ) -> Vec<Diagnostic> {
-    let (tx, rx) = mpsc::channel(1);
-    let id = id.to_owned();
-    tokio::spawn(async move {
-        let mut start = 0;
-        while start < len {
-            let n = chunk_size.min(len - start);
-            let chunk = pb::write_state_bytes::RequestChunk {
-                meta: (start == 0).then(|| pb::RequestChunkMeta {
-                    type_name: STORE.into(),
-                    state_id: id.clone(),
-                }),
-                bytes: make(start as u64, n),
-                total_length: len as i64,
-                range: Some(pb::StateRange {
-                    start: start as i64,
-                    end: (start + n - 1) as i64,
-                }),
-            };
-            if tx.send(chunk).await.is_err() {
-                return;
-            }
-            start += n;
-        }
-    });
-    write_chunks(client, ReceiverStream::new(rx)).await
+    store
+        .write_with(id, len, make)
+        .await
+        .err()
+        .map(errors_of)
+        .unwrap_or_default()
 }
 
 async fn write_chunks(
-    client: &mut ProviderClient<Channel>,
+    store: &mut Store,
     chunks: impl tokio_stream::Stream<Item = pb::write_state_bytes::RequestChunk> + Send + 'static,
 ) -> Vec<Diagnostic> {
-    let resp = client.write_state_bytes(chunks).await.unwrap().into_inner();
-    errors(&resp.diagnostics)
+    store
+        .write_chunks(chunks)
+        .await
+        .err()
+        .map(errors_of)
+        .unwrap_or_default()
 }
 
 /// What a read gave: the chunks' lengths, ranges and total lengths, each
@@ -349,15 +327,7 @@ struct Read {
     errors: Vec<Diagnostic>,
 }
 
-async fn read(client: &mut ProviderClient<Channel>, id: &str, keep: bool) -> Read {
-    let mut stream = client
-        .read_state_bytes(pb::read_state_bytes::Request {
-            type_name: STORE.into(),
-            state_id: id.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
+async fn read(store: &mut Store, id: &str, keep: bool) -> Read {
     let mut r = Read {
         lengths: vec![],
         ranges_contiguous: true,
@@ -366,21 +336,21 @@ async fn read(client: &mut ProviderClient<Channel>, id: &str, keep: bool) -> Rea
         errors: vec![],
     };
     let mut next = 0i64;
-    while let Some(chunk) = stream.message().await.unwrap() {
-        r.errors.extend(errors(&chunk.diagnostics));
-        if chunk.bytes.is_empty() {
-            continue;
-        }
-        let range = chunk.range.unwrap();
-        r.ranges_contiguous &=
-            range.start == next && range.end == next + chunk.bytes.len() as i64 - 1;
-        assert!(is_pattern(next as u64, &chunk.bytes) || keep);
-        next += chunk.bytes.len() as i64;
-        r.lengths.push(chunk.bytes.len());
-        r.totals.push(chunk.total_length);
-        if keep {
-            r.bytes.extend_from_slice(&chunk.bytes);
-        }
+    let answer = store
+        .read_chunks(id, |chunk| {
+            let (start, end) = chunk.range.unwrap();
+            r.ranges_contiguous &= start == next && end == next + chunk.bytes.len() as i64 - 1;
+            assert!(is_pattern(next as u64, &chunk.bytes) || keep);
+            next += chunk.bytes.len() as i64;
+            r.lengths.push(chunk.bytes.len());
+            r.totals.push(chunk.total_length);
+            if keep {
+                r.bytes.extend_from_slice(&chunk.bytes);
+            }
+        })
+        .await;
+    if let Err(e) = answer {
+        r.errors = errors_of(e);
     }
     r
 }
@@ -473,25 +443,24 @@ async fn the_chunk_size_is_negotiated_within_terraforms_limits() {
     let (mut client, _) = super::serve_with_store().await;
     let t = super::types(&mut client).await;
     // Before the provider is configured, as before any other call.
-    let early = configure_store(&mut client, STORE, 8 << 20)
-        .await
-        .unwrap_err();
+    let early = configure_store(&client, STORE, 8 << 20).await.unwrap_err();
     assert_eq!(early[0].summary, "Provider not configured");
     super::configure(&mut client, &t, 0).await;
+    let chosen = |proposed| {
+        let client = client.clone();
+        async move {
+            let store = configure_store(&client, STORE, proposed).await;
+            store.map(|s| s.chunk_size())
+        }
+    };
     // Terraform proposes 8 MiB; this store takes what is proposed.
-    assert_eq!(
-        configure_store(&mut client, STORE, 8 << 20).await,
-        Ok(8 << 20)
-    );
-    assert_eq!(
-        configure_store(&mut client, STORE, 128 << 20).await,
-        Ok(128 << 20)
-    );
+    assert_eq!(chosen(8 << 20).await, Ok(8 << 20));
+    assert_eq!(chosen(128 << 20).await, Ok(128 << 20));
     // No proposal (a client without capabilities): Terraform's default.
-    assert_eq!(configure_store(&mut client, STORE, 0).await, Ok(8 << 20));
+    assert_eq!(chosen(0).await, Ok(8 << 20));
     // A store that wants more than Terraform accepts is refused here, not
     // by Terraform after the fact.
-    let greedy = configure_store(&mut client, "demo_greedy", 8 << 20)
+    let greedy = configure_store(&client, "demo_greedy", 8 << 20)
         .await
         .unwrap_err();
     assert_eq!(greedy[0].summary, "Invalid state store chunk size");
@@ -507,8 +476,18 @@ async fn a_store_used_before_it_is_configured_says_so() {
     let (mut client, _) = super::serve_with_store().await;
     let t = super::types(&mut client).await;
     super::configure(&mut client, &t, 0).await;
-    let r = read(&mut client, "default", true).await;
-    assert_eq!(r.errors[0].summary, "State store not configured");
+    // No ConfigureStateStore: the raw call, as the client needs one.
+    let mut stream = client
+        .read_state_bytes(pb::read_state_bytes::Request {
+            type_name: STORE.into(),
+            state_id: "default".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let chunk = stream.message().await.unwrap().unwrap();
+    let errs = errors(&chunk.diagnostics);
+    assert_eq!(errs[0].summary, "State store not configured");
 }
 
 #[tokio::test]
@@ -521,7 +500,7 @@ async fn a_small_state_is_written_and_read_back_in_chunks() {
         none.lengths.is_empty() && none.errors.is_empty(),
         "no state yet: no chunks"
     );
-    let errs = write(&mut client, "default", 2560, 1024, text).await;
+    let errs = write(&mut client, "default", 2560, text).await;
     assert!(errs.is_empty(), "{errs:?}");
     assert_eq!(
         shelf.states.lock().unwrap()["default"],
@@ -539,66 +518,19 @@ async fn a_small_state_is_written_and_read_back_in_chunks() {
 async fn states_are_listed_and_deleted() {
     let (mut client, _) = served_store(8 << 20).await;
     for id in ["staging", "default"] {
-        assert!(write(&mut client, id, 100, 8 << 20, text).await.is_empty());
+        assert!(write(&mut client, id, 100, text).await.is_empty());
     }
-    let list = |client: &mut ProviderClient<Channel>| {
-        let mut client = client.clone();
-        async move {
-            client
-                .get_states(pb::get_states::Request {
-                    type_name: STORE.into(),
-                })
-                .await
-                .unwrap()
-                .into_inner()
-                .state_id
-        }
-    };
-    assert_eq!(list(&mut client).await, ["default", "staging"]);
-    let deleted = client
-        .delete_state(pb::delete_state::Request {
-            type_name: STORE.into(),
-            state_id: "staging".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(deleted.diagnostics.is_empty());
-    assert_eq!(list(&mut client).await, ["default"]);
-}
-
-async fn lock(client: &mut ProviderClient<Channel>, operation: &str) -> pb::lock_state::Response {
-    client
-        .lock_state(pb::lock_state::Request {
-            type_name: STORE.into(),
-            state_id: "default".into(),
-            operation: operation.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner()
-}
-
-async fn unlock(client: &mut ProviderClient<Channel>, lock_id: &str) -> Vec<Diagnostic> {
-    let resp = client
-        .unlock_state(pb::unlock_state::Request {
-            type_name: STORE.into(),
-            state_id: "default".into(),
-            lock_id: lock_id.into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    errors(&resp.diagnostics)
+    assert_eq!(client.states().await.unwrap(), ["default", "staging"]);
+    client.delete("staging").await.unwrap();
+    assert_eq!(client.states().await.unwrap(), ["default"]);
 }
 
 #[tokio::test]
 async fn a_second_locker_is_refused_with_the_holders_lock_info() {
     let (mut client, shelf) = served_store(8 << 20).await;
-    let first = lock(&mut client, "OperationTypeApply").await;
-    assert!(first.diagnostics.is_empty(), "{:?}", first.diagnostics);
+    let first = client.lock("default", "OperationTypeApply").await.unwrap();
     let held = shelf.locks.lock().unwrap()["default"].clone();
-    assert_eq!(held.id, first.lock_id);
+    assert_eq!(held.id, first);
     assert_eq!(held.operation, "OperationTypeApply");
     assert_eq!(held.version, "1.15.0", "the version ConfigureProvider gave");
     assert!(held.who.contains('@'), "{}", held.who);
@@ -606,9 +538,8 @@ async fn a_second_locker_is_refused_with_the_holders_lock_info() {
     assert_eq!(held.id.len(), 36);
     assert_eq!(held.id.as_bytes()[14], b'4');
 
-    let second = lock(&mut client, "OperationTypePlan").await;
-    assert!(second.lock_id.is_empty());
-    let errs = errors(&second.diagnostics);
+    let second = client.lock("default", "OperationTypePlan").await;
+    let errs = errors_of(second.unwrap_err());
     assert_eq!(errs[0].summary, "The state is locked");
     for shown in [
         &held.id,
@@ -624,34 +555,23 @@ async fn a_second_locker_is_refused_with_the_holders_lock_info() {
     }
 
     // Only the holder's id unlocks.
-    let wrong = unlock(&mut client, "not-the-lock").await;
+    let wrong = errors_of(client.unlock("default", "not-the-lock").await.unwrap_err());
     assert_eq!(wrong[0].summary, "The state is locked");
-    assert!(unlock(&mut client, &first.lock_id).await.is_empty());
-    let again = lock(&mut client, "OperationTypePlan").await;
-    assert!(again.diagnostics.is_empty());
-    assert_ne!(again.lock_id, first.lock_id);
+    client.unlock("default", &first).await.unwrap();
+    let again = client.lock("default", "OperationTypePlan").await.unwrap();
+    assert_ne!(again, first);
 }
 
 #[tokio::test]
 async fn a_write_that_breaks_off_leaves_the_stored_state() {
     let (mut client, shelf) = served_store(1024).await;
-    assert!(write(&mut client, "default", 3000, 1024, text)
-        .await
-        .is_empty());
+    assert!(write(&mut client, "default", 3000, text).await.is_empty());
 
     // The stream ends after one of three chunks.
-    let first = pb::write_state_bytes::RequestChunk {
-        meta: Some(pb::RequestChunkMeta {
-            type_name: STORE.into(),
-            state_id: "default".into(),
-        }),
-        bytes: later(0, 1024),
-        total_length: 3000,
-        range: Some(pb::StateRange {
-            start: 0,
-            end: 1023,
-        }),
-    };
+    let first = client
+        .request_chunks("default", 3000, later)
+        .next()
+        .unwrap();
     let errs = write_chunks(&mut client, tokio_stream::iter([first.clone()])).await;
     assert_eq!(errs[0].summary, "The state write was interrupted");
     assert!(
@@ -720,11 +640,11 @@ async fn a_write_that_breaks_off_leaves_the_stored_state() {
 async fn a_300_mib_state_streams_at_8_and_128_mib_chunks_in_bounded_memory() {
     const LEN: usize = 300 * MIB;
     for chunk_size in [8 * MIB, 128 * MIB] {
-        let (mut client, shelf) = served_store(chunk_size as i64).await;
+        let (mut client, shelf) = served_store(chunk_size).await;
         let measured = reset_peak();
         let (base, _) = rss().unwrap_or_default();
 
-        let errs = write(&mut client, "big", LEN, chunk_size, pattern).await;
+        let errs = write(&mut client, "big", LEN, pattern).await;
         assert!(errs.is_empty(), "{errs:?}");
         assert_eq!(
             shelf.states.lock().unwrap()["big"],

@@ -71,32 +71,7 @@ pub fn node() -> Option<Vec<(String, String)>> {
 /// cargo (a no-op when it is built already): its executable. Building
 /// is part of the test, so a failure fails it.
 pub fn rust_plugin(bin: &str) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "seasonings-plugin-example",
-            "--bin",
-            bin,
-        ])
-        .arg("--message-format=json")
-        .current_dir(workspace())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        out.status.success(),
-        "building the Rust plugin {bin} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // The executable cargo reports, wherever the target directory is.
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == bin)
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the plugin's executable")
+    crate::e2e::cargo_build("seasonings-plugin-example", bin)
 }
 
 /// The `things` plugin in each language that can run here.
