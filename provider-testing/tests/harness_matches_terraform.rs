@@ -29,6 +29,9 @@ mod e2e_provider;
 #[allow(dead_code)]
 mod kv;
 
+#[path = "harness_matches_terraform/meta.rs"]
+mod meta;
+
 /// `check`: resources written on the raw protocol trait. `check_secret`
 /// has a sensitive and a write-only attribute; `check_wrong` breaks
 /// core's rules when its name asks it to.
@@ -1025,7 +1028,8 @@ fn write_entry_a(store: &Path) {
 
 fn scenarios() -> Vec<Scenario> {
     use Step::*;
-    vec![
+    let more = [meta::scenarios()];
+    let mut all = vec![
         Scenario {
             name: "data: read during plan when its configuration is known, used by a resource and an output",
             provider: Which::Kv,
@@ -1258,7 +1262,9 @@ fn scenarios() -> Vec<Scenario> {
             provider: Which::Check,
             steps: vec![Apply(check_computed_set)],
         },
-    ]
+    ];
+    all.extend(more.into_iter().flatten());
+    all
 }
 
 // ---- the Terraform side ---------------------------------------------------
@@ -1434,7 +1440,15 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
         let Some(h) = ours.iter().find(|h| h["address"] == address) else {
             continue;
         };
-        for field in ["mode", "type", "name", "provider_name", "action_reason"] {
+        for field in [
+            "mode",
+            "type",
+            "name",
+            "index",
+            "provider_name",
+            "action_reason",
+            "previous_address",
+        ] {
             same(
                 &format!("{address}.{field}"),
                 &t[field],
@@ -1449,6 +1463,7 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
             "after_unknown",
             "before_sensitive",
             "after_sensitive",
+            "importing",
         ] {
             same(
                 &format!("{address}.change.{field}"),
@@ -1511,6 +1526,7 @@ fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) 
             "mode",
             "type",
             "name",
+            "index",
             "provider_name",
             "schema_version",
             "values",

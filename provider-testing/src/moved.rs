@@ -1,0 +1,121 @@
+//! `moved` and `import` blocks, as Terraform 1.11 runs them: moves are
+//! applied to the state before planning (`refactoring.ApplyMoves`, each
+//! moved object planned at its new address and shown with its
+//! `previous_address`); an import target not yet in state is imported
+//! during plan (`NodePlannableResourceInstance.importState`:
+//! `ImportResourceState`, then a read), planned against the imported
+//! object and shown `importing`; the apply saves it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use serde_json::Value as Json;
+
+use crate::config::{evaluate_json, VariablesScope};
+use crate::core::Stored;
+use crate::instances::{key_of, resource_of};
+use crate::Harness;
+
+/// The configuration's `moved` and `import` blocks.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Statements {
+    /// `moved { from, to }`, in order.
+    pub moved: Vec<(String, String)>,
+    /// `import { to, id }`: the target and its id expression (JSON
+    /// syntax).
+    pub imports: Vec<(String, Json)>,
+}
+
+/// What a plan says besides its changes: each moved instance's previous
+/// address, each imported one's id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Notes {
+    pub previous: BTreeMap<String, String>,
+    pub importing: BTreeMap<String, String>,
+}
+
+/// Where a `moved` block moves `address`, if it does: a whole resource's
+/// move takes each of its instances to the same key.
+fn moved_to(from: &str, to: &str, address: &str) -> Option<String> {
+    if address == from {
+        return Some(to.to_owned());
+    }
+    let whole = key_of(from).ok()?.is_none() && key_of(to).ok()?.is_none();
+    (whole && resource_of(address) == from).then(|| format!("{to}{}", &address[from.len()..]))
+}
+
+impl Harness {
+    /// The `moved` blocks applied to `state` (`ApplyMoves`): an object
+    /// moves when nothing is at its new address yet.
+    pub(crate) fn apply_moves(
+        &self,
+        state: &BTreeMap<String, Stored>,
+        notes: &mut Notes,
+    ) -> BTreeMap<String, Stored> {
+        let mut out = state.clone();
+        for (from, to) in &self.statements.moved {
+            let moving: Vec<String> = out
+                .keys()
+                .filter(|a| moved_to(from, to, a).is_some())
+                .cloned()
+                .collect();
+            for address in moving {
+                let Some(target) = moved_to(from, to, &address) else {
+                    continue;
+                };
+                if out.contains_key(&target) {
+                    continue;
+                }
+                if let Some(stored) = out.remove(&address) {
+                    out.insert(target.clone(), stored);
+                    let original = notes.previous.remove(&address).unwrap_or(address);
+                    notes.previous.insert(target, original);
+                }
+            }
+        }
+        notes.previous.retain(|to, from| to != from);
+        out
+    }
+
+    /// The id the `import` block for `address` gives, if there is one
+    /// (evaluated with the variables and locals).
+    pub(crate) fn import_id(&self, address: &str) -> Result<Option<String>, Diagnostics> {
+        let Some((_, id)) = self.statements.imports.iter().find(|(to, _)| to == address) else {
+            return Ok(None);
+        };
+        let v = evaluate_json(id, &VariablesScope { harness: self })?.value;
+        match v.convert(&ctywire::Type::String) {
+            Ok(s) if s.is_known() && !s.is_null() => Ok(s.as_str().map(str::to_owned)),
+            _ => Err(Diagnostic::error("Invalid import id argument")
+                .with_detail("The import ID cannot be null, and must be a known string.")
+                .into()),
+        }
+    }
+
+    /// Every `import` target is a configured resource's instance, as core's
+    /// `validateImportTargets` requires.
+    pub(crate) fn check_imports(&self, configured: &BTreeSet<String>) -> Result<(), Diagnostics> {
+        for (to, _) in &self.statements.imports {
+            if !configured.contains(to) {
+                return Err(Diagnostic::error("Configuration for import target does not exist")
+                    .with_detail(format!("The configuration for the given import target {to} does not exist. All target instances must have an associated configuration to be imported."))
+                    .into());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resources_move_takes_its_instances_to_the_same_keys() {
+        assert_eq!(moved_to("a.x", "a.y", "a.x").as_deref(), Some("a.y"));
+        assert_eq!(moved_to("a.x", "a.y", "a.x[0]").as_deref(), Some("a.y[0]"));
+        assert_eq!(moved_to("a.x[0]", "a.y", "a.x[0]").as_deref(), Some("a.y"));
+        assert_eq!(moved_to("a.x[0]", "a.y", "a.x[1]"), None);
+        assert_eq!(moved_to("a.x", "a.y", "a.xy"), None);
+    }
+}
