@@ -1473,4 +1473,55 @@ mod tests {
         template_text_references("${local.x}", &locals, &mut out).unwrap();
         assert_eq!(out.into_iter().collect::<Vec<_>>(), ["kv_entry.a"]);
     }
+
+    /// Every resource is `{plain = "p", secret = "s"}`, its `secret`
+    /// sensitive.
+    struct Secrets;
+
+    impl Scope for Secrets {
+        fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+            let Reference::Resource { path, .. } = r else {
+                return Err("not a resource".into());
+            };
+            let secret = Path::root().attr("secret");
+            if path.is_root() {
+                let v = Value::object([
+                    ("plain", Value::string("p")),
+                    ("secret", Value::string("s")),
+                ]);
+                return Ok((v, vec![secret]));
+            }
+            Ok((Value::string("s"), vec![Path::root()]))
+        }
+    }
+
+    #[test]
+    fn length_is_sensitive_only_when_its_argument_itself_is() {
+        let m = evaluate_template("${length(x_y.a)}", &Secrets).unwrap();
+        assert_eq!(m.value, Value::number(Number::from_u64(2)));
+        assert!(
+            m.marks.is_empty(),
+            "a sensitive attribute inside: {:?}",
+            m.marks
+        );
+        let m = evaluate_template("${length(x_y.a.secret)}", &Secrets).unwrap();
+        assert_eq!(m.marks.len(), 1, "the argument itself is sensitive");
+    }
+
+    #[test]
+    fn count_and_each_outside_a_repeated_resource_are_refused_in_cores_words() {
+        let refused = |text: &str| evaluate_template(text, &Secrets).err().map(|e| e.summary);
+        assert_eq!(
+            refused("${count.index}").as_deref(),
+            Some("Reference to \"count\" in non-counted context")
+        );
+        assert_eq!(
+            refused("${each.key}").as_deref(),
+            Some("Reference to \"each\" in context without for_each")
+        );
+        assert_eq!(
+            refused("${count.nope}").as_deref(),
+            Some("Invalid \"count\" attribute")
+        );
+    }
 }

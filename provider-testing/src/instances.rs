@@ -318,7 +318,7 @@ pub(crate) fn by_resource(
     harness: &Harness,
     instances: &BTreeMap<String, (Value, Vec<Path>)>,
 ) -> BTreeMap<String, (Value, Vec<Path>)> {
-    let mut grouped: BTreeMap<&str, Vec<(InstanceKey, &(Value, Vec<Path>))>> = BTreeMap::new();
+    let mut grouped: BTreeMap<&str, Vec<Keyed>> = BTreeMap::new();
     let mut out = BTreeMap::new();
     for (address, v) in instances {
         match key_of(address) {
@@ -341,7 +341,10 @@ pub(crate) fn by_resource(
     out
 }
 
-fn whole(count: bool, items: &[(InstanceKey, &(Value, Vec<Path>))]) -> (Value, Vec<Path>) {
+/// An instance's key, value and marks.
+type Keyed<'a> = (InstanceKey, &'a (Value, Vec<Path>));
+
+fn whole(count: bool, items: &[Keyed]) -> (Value, Vec<Path>) {
     let mut marks = Vec::new();
     for (k, (_, m)) in items {
         for p in m {

@@ -180,8 +180,9 @@ impl Harness {
 
     /// The whole configuration, as a `main.tf.json` document: `provider`
     /// (`{"kv": {...}}`), `resource` (`{"kv_entry": {"a": {...}}}`),
-    /// `data` (the same shape, for data sources), `variable`, `locals` and
-    /// `output`;
+    /// `data` (the same shape, for data sources), `variable`, `locals`,
+    /// `output`, `moved` and `import` (`[{"from": "TYPE.NAME", "to": ...}]`,
+    /// `[{"to": "TYPE.NAME", "id": "..."}]`);
     /// a `terraform` block is allowed and not read. It replaces the
     /// configuration held so far.
     pub fn config(&mut self, document: Json) -> Result<&mut Self, Diagnostics> {
@@ -269,8 +270,8 @@ impl Harness {
     }
 
     /// The whole configuration as the text of a `main.tf` (HCL native
-    /// syntax): `provider`, `resource`, `data`, `variable`, `locals` and `output`
-    /// blocks; a `terraform` block is allowed and not read. Expressions
+    /// syntax): `provider`, `resource`, `data`, `variable`, `locals`,
+    /// `output`, `moved` and `import` blocks; a `terraform` block is allowed and not read. Expressions
     /// are evaluated as Terraform evaluates them, with the functions in
     /// [`FUNCTIONS`] and the provider's own (`provider::NAME::fn(...)`);
     /// anything else the harness does not evaluate is an error naming
@@ -316,7 +317,8 @@ impl Harness {
     /// `data.TYPE.NAME` for a data source), in
     /// Terraform's JSON syntax: strings may refer to other resources
     /// (`"${kv_entry.a.id}"`) and to [`known_after_apply`](Self::known_after_apply)
-    /// values; `depends_on` and `lifecycle.create_before_destroy` are read.
+    /// values; `count`, `for_each`, `depends_on` and `lifecycle` are read
+    /// as core reads them.
     pub fn resource(&mut self, address: &str, body: Json) -> Result<&mut Self, Diagnostics> {
         self.check_address(address)?;
         self.resources.insert(address.to_owned(), Body::Json(body));

@@ -227,7 +227,7 @@ impl Harness {
                 })
                 .collect();
             if rest.is_empty() {
-                if mine.iter().any(|c| acting(c)) {
+                if mine.iter().any(acting) {
                     return Ok(true);
                 }
                 continue;

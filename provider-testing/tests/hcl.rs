@@ -501,12 +501,16 @@ fn a_lifecycle_block_is_read_and_what_the_harness_lacks_refused() {
         resource "demo_thing" "a" {
           name = "a"
           lifecycle {
-            ignore_changes = [note]
+            ignore_changes = [name]
+            precondition {
+              condition     = true
+              error_message = "never"
+            }
           }
         }
         "#,
     )
     .unwrap();
     let e = error_text(h.plan().unwrap_err());
-    assert!(e.contains("lifecycle.ignore_changes"), "{e}");
+    assert!(e.contains("lifecycle.precondition"), "{e}");
 }
