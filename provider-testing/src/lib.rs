@@ -283,7 +283,7 @@ impl Harness {
 
     fn set_document(&mut self, doc: Document) -> Result<&mut Self, Diagnostics> {
         for address in doc.resources.keys() {
-            self.check_address(address)?;
+            self.check_resource_address(address)?;
         }
         self.provider_config = doc.provider.unwrap_or_else(|| json!({}));
         self.resources = doc
@@ -320,7 +320,7 @@ impl Harness {
     /// values; `count`, `for_each`, `depends_on` and `lifecycle` are read
     /// as core reads them.
     pub fn resource(&mut self, address: &str, body: Json) -> Result<&mut Self, Diagnostics> {
-        self.check_address(address)?;
+        self.check_resource_address(address)?;
         self.resources.insert(address.to_owned(), Body::Json(body));
         Ok(self)
     }
@@ -334,7 +334,7 @@ impl Harness {
         address: &str,
         value: Value,
     ) -> Result<&mut Self, Diagnostics> {
-        self.check_address(address)?;
+        self.check_resource_address(address)?;
         let ty = self.core().schema_of(address)?.ty.clone();
         let value = value.convert(&ty)?;
         if !value.is_wholly_known() {
@@ -1133,6 +1133,18 @@ impl Harness {
         }
     }
 
+    /// A resource's address (configuration is per resource: its
+    /// instances come from `count` or `for_each`).
+    fn check_resource_address(&self, address: &str) -> Result<(), Diagnostics> {
+        if address.contains('[') {
+            return Err(Diagnostics::error(format!(
+                "{address:?} is a resource instance's address: configure its resource (TYPE.NAME), with count or for_each"
+            )));
+        }
+        self.check_address(address)
+    }
+
+    /// A resource's or a resource instance's address.
     fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
         key_of(address).map_err(Diagnostics::error)?;
         let ok = resource_of(address)
