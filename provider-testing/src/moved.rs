@@ -13,7 +13,7 @@ use serde_json::Value as Json;
 
 use crate::config::{evaluate_json, VariablesScope};
 use crate::core::Stored;
-use crate::instances::{key_of, resource_of};
+use crate::instances::{instance_address, key_of, resource_of, InstanceKey};
 use crate::Harness;
 
 /// The configuration's `moved` and `import` blocks.
@@ -53,7 +53,8 @@ impl Harness {
         notes: &mut Notes,
     ) -> BTreeMap<String, Stored> {
         let mut out = state.clone();
-        for (from, to) in &self.statements.moved {
+        let statements = self.implied_moves(state);
+        for (from, to) in self.statements.moved.iter().chain(&statements) {
             let moving: Vec<String> = out
                 .keys()
                 .filter(|a| moved_to(from, to, a).is_some())
@@ -74,6 +75,32 @@ impl Harness {
             }
         }
         notes.previous.retain(|to, from| to != from);
+        out
+    }
+
+    /// `ImpliedMoveStatements`: an object without a key whose resource now
+    /// has `count` moves to `[0]`, and `[0]` back to no key when neither
+    /// `count` nor `for_each` is set, unless a `moved` block names the
+    /// resource.
+    fn implied_moves(&self, state: &BTreeMap<String, Stored>) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let resources: BTreeSet<&str> = state.keys().map(|a| resource_of(a)).collect();
+        for resource in resources {
+            if !self.resources.contains_key(resource) {
+                continue;
+            }
+            let zero = instance_address(resource, Some(&InstanceKey::Int(0)));
+            let implied = match self.repetition_of(resource) {
+                Some(("count", _)) if state.contains_key(resource) => (resource.to_owned(), zero),
+                None if state.contains_key(&zero) => (zero, resource.to_owned()),
+                _ => continue,
+            };
+            let named = (self.statements.moved.iter())
+                .any(|(f, t)| resource_of(f) == resource || resource_of(t) == resource);
+            if !named {
+                out.push(implied);
+            }
+        }
         out
     }
 

@@ -259,6 +259,31 @@ resource "kv_entry" "c" {
     )
 }
 
+/// A resource without `count`, then with it, then without: core's
+/// implied moves take `a` to `a[0]` and back.
+fn implied_with(store: &Path, count: &str, key: &str) -> Json {
+    hcl_kv(
+        store,
+        &format!(
+            r#"
+resource "kv_entry" "a" {{
+  {count}
+  key   = {key}
+  value = "one"
+}}
+"#
+        ),
+    )
+}
+
+fn implied_single(store: &Path) -> Json {
+    implied_with(store, "", r#""a""#)
+}
+
+fn implied_counted(store: &Path) -> Json {
+    implied_with(store, "count = 2", r#"["a", "a1"][count.index]"#)
+}
+
 /// An `import` block for the entry written outside Terraform; its
 /// configuration differs in `value`, so the import plans an update.
 fn import_block(store: &Path) -> Json {
@@ -371,6 +396,15 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "meta: moved blocks move objects in state, shown with their previous address",
             provider: Which::Kv,
             steps: vec![Apply(moved_start), Apply(moved), Plan(moved)],
+        },
+        Scenario {
+            name: "meta: a resource that gains count moves to [0], and back when it loses it",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(implied_single),
+                Apply(implied_counted),
+                Apply(implied_single),
+            ],
         },
         Scenario {
             name: "meta: an import block imports during plan and the apply keeps the object",
