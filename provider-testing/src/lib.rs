@@ -1007,6 +1007,7 @@ impl Harness {
                     );
                 }
                 self.check_imports(&configured)?;
+                self.validate_moves(&configured)?;
                 // NodePlannableResourceInstanceOrphan: objects no longer
                 // configured are destroyed, and the plan says why.
                 for (address, obj) in &prior {

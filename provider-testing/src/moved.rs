@@ -119,6 +119,52 @@ impl Harness {
         }
     }
 
+    /// `ValidateMoves`, after the plan walk as core runs it: no move to
+    /// its own address, none from what is still declared, one
+    /// destination per source and one source per destination. Core points
+    /// at the statements' source ranges; the harness names them.
+    pub(crate) fn validate_moves(&self, configured: &BTreeSet<String>) -> Result<(), Diagnostics> {
+        let mut diags = Diagnostics::new();
+        let mut from_seen: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut to_seen: BTreeMap<&str, &str> = BTreeMap::new();
+        for (from, to) in &self.statements.moved {
+            let (noun, short) = match key_of(from) {
+                Ok(Some(_)) => ("resource instance", "instance"),
+                _ => ("resource", "resource"),
+            };
+            let statement = format!("The statement moving {from} to {to}");
+            if from == to {
+                diags.push(Diagnostic::error("Redundant move statement").with_detail(format!("This statement declares a move from {from} to the same address, which is the same as not declaring this move at all.")));
+                continue;
+            }
+            let exists = match key_of(from) {
+                Ok(Some(_)) => configured.contains(from),
+                _ => self.resources.contains_key(from),
+            };
+            if exists {
+                diags.push(Diagnostic::error("Moved object still exists").with_detail(format!("This statement declares a move from {from}, but that {noun} is still declared.\n\nChange your configuration so that this {short} will be declared as {to} instead.")));
+            }
+            match from_seen.get(from.as_str()) {
+                Some(other) if other != to => diags.push(Diagnostic::error("Ambiguous move statements").with_detail(format!("{statement}: another statement declared that {from} moved to {other}, but this statement instead declares that it moved to {to}.\n\nEach {noun} can move to only one destination {short}."))),
+                Some(_) => {}
+                None => {
+                    from_seen.insert(from, to);
+                }
+            }
+            match to_seen.get(to.as_str()) {
+                Some(other) if other != from => diags.push(Diagnostic::error("Ambiguous move statements").with_detail(format!("{statement}: another statement declared that {other} moved to {to}, but this statement instead declares that {from} moved there.\n\nEach {noun} can have moved from only one source {short}."))),
+                Some(_) => {}
+                None => {
+                    to_seen.insert(to, from);
+                }
+            }
+        }
+        match diags.has_errors() {
+            true => Err(diags),
+            false => Ok(()),
+        }
+    }
+
     /// Every `import` target is a configured resource's instance, as core's
     /// `validateImportTargets` requires.
     pub(crate) fn check_imports(&self, configured: &BTreeSet<String>) -> Result<(), Diagnostics> {

@@ -579,3 +579,35 @@ fn a_moved_block_in_json_syntax_moves_the_object_with_its_previous_address() {
     h.apply_plan(&plan).unwrap();
     assert_eq!(h.state().unwrap().addresses(), ["demo_thing.b[\"k\"]"]);
 }
+
+#[test]
+fn moves_from_what_is_still_declared_or_to_two_places_are_refused() {
+    let mut h = Harness::new(Demo).unwrap();
+    let refused = |h: &mut Harness, text: &str| -> Vec<String> {
+        h.config_hcl(text).unwrap();
+        let e = h.plan().unwrap_err();
+        e.iter().map(|d| d.summary.clone()).collect()
+    };
+    let still = r#"
+        resource "demo_thing" "a" { name = "a" }
+        resource "demo_thing" "b" { name = "b" }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.b
+        }
+    "#;
+    assert_eq!(refused(&mut h, still), ["Moved object still exists"]);
+    let twice = r#"
+        resource "demo_thing" "b" { name = "b" }
+        resource "demo_thing" "c" { name = "c" }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.b
+        }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.c
+        }
+    "#;
+    assert_eq!(refused(&mut h, twice), ["Ambiguous move statements"]);
+}
