@@ -37,6 +37,7 @@ impl std::fmt::Display for InstanceKey {
                         '\n' => q.push_str("\\n"),
                         '\r' => q.push_str("\\r"),
                         '\t' => q.push_str("\\t"),
+                        c if c.is_control() => q.push_str(&format!("\\u{:04x}", c as u32)),
                         c => q.push(c),
                     }
                 }
@@ -370,7 +371,10 @@ mod tests {
 
     #[test]
     fn instance_addresses_round_trip_through_their_keys() {
-        for key in [InstanceKey::Int(3), InstanceKey::Str("a \"b\" ${c}".into())] {
+        for key in [
+            InstanceKey::Int(3),
+            InstanceKey::Str("a \"b\" ${c}\u{1}".into()),
+        ] {
             let address = instance_address("kv_entry.a", Some(&key));
             assert_eq!(resource_of(&address), "kv_entry.a");
             assert_eq!(key_of(&address), Ok(Some(key)));
