@@ -165,13 +165,13 @@ impl Harness {
         }
     }
 
-    /// Every `import` target is a configured resource's instance, as core's
-    /// `validateImportTargets` requires.
+    /// Every `import` target is a configured instance, as core's
+    /// `validateExpandedImportTargets` requires.
     pub(crate) fn check_imports(&self, configured: &BTreeSet<String>) -> Result<(), Diagnostics> {
         for (to, _) in &self.statements.imports {
             if !configured.contains(to) {
                 return Err(Diagnostic::error("Configuration for import target does not exist")
-                    .with_detail(format!("The configuration for the given import target {to} does not exist. All target instances must have an associated configuration to be imported."))
+                    .with_detail(format!("The configuration for the given import {to} does not exist. All target instances must have an associated configuration to be imported."))
                     .into());
             }
         }

@@ -312,6 +312,25 @@ resource "kv_entry" "a" {
     )
 }
 
+/// An `import` block whose target instance the configuration does not
+/// declare (`count` makes one instance, the block names `[1]`).
+fn import_undeclared(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+import {
+  to = kv_entry.a[1]
+  id = "a"
+}
+resource "kv_entry" "a" {
+  count = 1
+  key   = "a"
+  value = "one"
+}
+"#,
+    )
+}
+
 /// `count` from an attribute unknown until apply.
 fn count_unknown(store: &Path) -> Json {
     hcl_kv(
@@ -414,6 +433,11 @@ pub fn scenarios() -> Vec<Scenario> {
                 Apply(import_block),
                 Plan(import_block),
             ],
+        },
+        Scenario {
+            name: "meta: an import block for an instance the configuration lacks is refused",
+            provider: Which::Kv,
+            steps: vec![Outside(write_entry_a), PlanFails(import_undeclared)],
         },
         Scenario {
             name: "meta: a count unknown until apply is refused in core's words",
