@@ -627,6 +627,7 @@ impl<'a> Evaluator<'a> {
     fn repetition(&self, root: &str, name: Option<&str>) -> Result<Marked, EvalError> {
         let rep = self.scope.repetition();
         let name = name.unwrap_or("");
+        let mut marks = Vec::new();
         let value = match (root, name) {
             ("count", "index") => rep.and_then(|r| r.count_index.clone()).ok_or_else(|| EvalError {
                 summary: "Reference to \"count\" in non-counted context".into(),
@@ -634,7 +635,13 @@ impl<'a> Evaluator<'a> {
             })?,
             ("count", _) => return err("Invalid \"count\" attribute", format!("The \"count\" object does not have an attribute named {name:?}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.")),
             (_, "key" | "value") => {
-                let v = rep.and_then(|r| if name == "key" { r.each_key.clone() } else { r.each_value.clone() });
+                let v = rep.and_then(|r| match name {
+                    "key" => r.each_key.clone(),
+                    _ => {
+                        marks = r.each_value_marks.clone();
+                        r.each_value.clone()
+                    }
+                });
                 v.ok_or_else(|| EvalError {
                     summary: "Reference to \"each\" in context without for_each".into(),
                     detail: "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
@@ -642,7 +649,7 @@ impl<'a> Evaluator<'a> {
             }
             _ => return err("Invalid \"each\" attribute", format!("The \"each\" object does not have an attribute named {name:?}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set.")),
         };
-        Ok(Marked::plain(value))
+        Ok(Marked { value, marks })
     }
 
     fn variable(&self, name: &str) -> Result<Marked, EvalError> {

@@ -114,6 +114,9 @@ pub(crate) struct Repetition {
     pub count_index: Option<Value>,
     pub each_key: Option<Value>,
     pub each_value: Option<Value>,
+    /// The sensitive paths inside `each.value` (a map's sensitive values
+    /// stay sensitive in it; a sensitive map is refused).
+    pub each_value_marks: Vec<Path>,
 }
 
 impl Repetition {
@@ -124,6 +127,7 @@ impl Repetition {
             count_index: Some(Value::unknown(Type::Number)),
             each_key: Some(Value::unknown(Type::String)),
             each_value: Some(Value::unknown(Type::Dynamic)),
+            each_value_marks: Vec::new(),
         }
     }
 }
@@ -132,8 +136,8 @@ impl Repetition {
 pub(crate) enum Expansion {
     Single,
     Count(u64),
-    /// The keys in order, each with its `each.value`.
-    ForEach(Vec<(String, Value)>),
+    /// The keys in order, each with its `each.value` and its marks.
+    ForEach(Vec<(String, Value, Vec<Path>)>),
 }
 
 impl Expansion {
@@ -152,10 +156,11 @@ impl Expansion {
                 .collect(),
             Expansion::ForEach(entries) => entries
                 .iter()
-                .map(|(k, v)| {
+                .map(|(k, v, marks)| {
                     let rep = Repetition {
                         each_key: Some(Value::string(k.clone())),
                         each_value: Some(v.clone()),
+                        each_value_marks: marks.clone(),
                         ..Repetition::default()
                     };
                     (Some(InstanceKey::Str(k.clone())), rep)
@@ -219,7 +224,7 @@ impl Harness {
             }
             Some((_, expr)) => {
                 let d = evaluate_json(expr, scope)?;
-                for_each(&d.value, !d.marks.is_empty()).map(Expansion::ForEach)
+                for_each(&d.value, &d.marks).map(Expansion::ForEach)
             }
         }
     }
@@ -266,8 +271,10 @@ fn count(v: &Value) -> Result<u64, Diagnostics> {
 }
 
 /// `forEachEvaluator.ResourceValue`: a known map, object or set of
-/// strings, not sensitive, no null element; its entries by key.
-fn for_each(v: &Value, sensitive: bool) -> Result<Vec<(String, Value)>, Diagnostics> {
+/// strings, not itself sensitive (`marks` has no root path), no null
+/// element; its entries by key, each with the marks inside it.
+fn for_each(v: &Value, marks: &[Path]) -> Result<Vec<(String, Value, Vec<Path>)>, Diagnostics> {
+    let sensitive = marks.iter().any(Path::is_root);
     const SUMMARY: &str = "Invalid for_each argument";
     let is_set = matches!(v.ty(), Type::Set(_));
     if !v.is_known() || (is_set && !v.is_wholly_known()) {
@@ -291,13 +298,19 @@ fn for_each(v: &Value, sensitive: bool) -> Result<Vec<(String, Value)>, Diagnost
                     .collect(),
             };
             out.sort_by(|a, b| a.0.cmp(&b.0));
-            Ok(out)
+            Ok(out
+                .into_iter()
+                .map(|(k, v)| {
+                    let inside = marks_of_entry(marks, &k);
+                    (k, v, inside)
+                })
+                .collect())
         }
         Type::Set(e) if **e == Type::String => {
             let mut out = Vec::new();
             for el in v.elements().unwrap_or_default() {
                 match el.as_str() {
-                    Some(s) => out.push((s.to_owned(), el.clone())),
+                    Some(s) => out.push((s.to_owned(), el.clone(), Vec::new())),
                     None => return Err(invalid("Invalid for_each set argument", "The given \"for_each\" argument value is unsuitable: \"for_each\" sets must not contain null values.")),
                 }
             }
@@ -307,6 +320,19 @@ fn for_each(v: &Value, sensitive: bool) -> Result<Vec<(String, Value)>, Diagnost
         Type::Set(e) => Err(invalid("Invalid for_each set argument", format!("The given \"for_each\" argument value is unsuitable: \"for_each\" supports maps and sets of strings, but you have provided a set containing type {}.", e))),
         t => Err(invalid(SUMMARY, format!("The given \"for_each\" argument value is unsuitable: the \"for_each\" argument must be a map, or set of strings, and you have provided a value of type {}.", t))),
     }
+}
+
+/// The marks under a map's or object's entry `key`, relative to it.
+fn marks_of_entry(marks: &[Path], key: &str) -> Vec<Path> {
+    marks
+        .iter()
+        .filter_map(|m| match m.steps().split_first() {
+            Some((PathStep::Attr(k) | PathStep::Key(k), tail)) if k == key => {
+                Some(Path::from(tail.to_vec()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Values by instance address, grouped into what a reference to each
@@ -401,15 +427,15 @@ mod tests {
     #[test]
     fn for_each_takes_maps_and_sets_of_strings_in_key_order() {
         let set = Value::set(Type::String, vec![Value::string("b"), Value::string("a")]).unwrap();
-        let keys: Vec<String> = for_each(&set, false)
+        let keys: Vec<String> = for_each(&set, &[])
             .unwrap()
             .into_iter()
-            .map(|(k, _)| k)
+            .map(|(k, _, _)| k)
             .collect();
         assert_eq!(keys, ["a", "b"]);
         let list = Value::list(Type::String, vec![Value::string("a")]).unwrap();
-        assert!(for_each(&list, false).is_err());
-        assert!(for_each(&Value::unknown(Type::map(Type::String)), false).is_err());
-        assert!(for_each(&set, true).is_err());
+        assert!(for_each(&list, &[]).is_err());
+        assert!(for_each(&Value::unknown(Type::map(Type::String)), &[]).is_err());
+        assert!(for_each(&set, &[Path::root()]).is_err());
     }
 }

@@ -88,6 +88,27 @@ resource "kv_entry" "user" {
     )
 }
 
+/// `for_each` over an object with a sensitive attribute: allowed (the
+/// object itself is not sensitive), and that instance's `each.value` is
+/// sensitive.
+fn for_each_sensitive_value(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+variable "secret" {
+  default   = "hunter2"
+  sensitive = true
+}
+resource "kv_entry" "m" {
+  for_each = { x = var.secret, y = "plain" }
+  key      = "m-${each.key}"
+  value    = "v"
+  tags     = { v = each.value, k = each.key }
+}
+"#,
+    )
+}
+
 /// `depends_on` between managed resources: recorded in state, and the
 /// destroy goes in reverse.
 fn depends_on(store: &Path) -> Json {
@@ -381,6 +402,11 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "meta: for_each over a set, then a map, adds and removes instances by key",
             provider: Which::Kv,
             steps: vec![Apply(for_each_set), Apply(for_each_map), Plan(for_each_map)],
+        },
+        Scenario {
+            name: "meta: for_each over an object with a sensitive value keeps each.value sensitive",
+            provider: Which::Kv,
+            steps: vec![Apply(for_each_sensitive_value)],
         },
         Scenario {
             name: "meta: depends_on orders resources and is kept in state",
