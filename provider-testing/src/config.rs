@@ -555,28 +555,37 @@ impl Scope for ApplyScope<'_> {
                     .map_err(|d| d.to_string())?;
                 Ok((decoded.value, Vec::new()))
             }
-            Reference::Resource { address, path } if crate::core::is_data(address) => {
-                let (v, marks) = self
-                    .data
-                    .get(address)
-                    .ok_or_else(|| format!("{address} has not been read"))?;
-                resolve_in(v, marks, path)
-            }
             // A repeated resource's instances, as one value.
             Reference::Resource { address, path }
                 if self.harness.repetition_of(address).is_some() =>
             {
                 let mut instances = BTreeMap::new();
-                for (a, stored) in self.working.range(format!("{address}[")..) {
-                    if resource_of(a) != address {
-                        break;
+                if crate::core::is_data(address) {
+                    for (a, read) in self.data.range(format!("{address}[")..) {
+                        if resource_of(a) != address {
+                            break;
+                        }
+                        instances.insert(a.clone(), read.clone());
                     }
-                    instances.insert(a.clone(), self.object(a, stored)?);
+                } else {
+                    for (a, stored) in self.working.range(format!("{address}[")..) {
+                        if resource_of(a) != address {
+                            break;
+                        }
+                        instances.insert(a.clone(), self.object(a, stored)?);
+                    }
                 }
                 let whole = by_resource(self.harness, &instances);
                 let (v, marks) = whole
                     .get(address)
                     .ok_or_else(|| format!("{address} has no instances"))?;
+                resolve_in(v, marks, path)
+            }
+            Reference::Resource { address, path } if crate::core::is_data(address) => {
+                let (v, marks) = self
+                    .data
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has not been read"))?;
                 resolve_in(v, marks, path)
             }
             Reference::Resource { address, path } => {

@@ -80,7 +80,7 @@ impl Harness {
     fn depends_on_pending(&self, address: &str, changes: &[Change]) -> bool {
         let Some(Json::Array(deps)) = self
             .resources
-            .get(address)
+            .get(resource_of(address))
             .and_then(Body::json)
             .and_then(|b| b.get("depends_on"))
         else {

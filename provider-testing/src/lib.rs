@@ -667,19 +667,16 @@ impl Harness {
             }
             // The instances' repetition data, evaluated again with what is
             // known now (as the apply walk expands the resource again).
-            let instances = match is_data(&resource) {
-                true => Vec::new(),
-                false => self
-                    .expand(
-                        &resource,
-                        &ApplyScope {
-                            harness: self,
-                            working,
-                            data,
-                        },
-                    )?
-                    .instances(),
-            };
+            let instances = self
+                .expand(
+                    &resource,
+                    &ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    },
+                )?
+                .instances();
             let lifecycle = self.lifecycle(&resource)?;
             for change in changes {
                 let address = change.address.clone();
@@ -718,7 +715,7 @@ impl Harness {
                     working,
                     data,
                 };
-                let decoded = self.decode(&address, &scope)?;
+                let decoded = self.decode(&address, &Repeated { inner: &scope, rep })?;
                 let read = self.read_data(&address, &decoded, warnings)?;
                 data.insert(address, read);
                 return Ok(());
@@ -841,7 +838,7 @@ impl Harness {
         let new_outputs = match mode {
             Mode::Destroy => None,
             _ => {
-                let mut planned: outputs::Planned = BTreeMap::new();
+                let mut planned: outputs::Planned = data.clone();
                 for (address, obj) in &prior {
                     let rs = self.core().schema(type_of(address))?;
                     let mut marks = obj.marks.clone();
@@ -854,8 +851,7 @@ impl Harness {
                     marks.extend(core::sensitive_paths(&rs.schema.block, &c.after));
                     planned.insert(c.address.clone(), (c.after.clone(), marks));
                 }
-                let mut planned = by_resource(self, &planned);
-                planned.extend(data.clone());
+                let planned = by_resource(self, &planned);
                 Some(self.evaluate_outputs(&PlanScope {
                     harness: self,
                     planned: &planned,
@@ -922,12 +918,22 @@ impl Harness {
                         harness: self,
                         planned: &planned,
                     };
-                    if let DataPlan::Read(v, marks) =
-                        self.plan_data(address, &scope, &changes, warnings)?
-                    {
-                        planned.insert(address.clone(), (v.clone(), marks.clone()));
-                        data.insert(address.clone(), (v, marks));
+                    let mut read = BTreeMap::new();
+                    for (key, rep) in self.expand(address, &scope)?.instances() {
+                        let instance = instance_address(address, key.as_ref());
+                        let scope = Repeated {
+                            inner: &scope,
+                            rep: &rep,
+                        };
+                        if let DataPlan::Read(v, marks) =
+                            self.plan_data(&instance, &scope, &changes, warnings)?
+                        {
+                            read.insert(instance, (v, marks));
+                        }
                     }
+                    let whole = by_resource(self, &read);
+                    planned.extend(whole.into_iter().filter(|(a, _)| a == address));
+                    data.extend(read);
                 }
             }
             Mode::Destroy => {
@@ -948,18 +954,33 @@ impl Harness {
                         planned: &planned,
                     };
                     if is_data(address) {
-                        let read = match self.plan_data(address, &scope, &changes, warnings)? {
-                            DataPlan::Read(v, marks) => {
-                                data.insert(address.clone(), (v.clone(), marks.clone()));
-                                (v, marks)
-                            }
-                            DataPlan::Deferred(change) => {
-                                let read = (change.after.clone(), change.after_marks.clone());
-                                changes.push(*change);
-                                read
-                            }
-                        };
-                        planned.insert(address.clone(), read);
+                        let mut instances = BTreeMap::new();
+                        for (key, rep) in self.expand(address, &scope)?.instances() {
+                            let instance = instance_address(address, key.as_ref());
+                            let scope = Repeated {
+                                inner: &scope,
+                                rep: &rep,
+                            };
+                            let read = match self
+                                .plan_data(&instance, &scope, &changes, warnings)?
+                            {
+                                DataPlan::Read(v, marks) => {
+                                    data.insert(instance.clone(), (v.clone(), marks.clone()));
+                                    (v, marks)
+                                }
+                                DataPlan::Deferred(change) => {
+                                    let read = (change.after.clone(), change.after_marks.clone());
+                                    changes.push(*change);
+                                    read
+                                }
+                            };
+                            instances.insert(instance, read);
+                        }
+                        planned.extend(
+                            by_resource(self, &instances)
+                                .into_iter()
+                                .filter(|(a, _)| a == address),
+                        );
                         continue;
                     }
                     let lifecycle = self.lifecycle(address)?;
@@ -1277,13 +1298,13 @@ fn type_of_provider(resource_type: &str) -> &str {
     resource_type.split('_').next().unwrap_or(resource_type)
 }
 
-/// Of Terraform's meta-arguments, `count`, `for_each` (managed resources),
-/// `depends_on` and `lifecycle` are honoured; the others are refused
+/// Of Terraform's meta-arguments, `count`, `for_each`, `depends_on` and
+/// (on managed resources) `lifecycle` are honoured; the others are refused
 /// rather than ignored (`lifecycle`'s unknown keys by `Harness::lifecycle`).
 fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
     let mut refused = vec!["provider", "connection", "provisioner"];
     if is_data(address) {
-        refused.extend(["count", "for_each", "lifecycle"]);
+        refused.push("lifecycle");
     }
     for key in refused {
         if body.get(key).is_some() {

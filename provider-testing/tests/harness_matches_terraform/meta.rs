@@ -109,6 +109,37 @@ resource "kv_entry" "m" {
     )
 }
 
+/// A data source with `count` (read during plan) and one with
+/// `for_each` whose configuration is unknown until apply (read then),
+/// referred to by instance and as a whole.
+fn data_repeated(store: &Path) -> Json {
+    hcl_kv(
+        store,
+        r#"
+resource "kv_entry" "a" {
+  key   = "a"
+  value = "one"
+}
+data "kv_entries" "counted" {
+  count  = 2
+  prefix = ["a", "b"][count.index]
+}
+data "kv_entries" "each" {
+  for_each = toset(["x"])
+  prefix   = "${each.key}${kv_entry.a.revision}"
+}
+resource "kv_entry" "b" {
+  key   = "b"
+  value = "seen"
+  tags  = { n = length(data.kv_entries.counted), first = join(",", data.kv_entries.counted[0].keys), x = data.kv_entries.each["x"].prefix }
+}
+output "counted" {
+  value = data.kv_entries.counted[1].prefix
+}
+"#,
+    )
+}
+
 /// `depends_on` between managed resources: recorded in state, and the
 /// destroy goes in reverse.
 fn depends_on(store: &Path) -> Json {
@@ -407,6 +438,15 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "meta: for_each over an object with a sensitive value keeps each.value sensitive",
             provider: Which::Kv,
             steps: vec![Apply(for_each_sensitive_value)],
+        },
+        Scenario {
+            name: "meta: data sources with count and for_each, read during plan and during apply",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(data_repeated),
+                Plan(data_repeated),
+                Refresh(data_repeated),
+            ],
         },
         Scenario {
             name: "meta: depends_on orders resources and is kept in state",
