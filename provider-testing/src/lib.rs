@@ -1132,6 +1132,15 @@ impl Harness {
                             .insert(instance, (change.after.clone(), change.after_marks.clone()));
                         changes.push(change);
                     }
+                    // The resource's instances no longer configured are
+                    // planned with it, as core's expansion of a resource
+                    // plans its orphans: what depends on the resource
+                    // (a data source's depends_on) sees their deletes.
+                    let orphans = (prior.iter())
+                        .filter(|(a, _)| resource_of(a) == address && !configured.contains(*a));
+                    for (orphan, obj) in orphans {
+                        changes.push(self.plan_orphan(orphan, obj, &notes, warnings)?);
+                    }
                     planned.extend(
                         by_resource(self, &instances)
                             .into_iter()
@@ -1140,25 +1149,11 @@ impl Harness {
                 }
                 self.check_imports(&configured)?;
                 self.validate_moves(&configured)?;
-                // NodePlannableResourceInstanceOrphan: objects no longer
-                // configured are destroyed, and the plan says why.
+                // The objects of resources no longer configured.
                 for (address, obj) in &prior {
-                    if configured.contains(address) {
-                        continue;
+                    if !self.resources.contains_key(resource_of(address)) {
+                        changes.push(self.plan_orphan(address, obj, &notes, warnings)?);
                     }
-                    let mut change = (self.core_for(address)?).plan_destroy(
-                        address,
-                        type_of(address),
-                        Some(obj),
-                        warnings,
-                    )?;
-                    if change.action == ChangeAction::Delete {
-                        change.action_reason = Some(self.delete_reason(address, &notes));
-                    }
-                    if self.resources.contains_key(resource_of(address)) {
-                        check_prevent_destroy(&self.lifecycle(resource_of(address))?, &change)?;
-                    }
-                    changes.push(change);
                 }
             }
         }
@@ -1169,6 +1164,31 @@ impl Harness {
             configured,
             notes,
         })
+    }
+
+    /// NodePlannableResourceInstanceOrphan: an object no longer
+    /// configured is destroyed (unless `prevent_destroy` forbids it), and
+    /// the plan says why.
+    fn plan_orphan(
+        &self,
+        address: &str,
+        obj: &Object,
+        notes: &Notes,
+        warnings: &mut Diagnostics,
+    ) -> Result<Change, Diagnostics> {
+        let mut change = (self.core_for(address)?).plan_destroy(
+            address,
+            type_of(address),
+            Some(obj),
+            warnings,
+        )?;
+        if change.action == ChangeAction::Delete {
+            change.action_reason = Some(self.delete_reason(address, notes));
+        }
+        if self.resources.contains_key(resource_of(address)) {
+            check_prevent_destroy(&self.lifecycle(resource_of(address))?, &change)?;
+        }
+        Ok(change)
     }
 
     /// `NodePlannableResourceInstanceOrphan.deleteActionReason`.

@@ -250,6 +250,50 @@ fn aliases_b_removed(store: &Path) -> Json {
     aliases_with(store, false)
 }
 
+/// Aliases per instance: a resource with `count` and a data source with
+/// `for_each`, both through `kv.other` (their keys land in its store);
+/// an instance dropped is destroyed through it with core's reason.
+fn aliased_instances_of(store: &Path, n: u32) -> Json {
+    let other = Json::String(store.join("other").display().to_string());
+    hcl_kv(
+        store,
+        &format!(
+            r#"
+provider "kv" {{
+  alias = "other"
+  root  = {other}
+}}
+resource "kv_entry" "n" {{
+  provider = kv.other
+  count    = {n}
+  key      = "n${{count.index}}"
+  value    = "v${{count.index}}"
+}}
+data "kv_entries" "by" {{
+  provider   = kv.other
+  for_each   = toset(["n0", "n1"])
+  prefix     = each.key
+  depends_on = [kv_entry.n]
+}}
+output "first" {{
+  value = kv_entry.n[0].id
+}}
+output "n1_keys" {{
+  value = data.kv_entries.by["n1"].keys
+}}
+"#
+        ),
+    )
+}
+
+fn aliased_instances_2(store: &Path) -> Json {
+    aliased_instances_of(store, 2)
+}
+
+fn aliased_instances_1(store: &Path) -> Json {
+    aliased_instances_of(store, 1)
+}
+
 pub fn scenarios() -> Vec<Scenario> {
     use Step::*;
     vec![
@@ -282,6 +326,15 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "aliases: a second kv configuration with its own store, for a resource and a data source; its object destroyed through it",
             provider: Which::Kv,
             steps: vec![Apply(aliases), Plan(aliases), Apply(aliases_b_removed)],
+        },
+        Scenario {
+            name: "aliases per instance: count and for_each through kv.other; the instance dropped destroyed through it",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(aliased_instances_2),
+                Plan(aliased_instances_2),
+                Apply(aliased_instances_1),
+            ],
         },
         Scenario {
             name: "functions: merge, concat, coalesce, try, jsondecode and abspath in attributes and outputs",
