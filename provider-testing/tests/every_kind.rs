@@ -230,6 +230,24 @@ fn harness() -> (Harness, Rec) {
     (Harness::new(rec.clone()).unwrap(), rec)
 }
 
+/// A harness that starts an instance of `rec` per provider configuration:
+/// the first serves the default configuration; the others share its log.
+fn harness_with_aliases() -> (Harness, Rec) {
+    let first = Rec::default();
+    let rec = first.clone();
+    let others = first.clone();
+    let starts = Arc::new(Mutex::new(Some(first)));
+    let tf = Harness::with_aliases(move || {
+        starts
+            .lock()
+            .unwrap()
+            .take()
+            .unwrap_or_else(|| others.another())
+    })
+    .unwrap();
+    (tf, rec)
+}
+
 #[test]
 fn ephemeral_resources_are_opened_at_plan_and_apply_and_closed_after_each() {
     let (mut tf, rec) = harness();
@@ -518,20 +536,7 @@ list "kv_entry" "first" {
 
 #[test]
 fn each_provider_configuration_is_an_instance_of_its_own_and_keeps_its_objects() {
-    let first = Rec::default();
-    let rec = first.clone();
-    let others = first.clone();
-    let starts = Arc::new(Mutex::new(Some(first)));
-    let mut tf = Harness::with_aliases(move || {
-        // The first instance serves the default configuration; the others
-        // share its log.
-        starts
-            .lock()
-            .unwrap()
-            .take()
-            .unwrap_or_else(|| others.another())
-    })
-    .unwrap();
+    let (mut tf, rec) = harness_with_aliases();
     let config = |with_b: bool, with_alias: bool| {
         let mut text = String::from("provider \"rec\" {\n  label = \"main\"\n}\n");
         if with_alias {
@@ -613,18 +618,7 @@ resource "rec_secret" "s" {
 
 #[test]
 fn every_instance_of_a_resource_with_count_goes_through_its_provider_alias() {
-    let first = Rec::default();
-    let rec = first.clone();
-    let others = first.clone();
-    let starts = Arc::new(Mutex::new(Some(first)));
-    let mut tf = Harness::with_aliases(move || {
-        starts
-            .lock()
-            .unwrap()
-            .take()
-            .unwrap_or_else(|| others.another())
-    })
-    .unwrap();
+    let (mut tf, rec) = harness_with_aliases();
     let config = |n: u32| {
         format!(
             r#"
