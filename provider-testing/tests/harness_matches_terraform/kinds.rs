@@ -201,10 +201,26 @@ resource "kv_entry" "a" {
     )
 }
 
-/// Two configurations of kv, each with its own store directory: `b` and
-/// the data source go through the alias.
-fn aliases_with(store: &Path, with_b: bool) -> Json {
+/// `hcl_kv` with a second configuration of kv, `kv.other`, whose store
+/// is a directory of its own.
+fn hcl_kv_other(store: &Path, body: &str) -> Json {
     let other = Json::String(store.join("other").display().to_string());
+    hcl_kv(
+        store,
+        &format!("provider \"kv\" {{\n  alias = \"other\"\n  root  = {other}\n}}\n{body}"),
+    )
+}
+
+/// Two configurations of kv, each with its own store directory: `b` and
+/// the data source go through the alias. The data source waits for every
+/// resource it could list (without `b` in its `depends_on`, Terraform
+/// reads it while `b` is being created, listing `b` or not as the race
+/// goes).
+fn aliases_with(store: &Path, with_b: bool) -> Json {
+    let depends_on = match with_b {
+        true => "[kv_entry.a, kv_entry.b]",
+        false => "[kv_entry.a]",
+    };
     let b = match with_b {
         true => {
             r#"
@@ -217,14 +233,10 @@ resource "kv_entry" "b" {
         }
         false => "",
     };
-    hcl_kv(
+    hcl_kv_other(
         store,
         &format!(
             r#"
-provider "kv" {{
-  alias = "other"
-  root  = {other}
-}}
 resource "kv_entry" "a" {{
   key   = "a"
   value = "one"
@@ -232,7 +244,7 @@ resource "kv_entry" "a" {{
 {b}
 data "kv_entries" "other" {{
   provider   = kv.other
-  depends_on = [kv_entry.a]
+  depends_on = {depends_on}
 }}
 output "other_keys" {{
   value = data.kv_entries.other.keys
@@ -254,15 +266,10 @@ fn aliases_b_removed(store: &Path) -> Json {
 /// `for_each`, both through `kv.other` (their keys land in its store);
 /// an instance dropped is destroyed through it with core's reason.
 fn aliased_instances_of(store: &Path, n: u32) -> Json {
-    let other = Json::String(store.join("other").display().to_string());
-    hcl_kv(
+    hcl_kv_other(
         store,
         &format!(
             r#"
-provider "kv" {{
-  alias = "other"
-  root  = {other}
-}}
 resource "kv_entry" "n" {{
   provider = kv.other
   count    = {n}
