@@ -663,8 +663,9 @@ impl Harness {
         let mut working: BTreeMap<String, Stored> = BTreeMap::new();
         for (address, obj) in &plan.prior {
             let mut stored = self.core().store(type_of(address), obj)?;
-            stored.provider_alias =
-                (self.state.get(address)).and_then(|s| s.provider_alias.clone());
+            // A configured object's configuration is its resource's (the
+            // state may hold it under the address it was moved from).
+            stored.provider_alias = self.alias_of(address)?;
             working.insert(address.clone(), stored);
         }
         let mut data = plan.data.clone();

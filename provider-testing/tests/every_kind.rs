@@ -666,3 +666,25 @@ resource "rec_secret" "a" {
     assert_eq!(resources[0]["address"], json!("rec_secret.a[\"x.y\"]"));
     assert_eq!(resources[0]["index"], json!("x.y"));
 }
+
+#[test]
+fn an_object_moved_keeps_its_provider_configuration_once_its_resource_is_gone() {
+    let (mut tf, rec) = harness_with_aliases();
+    let two = "provider \"rec\" {\n  label = \"main\"\n}\nprovider \"rec\" {\n  alias = \"two\"\n  label = \"two\"\n}\n";
+    tf.config_hcl(&format!(
+        "{two}resource \"rec_secret\" \"a\" {{\n  provider = rec.two\n  name = \"a\"\n}}\n"
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&format!(
+        "{two}resource \"rec_secret\" \"b\" {{\n  provider = rec.two\n  name = \"a\"\n}}\nmoved {{\n  from = rec_secret.a\n  to   = rec_secret.b\n}}\n"
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    rec.take();
+    // Gone from the configuration, the moved object is destroyed through
+    // the configuration that made it.
+    tf.config_hcl(two).unwrap();
+    tf.apply().unwrap();
+    assert_eq!(rec.take(), ["delete a via two"]);
+}
