@@ -17,6 +17,7 @@ use serde_json::Value as Json;
 use crate::client::Client;
 use crate::config::{decode_body, VariablesScope};
 use crate::core::Core;
+use crate::instances::resource_of;
 use crate::{Body, Harness};
 
 /// Starts another instance of the provider, served in-process.
@@ -48,10 +49,12 @@ impl Harness {
     }
 
     /// The alias a resource's `provider` argument names (`kv.b`; `"kv.b"`
-    /// in JSON syntax), if any.
+    /// in JSON syntax), if any; `address` may be one of its instances'
+    /// (every instance of a resource has its resource's provider).
     pub(crate) fn configured_alias(&self, address: &str) -> Result<Option<String>, Diagnostics> {
+        let resource = resource_of(address);
         let Some(p) =
-            (self.resources.get(address).and_then(Body::json)).and_then(|b| b.get("provider"))
+            (self.resources.get(resource).and_then(Body::json)).and_then(|b| b.get("provider"))
         else {
             return Ok(None);
         };
@@ -75,7 +78,7 @@ impl Harness {
     /// configured alias, or for an object no longer configured the one it
     /// was made with.
     pub(crate) fn alias_of(&self, address: &str) -> Result<Option<String>, Diagnostics> {
-        if self.resources.contains_key(address) {
+        if self.resources.contains_key(resource_of(address)) {
             return self.configured_alias(address);
         }
         Ok(self

@@ -12,6 +12,7 @@ use serde_json::{json, Value as Json};
 
 use super::core::Stored;
 use super::eval::{evaluate_template, template_text_references, Locals};
+use super::instances::{by_resource, instances_in, Repetition};
 use super::show::same_path;
 use super::Harness;
 
@@ -48,6 +49,27 @@ pub(crate) trait Scope {
     fn harness(&self) -> Option<&Harness> {
         None
     }
+
+    /// `count.index`, `each.key` and `each.value` here: none outside a
+    /// repeated resource's instance.
+    fn repetition(&self) -> Option<&Repetition> {
+        None
+    }
+}
+
+/// A JSON-syntax expression (strings are templates) evaluated in `scope`,
+/// as core evaluates a meta-argument such as `count` or `for_each`.
+pub(crate) fn evaluate_json(v: &Json, scope: &dyn Scope) -> Result<Decoded, Diagnostics> {
+    let decoded = decode_body(
+        &Block::new().attribute(Attribute::new("v", Type::Dynamic).optional()),
+        &json!({ "v": v }),
+        scope,
+        &[],
+    )?;
+    let value = (decoded.value.attr("v").cloned()).unwrap_or(Value::null(Type::Dynamic));
+    // The marks, relative to the value.
+    let marks = marks_under(&decoded.marks, &Path::root().attr("v"), 1);
+    Ok(Decoded { value, marks })
 }
 
 /// A decoded body: its value and the paths its references marked
@@ -533,27 +555,34 @@ impl Scope for ApplyScope<'_> {
                 let json = self.harness.after_apply.get(name).ok_or_else(|| {
                     format!("no value {name:?} was declared with known_after_apply")
                 })?;
-                let decoded = decode_body(
-                    &ctywire::schema::Block::new().attribute(
-                        ctywire::schema::Attribute::new("v", ctywire::Type::Dynamic).optional(),
-                    ),
-                    &json!({ "v": escape_templates(json.clone()) }),
-                    &UnknownScope,
-                    &[],
-                )
-                .map_err(|d| d.to_string())?;
-                Ok((
-                    decoded
-                        .value
-                        .attr("v")
-                        .cloned()
-                        .unwrap_or(Value::null(ctywire::Type::Dynamic)),
-                    Vec::new(),
-                ))
+                let decoded = evaluate_json(&escape_templates(json.clone()), &UnknownScope)
+                    .map_err(|d| d.to_string())?;
+                Ok((decoded.value, Vec::new()))
             }
+            // An ephemeral resource's value is its own, repeated or not.
             Reference::Resource { address, path } if crate::ephemeral::is_ephemeral(address) => {
                 let (v, marks) = self.harness.ephemeral_value(address)?;
                 resolve_in(&v, &marks, path)
+            }
+            // A repeated resource's instances, as one value.
+            Reference::Resource { address, path }
+                if self.harness.repetition_of(address).is_some() =>
+            {
+                let mut instances = BTreeMap::new();
+                if crate::core::is_data(address) {
+                    for (a, read) in instances_in(self.data, address) {
+                        instances.insert(a.clone(), read.clone());
+                    }
+                } else {
+                    for (a, stored) in instances_in(self.working, address) {
+                        instances.insert(a.clone(), self.object(a, stored)?);
+                    }
+                }
+                let whole = by_resource(self.harness, &instances);
+                let (v, marks) = whole
+                    .get(address)
+                    .ok_or_else(|| format!("{address} has no instances"))?;
+                resolve_in(v, marks, path)
             }
             Reference::Resource { address, path } if crate::core::is_data(address) => {
                 let (v, marks) = self
@@ -567,19 +596,22 @@ impl Scope for ApplyScope<'_> {
                     .working
                     .get(address)
                     .ok_or_else(|| format!("{address} has no object in state"))?;
-                let rs = self
-                    .harness
-                    .schemas
-                    .resources
-                    .get(&stored.type_name)
-                    .ok_or_else(|| format!("{address}: unknown resource type"))?;
-                let v =
-                    ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
-                let mut marks = stored.sensitive.clone();
-                marks.extend(crate::core::sensitive_paths(&rs.schema.block, &v));
+                let (v, marks) = self.object(address, stored)?;
                 resolve_in(&v, &marks, path)
             }
         }
+    }
+}
+
+impl ApplyScope<'_> {
+    /// An object in the working state, with its marks.
+    fn object(&self, address: &str, stored: &Stored) -> Result<(Value, Vec<Path>), String> {
+        let rs = (self.harness.schemas.resources.get(&stored.type_name))
+            .ok_or_else(|| format!("{address}: unknown resource type"))?;
+        let v = ctywire::json::decode(&stored.attrs_json, &rs.ty).map_err(|e| e.to_string())?;
+        let mut marks = stored.sensitive.clone();
+        marks.extend(crate::core::sensitive_paths(&rs.schema.block, &v));
+        Ok((v, marks))
     }
 }
 

@@ -9,6 +9,7 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
 use super::client::{Client, IdentityType, ResourceSchema, Schemas};
 use super::config::Decoded;
+use super::lifecycle::{ignore_changes, Lifecycle};
 use super::show::{child, hoist_set_marks, same_path};
 use ctywire_objchange::{
     assert_object_compatible, assert_plan_valid, proposed_new, unknown_paths, unknowns_as_null,
@@ -413,7 +414,7 @@ impl<'a> Core<'a> {
         config: &Decoded,
         current: Option<&Object>,
         planned: Option<&Change>,
-        create_before_destroy: bool,
+        lifecycle: &Lifecycle,
         warnings: &mut Diagnostics,
     ) -> Result<Change, Diagnostics> {
         let rs = self.schema(type_name)?;
@@ -421,7 +422,7 @@ impl<'a> Core<'a> {
         let cbd = match planned {
             // If we already planned the action, we stick to that plan.
             Some(p) => p.action == ChangeAction::CreateThenDelete,
-            None => create_before_destroy,
+            None => lifecycle.create_before_destroy,
         };
         if let Some(p) = planned {
             if p.action == ChangeAction::NoOp {
@@ -449,6 +450,12 @@ impl<'a> Core<'a> {
         }
         warnings.extend(d);
 
+        // processIgnoreChanges: what the provider is asked to plan.
+        let ignored = ignore_changes(lifecycle, block, &prior, &config.value);
+        let config = &Decoded {
+            value: ignored,
+            marks: config.marks.clone(),
+        };
         let proposed = proposed_new(block, &prior, &config.value);
         let resp = self.client.plan(
             type_name,
@@ -496,6 +503,17 @@ impl<'a> Core<'a> {
         let required_replace =
             self.required_replaces(address, &prior, &after, &write_only, &resp.requires_replace)?;
         let (mut action, mut reason) = action_of(&prior, &after, cbd, &required_replace);
+        // replace_triggered_by: getAction's forced replace, with the
+        // reason replaceTriggered gives it.
+        if lifecycle.force_replace {
+            if !prior.is_null() && !action.is_replace() {
+                action = match cbd {
+                    true => ChangeAction::CreateThenDelete,
+                    false => ChangeAction::DeleteThenCreate,
+                };
+            }
+            reason = Some("replace_by_triggers");
+        }
 
         if action.is_replace() {
             // The new object is planned again from a null prior, so the

@@ -15,6 +15,7 @@ use serde_json::Value as Json;
 
 use crate::config::{Decoded, Scope};
 use crate::core::{self, is_data, normalize_marks, type_of, Change, ChangeAction};
+use crate::instances::resource_of;
 use crate::{split, Body, Harness};
 
 /// Data resources' values by address, with their sensitive paths.
@@ -79,7 +80,7 @@ impl Harness {
     fn depends_on_pending(&self, address: &str, changes: &[Change]) -> bool {
         let Some(Json::Array(deps)) = self
             .resources
-            .get(address)
+            .get(resource_of(address))
             .and_then(Body::json)
             .and_then(|b| b.get("depends_on"))
         else {
@@ -91,7 +92,7 @@ impl Harness {
             .any(|d| {
                 changes
                     .iter()
-                    .any(|c| c.address == d && c.action != ChangeAction::NoOp)
+                    .any(|c| resource_of(&c.address) == d && c.action != ChangeAction::NoOp)
             })
     }
 

@@ -41,6 +41,7 @@ use crate::client::{ResourceSchema, Schemas};
 use crate::config::{references, Scope};
 use crate::core::type_of;
 use crate::eval::expression_references;
+use crate::instances::{by_resource, instance_address, instances_in, Repeated};
 use crate::{split, Body, Harness};
 
 /// What an ephemeral resource's address starts with
@@ -88,9 +89,29 @@ struct Instance {
 pub(crate) type Sessions = RefCell<Session>;
 
 impl Harness {
-    /// `ephemeralResourceOpen` for the ephemeral resource at `address`,
-    /// its configuration evaluated in `scope`.
-    pub(crate) fn open_ephemeral(
+    /// Each instance of the ephemeral resource `resource` opened
+    /// (`count` and `for_each` expanded in `scope`, as core expands an
+    /// ephemeral resource like any other).
+    pub(crate) fn open_ephemerals(
+        &self,
+        resource: &str,
+        scope: &dyn Scope,
+        warnings: &mut Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        for (key, rep) in self.expand(resource, scope)?.instances() {
+            let instance = instance_address(resource, key.as_ref());
+            let scope = Repeated {
+                inner: scope,
+                rep: &rep,
+            };
+            self.open_ephemeral(&instance, &scope, warnings)?;
+        }
+        Ok(())
+    }
+
+    /// `ephemeralResourceOpen` for the ephemeral resource instance at
+    /// `address`, its configuration evaluated in `scope`.
+    fn open_ephemeral(
         &self,
         address: &str,
         scope: &dyn Scope,
@@ -149,10 +170,17 @@ impl Harness {
     }
 
     /// An ephemeral resource's value in this operation, renewed first if
-    /// its time has come.
+    /// its time has come (a repeated one's instances as one value).
     pub(crate) fn ephemeral_value(&self, address: &str) -> Result<(Value, Vec<Path>), String> {
         self.renew_due().map_err(|d| d.to_string())?;
         let session = self.ephemerals.borrow();
+        if self.repetition_of(address).is_some() {
+            let opened = instances_in(&session.values, address)
+                .map(|(a, v)| (a.clone(), v.clone()))
+                .collect();
+            return (by_resource(self, &opened).remove(address))
+                .ok_or_else(|| format!("{address} has not been opened"));
+        }
         session
             .values
             .get(address)

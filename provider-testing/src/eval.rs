@@ -459,18 +459,29 @@ impl<'a> Evaluator<'a> {
                                 .map(|p| p.to_string_lossy().replace('\\', "/"))
                                 .unwrap_or_else(|_| ".".into()),
                         ),
-                        _ => return err("Invalid \"path\" attribute", "The \"path\" object has attributes module, root and cwd."),
+                        _ => {
+                            return err(
+                                "Invalid \"path\" attribute",
+                                "The \"path\" object has attributes module, root and cwd.",
+                            )
+                        }
                     };
                     (Marked::plain(value), &ops[1..])
                 }
                 "terraform" => match attr(0) {
                     Some("workspace") => (Marked::plain(Value::string("default")), &ops[1..]),
-                    _ => return err("Invalid \"terraform\" attribute", "The harness evaluates terraform.workspace only."),
+                    _ => {
+                        return err(
+                            "Invalid \"terraform\" attribute",
+                            "The harness evaluates terraform.workspace only.",
+                        )
+                    }
                 },
-                "count" | "each" | "self" => {
+                "count" | "each" => (self.repetition(v.as_str(), attr(0))?, &ops[1..]),
+                "self" => {
                     return err(
                         "Not implemented by the harness",
-                        format!("the harness does not evaluate {:?} (count, for_each and provisioners are not supported)", v.as_str()),
+                        "the harness does not evaluate \"self\" (provisioners are not supported)",
                     )
                 }
                 _ => {
@@ -616,6 +627,36 @@ impl<'a> Evaluator<'a> {
             value: child.clone(),
             marks,
         })
+    }
+
+    /// `count.index`, `each.key` or `each.value`, with core's words
+    /// (`evaluationStateData.GetCountAttr` / `GetForEachAttr`).
+    fn repetition(&self, root: &str, name: Option<&str>) -> Result<Marked, EvalError> {
+        let rep = self.scope.repetition();
+        let name = name.unwrap_or("");
+        let mut marks = Vec::new();
+        let value = match (root, name) {
+            ("count", "index") => rep.and_then(|r| r.count_index.clone()).ok_or_else(|| EvalError {
+                summary: "Reference to \"count\" in non-counted context".into(),
+                detail: "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.".into(),
+            })?,
+            ("count", _) => return err("Invalid \"count\" attribute", format!("The \"count\" object does not have an attribute named {name:?}. The only supported attribute is count.index, which is the index of each instance of a resource block that has the \"count\" argument set.")),
+            (_, "key" | "value") => {
+                let v = rep.and_then(|r| match name {
+                    "key" => r.each_key.clone(),
+                    _ => {
+                        marks = r.each_value_marks.clone();
+                        r.each_value.clone()
+                    }
+                });
+                v.ok_or_else(|| EvalError {
+                    summary: "Reference to \"each\" in context without for_each".into(),
+                    detail: "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.".into(),
+                })?
+            }
+            _ => return err("Invalid \"each\" attribute", format!("The \"each\" object does not have an attribute named {name:?}. The supported attributes are each.key and each.value, the current key and value pair of the \"for_each\" attribute set.")),
+        };
+        Ok(Marked { value, marks })
     }
 
     fn variable(&self, name: &str) -> Result<Marked, EvalError> {
@@ -770,6 +811,17 @@ impl<'a> Evaluator<'a> {
                 )
             }
         };
+        // `length` allows marked arguments (lang/funcs' LengthFunc): only
+        // a mark on the collection itself, not inside it, marks the count.
+        if ns.is_empty() && name == "length" {
+            let shallow: Vec<Marked> = (args.iter())
+                .map(|m| Marked {
+                    value: Value::null(Type::Dynamic),
+                    marks: m.marks.iter().filter(|p| p.is_root()).cloned().collect(),
+                })
+                .collect();
+            return Ok(Marked::derived(value, &shallow.iter().collect::<Vec<_>>()));
+        }
         Ok(Marked::derived(value, &refs))
     }
 
@@ -1486,5 +1538,56 @@ mod tests {
         let mut out = BTreeSet::new();
         template_text_references("${local.x}", &locals, &mut out).unwrap();
         assert_eq!(out.into_iter().collect::<Vec<_>>(), ["kv_entry.a"]);
+    }
+
+    /// Every resource is `{plain = "p", secret = "s"}`, its `secret`
+    /// sensitive.
+    struct Secrets;
+
+    impl Scope for Secrets {
+        fn resolve(&self, r: &Reference) -> Result<(Value, Vec<Path>), String> {
+            let Reference::Resource { path, .. } = r else {
+                return Err("not a resource".into());
+            };
+            let secret = Path::root().attr("secret");
+            if path.is_root() {
+                let v = Value::object([
+                    ("plain", Value::string("p")),
+                    ("secret", Value::string("s")),
+                ]);
+                return Ok((v, vec![secret]));
+            }
+            Ok((Value::string("s"), vec![Path::root()]))
+        }
+    }
+
+    #[test]
+    fn length_is_sensitive_only_when_its_argument_itself_is() {
+        let m = evaluate_template("${length(x_y.a)}", &Secrets).unwrap();
+        assert_eq!(m.value, Value::number(Number::from_u64(2)));
+        assert!(
+            m.marks.is_empty(),
+            "a sensitive attribute inside: {:?}",
+            m.marks
+        );
+        let m = evaluate_template("${length(x_y.a.secret)}", &Secrets).unwrap();
+        assert_eq!(m.marks.len(), 1, "the argument itself is sensitive");
+    }
+
+    #[test]
+    fn count_and_each_outside_a_repeated_resource_are_refused_in_cores_words() {
+        let refused = |text: &str| evaluate_template(text, &Secrets).err().map(|e| e.summary);
+        assert_eq!(
+            refused("${count.index}").as_deref(),
+            Some("Reference to \"count\" in non-counted context")
+        );
+        assert_eq!(
+            refused("${each.key}").as_deref(),
+            Some("Reference to \"each\" in context without for_each")
+        );
+        assert_eq!(
+            refused("${count.nope}").as_deref(),
+            Some("Invalid \"count\" attribute")
+        );
     }
 }

@@ -13,6 +13,9 @@ mod data;
 mod ephemeral;
 mod eval;
 mod functions;
+mod instances;
+mod lifecycle;
+mod moved;
 mod order;
 mod outputs;
 mod query;
@@ -43,6 +46,11 @@ pub use self::core::ChangeAction;
 use self::core::{is_data, type_of, Change, Core, Object, Stored};
 use self::data::{DataPlan, DataValues};
 pub use self::eval::FUNCTIONS;
+use self::instances::{
+    by_resource, instance_address, key_of, resource_of, InstanceKey, Repeated, Repetition,
+};
+use self::lifecycle::{check_prevent_destroy, Lifecycle};
+use self::moved::{Notes, Statements};
 use self::order::depth_in;
 pub use self::show::{Listed, Plan, State};
 pub use self::state_store::{
@@ -71,6 +79,8 @@ pub struct Harness {
     variable_values: BTreeMap<String, Value>,
     locals: eval::Locals,
     outputs: BTreeMap<String, Output>,
+    /// The `moved` and `import` blocks.
+    statements: Statements,
     /// The outputs' values in state, and whether each is sensitive.
     output_values: BTreeMap<String, (Value, bool)>,
     after_apply: BTreeMap<String, Json>,
@@ -105,6 +115,17 @@ impl Body {
             Body::Value(_) => None,
         }
     }
+}
+
+/// What a plan walk found.
+struct Walk {
+    changes: Vec<Change>,
+    /// The refreshed (and imported) objects, by instance address.
+    prior: BTreeMap<String, Object>,
+    data: DataValues,
+    /// The configured managed instances.
+    configured: BTreeSet<String>,
+    notes: Notes,
 }
 
 /// What a command plans.
@@ -155,6 +176,7 @@ impl Harness {
             variable_values: BTreeMap::new(),
             locals: BTreeMap::new(),
             outputs: BTreeMap::new(),
+            statements: Statements::default(),
             output_values: BTreeMap::new(),
             after_apply: BTreeMap::new(),
             state: BTreeMap::new(),
@@ -188,8 +210,9 @@ impl Harness {
 
     /// The whole configuration, as a `main.tf.json` document: `provider`
     /// (`{"kv": {...}}`), `resource` (`{"kv_entry": {"a": {...}}}`),
-    /// `data` (the same shape, for data sources), `variable`, `locals` and
-    /// `output`;
+    /// `data` (the same shape, for data sources), `variable`, `locals`,
+    /// `output`, `moved` and `import` (`[{"from": "TYPE.NAME", "to": ...}]`,
+    /// `[{"to": "TYPE.NAME", "id": "..."}]`);
     /// a `terraform` block is allowed and not read. It replaces the
     /// configuration held so far.
     pub fn config(&mut self, document: Json) -> Result<&mut Self, Diagnostics> {
@@ -206,6 +229,31 @@ impl Harness {
                 "action" => syntax::json_actions(&v, &mut declarations)?,
                 "variable" | "locals" | "output" => {
                     syntax::json_declarations(&key, &v, &mut declarations)?
+                }
+                "moved" | "import" => {
+                    let blocks = match v {
+                        Json::Array(a) => a,
+                        one => vec![one],
+                    };
+                    for b in blocks {
+                        let arg = |name: &str| match b.get(name).and_then(Json::as_str) {
+                            Some(t) => syntax::address_text(&key, name, t),
+                            None => Err(Diagnostics::error(format!(
+                                "{key} block: Missing required argument {name:?}"
+                            ))),
+                        };
+                        if key == "moved" {
+                            declarations
+                                .statements
+                                .moved
+                                .push((arg("from")?, arg("to")?));
+                        } else {
+                            let id = b.get("id").cloned().ok_or_else(|| {
+                                Diagnostics::error("import block: Missing required argument \"id\"")
+                            })?;
+                            declarations.statements.imports.push((arg("to")?, id));
+                        }
+                    }
                 }
                 "provider" => {
                     let body = v.get(&self.provider_type).cloned().ok_or_else(|| {
@@ -262,8 +310,8 @@ impl Harness {
     }
 
     /// The whole configuration as the text of a `main.tf` (HCL native
-    /// syntax): `provider`, `resource`, `data`, `variable`, `locals` and `output`
-    /// blocks; a `terraform` block is allowed and not read. Expressions
+    /// syntax): `provider`, `resource`, `data`, `variable`, `locals`,
+    /// `output`, `moved` and `import` blocks; a `terraform` block is allowed and not read. Expressions
     /// are evaluated as Terraform evaluates them, with the functions in
     /// [`FUNCTIONS`] and the provider's own (`provider::NAME::fn(...)`);
     /// anything else the harness does not evaluate is an error naming
@@ -275,7 +323,7 @@ impl Harness {
 
     fn set_document(&mut self, doc: Document) -> Result<&mut Self, Diagnostics> {
         for address in doc.resources.keys() {
-            self.check_address(address)?;
+            self.check_resource_address(address)?;
         }
         self.provider_config = doc.provider.unwrap_or_else(|| json!({}));
         self.resources = doc
@@ -288,6 +336,7 @@ impl Harness {
         self.outputs = doc.outputs;
         self.actions = doc.actions;
         self.provider_aliases = doc.provider_aliases;
+        self.statements = doc.statements;
         Ok(self)
     }
 
@@ -310,9 +359,10 @@ impl Harness {
     /// `data.TYPE.NAME` for a data source), in
     /// Terraform's JSON syntax: strings may refer to other resources
     /// (`"${kv_entry.a.id}"`) and to [`known_after_apply`](Self::known_after_apply)
-    /// values; `depends_on` and `lifecycle.create_before_destroy` are read.
+    /// values; `count`, `for_each`, `depends_on` and `lifecycle` are read
+    /// as core reads them.
     pub fn resource(&mut self, address: &str, body: Json) -> Result<&mut Self, Diagnostics> {
-        self.check_address(address)?;
+        self.check_resource_address(address)?;
         self.resources.insert(address.to_owned(), Body::Json(body));
         Ok(self)
     }
@@ -326,7 +376,7 @@ impl Harness {
         address: &str,
         value: Value,
     ) -> Result<&mut Self, Diagnostics> {
-        self.check_address(address)?;
+        self.check_resource_address(address)?;
         let ty = self.core().schema_of(address)?.ty.clone();
         let value = value.convert(&ty)?;
         if !value.is_wholly_known() {
@@ -427,7 +477,7 @@ impl Harness {
         identity: Option<Value>,
     ) -> Result<State, Diagnostics> {
         self.check_address(address)?;
-        if !self.resources.contains_key(address) {
+        if !self.resources.contains_key(resource_of(address)) {
             return Err(Diagnostic::error("Import to non-existent resource address")
                 .with_detail(format!("The resource {address} is not in the configuration: add a resource block for it first."))
                 .into());
@@ -635,8 +685,9 @@ impl Harness {
         let mut working: BTreeMap<String, Stored> = BTreeMap::new();
         for (address, obj) in &plan.prior {
             let mut stored = self.core().store(type_of(address), obj)?;
-            stored.provider_alias =
-                (self.state.get(address)).and_then(|s| s.provider_alias.clone());
+            // A configured object's configuration is its resource's (the
+            // state may hold it under the address it was moved from).
+            stored.provider_alias = self.alias_of(address)?;
             working.insert(address.clone(), stored);
         }
         let mut data = plan.data.clone();
@@ -681,11 +732,6 @@ impl Harness {
         data: &mut DataValues,
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
-        let by_address: BTreeMap<&str, &Change> = plan
-            .changes
-            .iter()
-            .map(|c| (c.address.as_str(), c))
-            .collect();
         // Deletes of objects no longer configured go first, dependents
         // before what they depend on.
         let mut deletes: Vec<&Change> = plan
@@ -708,24 +754,66 @@ impl Harness {
             self.save(working, &change.address, new, change, &d)?;
             split(d, warnings)?;
         }
-        for address in self.order()? {
-            if ephemeral::is_ephemeral(&address) {
+        for resource in self.order()? {
+            if ephemeral::is_ephemeral(&resource) {
                 if !plan.destroy {
                     let scope = ApplyScope {
                         harness: self,
                         working,
                         data,
                     };
-                    self.open_ephemeral(&address, &scope, warnings)?;
+                    self.open_ephemerals(&resource, &scope, warnings)?;
                 }
                 continue;
             }
-            let Some(change) = by_address.get(address.as_str()) else {
-                continue;
-            };
-            if matches!(change.action, ChangeAction::NoOp | ChangeAction::Delete) {
+            let changes: Vec<&Change> = (plan.changes.iter())
+                .filter(|c| resource_of(&c.address) == resource)
+                .filter(|c| !matches!(c.action, ChangeAction::NoOp | ChangeAction::Delete))
+                .collect();
+            if changes.is_empty() {
                 continue;
             }
+            // The instances' repetition data, evaluated again with what is
+            // known now (as the apply walk expands the resource again).
+            let instances = self
+                .expand(
+                    &resource,
+                    &ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    },
+                )?
+                .instances();
+            let lifecycle = self.lifecycle(&resource)?;
+            for change in changes {
+                let address = change.address.clone();
+                let key = key_of(&address).map_err(Diagnostics::error)?;
+                let rep = (instances.iter())
+                    .find(|(k, _)| k.as_ref() == key.as_ref())
+                    .map(|(_, r)| r.clone())
+                    .unwrap_or_default();
+                self.apply_instance(change, &address, &rep, &lifecycle, working, data, warnings)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One planned change of `address` applied (re-planned with what is
+    /// known now, checked against the plan, applied and saved).
+    #[allow(clippy::too_many_arguments)]
+    fn apply_instance(
+        &self,
+        change: &Change,
+        address: &str,
+        rep: &Repetition,
+        lifecycle: &Lifecycle,
+        working: &mut BTreeMap<String, Stored>,
+        data: &mut DataValues,
+        warnings: &mut Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        let address = address.to_owned();
+        {
             // applyDataSource: the read the plan deferred, with what is
             // known now.
             if change.action == ChangeAction::Read {
@@ -734,10 +822,10 @@ impl Harness {
                     working,
                     data,
                 };
-                let decoded = self.decode(&address, &scope)?;
+                let decoded = self.decode(&address, &Repeated { inner: &scope, rep })?;
                 let read = self.read_data(&address, &decoded, warnings)?;
                 data.insert(address, read);
-                continue;
+                return Ok(());
             }
             let type_name = type_of(&address);
             let mut deposed = None;
@@ -760,10 +848,13 @@ impl Harness {
             }
             let decoded = self.decode(
                 &address,
-                &ApplyScope {
-                    harness: self,
-                    working,
-                    data,
+                &Repeated {
+                    inner: &ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    },
+                    rep,
                 },
             )?;
             let current = match working.get(&address) {
@@ -776,7 +867,7 @@ impl Harness {
                 &decoded,
                 current.as_ref(),
                 Some(change),
-                self.create_before_destroy(&address),
+                lifecycle,
                 warnings,
             )?;
             split(self.core().check_planned_change(change, &actual), warnings)?;
@@ -829,9 +920,9 @@ impl Harness {
                 if diags.has_errors() && change.action == ChangeAction::Create {
                     obj.tainted = true;
                 }
-                obj.dependencies = self.dependencies(address);
+                obj.dependencies = self.dependencies(resource_of(address));
                 let mut stored = self.core().store(type_of(address), &obj)?;
-                stored.provider_alias = match self.resources.contains_key(address) {
+                stored.provider_alias = match self.resources.contains_key(resource_of(address)) {
                     true => self.configured_alias(address)?,
                     false => (working.get(address)).and_then(|s| s.provider_alias.clone()),
                 };
@@ -853,15 +944,14 @@ impl Harness {
         // The walk's ephemeral resources are closed as it ends.
         let closed = self.close_ephemerals();
         self.warnings.extend(warnings);
-        let (changes, prior, data) = result?;
+        let Walk {
+            changes,
+            prior,
+            data,
+            configured,
+            notes,
+        } = result?;
         self.warnings.extend(closed?);
-        let configured = match mode {
-            Mode::Normal => (self.resources.keys())
-                .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
-                .cloned()
-                .collect(),
-            Mode::Destroy | Mode::RefreshOnly => BTreeSet::new(),
-        };
         // Outputs are planned with what the resources' plans say (with
         // the refreshed objects for the resources not planned).
         let new_outputs = match mode {
@@ -880,6 +970,7 @@ impl Harness {
                     marks.extend(core::sensitive_paths(&rs.schema.block, &c.after));
                     planned.insert(c.address.clone(), (c.after.clone(), marks));
                 }
+                let planned = by_resource(self, &planned);
                 Some(self.evaluate_outputs(&PlanScope {
                     harness: self,
                     planned: &planned,
@@ -887,7 +978,7 @@ impl Harness {
             }
         };
         let output_changes = self.output_changes(new_outputs.as_ref());
-        let mut tagged = self.plan_json(&changes);
+        let mut tagged = self.plan_json(&changes, &notes);
         if !output_changes.is_empty() {
             tagged["output_changes"] = outputs::output_changes_json(&output_changes);
         }
@@ -903,16 +994,20 @@ impl Harness {
         })
     }
 
-    #[allow(clippy::type_complexity)]
     fn plan_walk(
         &self,
         mode: Mode,
         order: &[String],
         warnings: &mut Diagnostics,
-    ) -> Result<(Vec<Change>, BTreeMap<String, Object>, DataValues), Diagnostics> {
+    ) -> Result<Walk, Diagnostics> {
         let core = self.core();
+        let mut notes = Notes::default();
+        let state = match mode {
+            Mode::Normal => self.apply_moves(&self.state, &mut notes),
+            _ => self.state.clone(),
+        };
         let mut prior: BTreeMap<String, Object> = BTreeMap::new();
-        for (address, stored) in &self.state {
+        for (address, stored) in &state {
             let obj = core.read_state(address, stored)?;
             if let Some(o) =
                 (self.core_for(address)?).refresh(address, &stored.type_name, &obj, warnings)?
@@ -922,47 +1017,62 @@ impl Harness {
         }
         let mut changes = Vec::new();
         let mut data = DataValues::new();
+        let mut configured = BTreeSet::new();
         match mode {
             // Data resources are read again with the refreshed objects;
             // one whose read would wait for apply stays out of state.
             Mode::RefreshOnly => {
                 // A resource with no object yet is unknown, as core's
                 // evaluator answers for it.
-                let mut planned: BTreeMap<String, (Value, Vec<Path>)> = (order.iter())
-                    .filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a))
-                    .map(|a| match prior.get(a) {
-                        Some(o) => Ok((a.clone(), (o.value.clone(), o.marks.clone()))),
-                        None => Ok((
-                            a.clone(),
-                            (Value::unknown(core.schema_of(a)?.ty.clone()), Vec::new()),
-                        )),
-                    })
-                    .collect::<Result<_, Diagnostics>>()?;
+                let mut instances: BTreeMap<String, (Value, Vec<Path>)> = (prior.iter())
+                    .map(|(a, o)| (a.clone(), (o.value.clone(), o.marks.clone())))
+                    .collect();
+                for a in (order.iter()).filter(|a| !is_data(a) && !ephemeral::is_ephemeral(a)) {
+                    if self.repetition_of(a).is_none() && !prior.contains_key(a) {
+                        let unknown = Value::unknown(core.schema_of(a)?.ty.clone());
+                        instances.insert(a.clone(), (unknown, Vec::new()));
+                    }
+                }
+                let mut planned = by_resource(self, &instances);
                 for address in (order.iter()).filter(|a| is_data(a) || ephemeral::is_ephemeral(a)) {
                     let scope = PlanScope {
                         harness: self,
                         planned: &planned,
                     };
                     if ephemeral::is_ephemeral(address) {
-                        self.open_ephemeral(address, &scope, warnings)?;
+                        self.open_ephemerals(address, &scope, warnings)?;
                         continue;
                     }
-                    if let DataPlan::Read(v, marks) =
-                        self.plan_data(address, &scope, &changes, warnings)?
-                    {
-                        planned.insert(address.clone(), (v.clone(), marks.clone()));
-                        data.insert(address.clone(), (v, marks));
+                    let mut read = BTreeMap::new();
+                    for (key, rep) in self.expand(address, &scope)?.instances() {
+                        let instance = instance_address(address, key.as_ref());
+                        let scope = Repeated {
+                            inner: &scope,
+                            rep: &rep,
+                        };
+                        if let DataPlan::Read(v, marks) =
+                            self.plan_data(&instance, &scope, &changes, warnings)?
+                        {
+                            read.insert(instance, (v, marks));
+                        }
                     }
+                    let whole = by_resource(self, &read);
+                    planned.extend(whole.into_iter().filter(|(a, _)| a == address));
+                    data.extend(read);
                 }
             }
             Mode::Destroy => {
                 for (address, obj) in &prior {
-                    changes.push(self.core_for(address)?.plan_destroy(
+                    let change = (self.core_for(address)?).plan_destroy(
                         address,
                         type_of(address),
                         Some(obj),
                         warnings,
-                    )?);
+                    )?;
+                    if self.resources.contains_key(resource_of(address)) {
+                        check_prevent_destroy(&self.lifecycle(resource_of(address))?, &change)?;
+                    }
+                    changes.push(change);
                 }
             }
             Mode::Normal => {
@@ -973,64 +1083,156 @@ impl Harness {
                         planned: &planned,
                     };
                     if ephemeral::is_ephemeral(address) {
-                        self.open_ephemeral(address, &scope, warnings)?;
+                        self.open_ephemerals(address, &scope, warnings)?;
                         continue;
                     }
                     if is_data(address) {
-                        let read = match self.plan_data(address, &scope, &changes, warnings)? {
-                            DataPlan::Read(v, marks) => {
-                                data.insert(address.clone(), (v.clone(), marks.clone()));
-                                (v, marks)
-                            }
-                            DataPlan::Deferred(change) => {
-                                let read = (change.after.clone(), change.after_marks.clone());
-                                changes.push(*change);
-                                read
-                            }
-                        };
-                        planned.insert(address.clone(), read);
+                        let mut instances = BTreeMap::new();
+                        for (key, rep) in self.expand(address, &scope)?.instances() {
+                            let instance = instance_address(address, key.as_ref());
+                            let scope = Repeated {
+                                inner: &scope,
+                                rep: &rep,
+                            };
+                            let read = match self
+                                .plan_data(&instance, &scope, &changes, warnings)?
+                            {
+                                DataPlan::Read(v, marks) => {
+                                    data.insert(instance.clone(), (v.clone(), marks.clone()));
+                                    (v, marks)
+                                }
+                                DataPlan::Deferred(change) => {
+                                    let read = (change.after.clone(), change.after_marks.clone());
+                                    changes.push(*change);
+                                    read
+                                }
+                            };
+                            instances.insert(instance, read);
+                        }
+                        planned.extend(
+                            by_resource(self, &instances)
+                                .into_iter()
+                                .filter(|(a, _)| a == address),
+                        );
                         continue;
                     }
-                    let decoded = self.decode(address, &scope)?;
-                    let change = self.core_for(address)?.plan(
-                        address,
-                        type_of(address),
-                        &decoded,
-                        prior.get(address),
-                        None,
-                        self.create_before_destroy(address),
-                        warnings,
-                    )?;
-                    planned.insert(
-                        address.clone(),
-                        (change.after.clone(), change.after_marks.clone()),
-                    );
-                    changes.push(change);
-                }
-                // NodePlannableResourceInstanceOrphan: objects no longer
-                // configured are destroyed, and the plan says why.
-                for (address, obj) in &prior {
-                    if !self.resources.contains_key(address) {
-                        let mut change = (self.core_for(address)?).plan_destroy(
-                            address,
+                    let lifecycle = self.lifecycle(address)?;
+                    let mut instances = BTreeMap::new();
+                    for (key, rep) in self.expand(address, &scope)?.instances() {
+                        let instance = instance_address(address, key.as_ref());
+                        configured.insert(instance.clone());
+                        let scope = Repeated {
+                            inner: &scope,
+                            rep: &rep,
+                        };
+                        let decoded = self.decode(&instance, &scope)?;
+                        // An import block's target not yet in state is
+                        // imported now; the apply saves it.
+                        if !prior.contains_key(&instance) {
+                            if let Some(id) = self.import_id(&instance)? {
+                                let obj = (self.core_for(&instance)?)
+                                    .import(&instance, &id, None, warnings)?;
+                                prior.insert(instance.clone(), obj);
+                                notes.importing.insert(instance.clone(), id);
+                            }
+                        }
+                        let lifecycle = Lifecycle {
+                            force_replace: self
+                                .replace_triggered(&instance, &lifecycle, &rep, &changes)?,
+                            ..lifecycle.clone()
+                        };
+                        let change = (self.core_for(&instance)?).plan(
+                            &instance,
                             type_of(address),
-                            Some(obj),
+                            &decoded,
+                            prior.get(&instance),
+                            None,
+                            &lifecycle,
                             warnings,
                         )?;
-                        if change.action == ChangeAction::Delete {
-                            change.action_reason = Some("delete_because_no_resource_config");
-                        }
+                        check_prevent_destroy(&lifecycle, &change)?;
+                        instances
+                            .insert(instance, (change.after.clone(), change.after_marks.clone()));
                         changes.push(change);
+                    }
+                    // The resource's instances no longer configured are
+                    // planned with it, as core's expansion of a resource
+                    // plans its orphans: what depends on the resource
+                    // (a data source's depends_on) sees their deletes.
+                    let orphans = (prior.iter())
+                        .filter(|(a, _)| resource_of(a) == address && !configured.contains(*a));
+                    for (orphan, obj) in orphans {
+                        changes.push(self.plan_orphan(orphan, obj, &notes, warnings)?);
+                    }
+                    planned.extend(
+                        by_resource(self, &instances)
+                            .into_iter()
+                            .filter(|(a, _)| a == address),
+                    );
+                }
+                self.check_imports(&configured)?;
+                self.validate_moves(&configured)?;
+                // The objects of resources no longer configured.
+                for (address, obj) in &prior {
+                    if !self.resources.contains_key(resource_of(address)) {
+                        changes.push(self.plan_orphan(address, obj, &notes, warnings)?);
                     }
                 }
             }
         }
-        Ok((changes, prior, data))
+        Ok(Walk {
+            changes,
+            prior,
+            data,
+            configured,
+            notes,
+        })
+    }
+
+    /// NodePlannableResourceInstanceOrphan: an object no longer
+    /// configured is destroyed (unless `prevent_destroy` forbids it), and
+    /// the plan says why.
+    fn plan_orphan(
+        &self,
+        address: &str,
+        obj: &Object,
+        notes: &Notes,
+        warnings: &mut Diagnostics,
+    ) -> Result<Change, Diagnostics> {
+        let mut change = (self.core_for(address)?).plan_destroy(
+            address,
+            type_of(address),
+            Some(obj),
+            warnings,
+        )?;
+        if change.action == ChangeAction::Delete {
+            change.action_reason = Some(self.delete_reason(address, notes));
+        }
+        if self.resources.contains_key(resource_of(address)) {
+            check_prevent_destroy(&self.lifecycle(resource_of(address))?, &change)?;
+        }
+        Ok(change)
+    }
+
+    /// `NodePlannableResourceInstanceOrphan.deleteActionReason`.
+    fn delete_reason(&self, address: &str, notes: &Notes) -> &'static str {
+        let resource = resource_of(address);
+        let Some(_) = self.resources.get(resource) else {
+            return match notes.previous.contains_key(address) {
+                true => "delete_because_no_move_target",
+                false => "delete_because_no_resource_config",
+            };
+        };
+        match (key_of(address), self.repetition_of(resource)) {
+            (Ok(Some(InstanceKey::Int(_))), Some(("count", _))) => "delete_because_count_index",
+            (Ok(Some(InstanceKey::Str(_))), Some(("for_each", _))) => "delete_because_each_key",
+            _ => "delete_because_wrong_repetition",
+        }
     }
 
     /// `terraform show -json PLANFILE`'s `resource_changes`.
     /// The plan's document, tagged (numbers exact; see `show::TAG`).
-    fn plan_json(&self, changes: &[Change]) -> Json {
+    fn plan_json(&self, changes: &[Change], notes: &Notes) -> Json {
         let mut out: Vec<Json> = Vec::new();
         let mut sorted: Vec<&Change> = changes.iter().collect();
         sorted.sort_by_key(|c| core::address_order(&c.address));
@@ -1065,7 +1267,13 @@ impl Harness {
                     Json::Array(c.required_replace.iter().map(show::path_json).collect()),
                 );
             }
+            if let Some(id) = notes.importing.get(&c.address) {
+                change.insert("importing".into(), json!({ "id": id }));
+            }
             let mut r = self.address_json(&c.address);
+            if let Some(previous) = notes.previous.get(&c.address) {
+                r.insert("previous_address".into(), json!(previous));
+            }
             r.insert("change".into(), Json::Object(change));
             if let Some(reason) = c.action_reason {
                 r.insert("action_reason".into(), json!(reason));
@@ -1075,12 +1283,13 @@ impl Harness {
         json!({ "resource_changes": out })
     }
 
-    /// How `show -json` names a resource: its address, mode, type, name
-    /// and provider.
+    /// How `show -json` names a resource instance: its address, mode,
+    /// type, name, instance key (`index`) and provider.
     fn address_json(&self, address: &str) -> Map<String, Json> {
-        let (mode, rest) = match address.strip_prefix(core::DATA) {
+        let resource = resource_of(address);
+        let (mode, rest) = match resource.strip_prefix(core::DATA) {
             Some(rest) => ("data", rest),
-            None => ("managed", address),
+            None => ("managed", resource),
         };
         let (type_name, name) = rest.split_once('.').unwrap_or((rest, ""));
         let mut r = Map::new();
@@ -1088,6 +1297,9 @@ impl Harness {
         r.insert("mode".into(), json!(mode));
         r.insert("type".into(), json!(type_name));
         r.insert("name".into(), json!(name));
+        if let Ok(Some(key)) = key_of(address) {
+            r.insert("index".into(), key.json());
+        }
         r.insert("provider_name".into(), json!(self.provider));
         r
     }
@@ -1101,15 +1313,29 @@ impl Harness {
         }
     }
 
+    /// A resource's address (configuration is per resource: its
+    /// instances come from `count` or `for_each`).
+    fn check_resource_address(&self, address: &str) -> Result<(), Diagnostics> {
+        if address.contains('[') {
+            return Err(Diagnostics::error(format!(
+                "{address:?} is a resource instance's address: configure its resource (TYPE.NAME), with count or for_each"
+            )));
+        }
+        self.check_address(address)
+    }
+
+    /// A resource's or a resource instance's address.
     fn check_address(&self, address: &str) -> Result<(), Diagnostics> {
-        let ok = (address.strip_prefix(core::DATA))
-            .or_else(|| address.strip_prefix(ephemeral::EPHEMERAL))
-            .unwrap_or(address)
+        key_of(address).map_err(Diagnostics::error)?;
+        let resource = resource_of(address);
+        let ok = (resource.strip_prefix(core::DATA))
+            .or_else(|| resource.strip_prefix(ephemeral::EPHEMERAL))
+            .unwrap_or(resource)
             .split_once('.')
             .is_some_and(|(t, n)| !t.is_empty() && !n.is_empty() && !n.contains('.'));
         if !ok {
             return Err(Diagnostics::error(format!(
-                "{address:?} is not a resource address: write TYPE.NAME, data.TYPE.NAME or ephemeral.TYPE.NAME"
+                "{address:?} is not a resource address: write TYPE.NAME, TYPE.NAME[KEY], data.TYPE.NAME or ephemeral.TYPE.NAME"
             )));
         }
         self.core().schema_of(address).map(|_| ())
@@ -1175,7 +1401,24 @@ impl Harness {
     fn validate_resources(&mut self) -> Result<(), Diagnostics> {
         let addresses: Vec<String> = self.resources.keys().cloned().collect();
         for address in addresses {
-            let decoded = self.decode(&address, &UnknownScope)?;
+            // core's validate walk: one evaluation, the repetition data
+            // of a repeated resource unknown.
+            let rep = match self.repetition_of(&address) {
+                Some(("count", _)) => Repetition {
+                    count_index: Repetition::unknown().count_index,
+                    ..Repetition::default()
+                },
+                Some(_) => Repetition {
+                    count_index: None,
+                    ..Repetition::unknown()
+                },
+                None => Repetition::default(),
+            };
+            let scope = Repeated {
+                inner: &UnknownScope,
+                rep: &rep,
+            };
+            let decoded = self.decode(&address, &scope)?;
             let ty = &self.core().schema_of(&address)?.ty;
             let type_name = type_of(&address);
             if !ephemeral::is_ephemeral(&address) {
@@ -1197,9 +1440,12 @@ impl Harness {
         Ok(())
     }
 
+    /// The configuration of the instance at `address` decoded in `scope`
+    /// (its resource's body, with the instance's repetition data when
+    /// `scope` has them).
     fn decode(&self, address: &str, scope: &dyn Scope) -> Result<Decoded, Diagnostics> {
         let rs = self.core().schema_of(address)?;
-        match self.resources.get(address) {
+        match self.resources.get(resource_of(address)) {
             Some(Body::Json(body)) => {
                 check_meta(address, body)?;
                 self.configured_alias(address)?;
@@ -1214,15 +1460,6 @@ impl Harness {
             ))),
         }
     }
-
-    fn create_before_destroy(&self, address: &str) -> bool {
-        self.resources
-            .get(address)
-            .and_then(Body::json)
-            .and_then(|b| b.pointer("/lifecycle/create_before_destroy"))
-            .and_then(Json::as_bool)
-            .unwrap_or(false)
-    }
 }
 
 /// A resource type's provider: the part before its first `_`.
@@ -1230,25 +1467,26 @@ fn type_of_provider(resource_type: &str) -> &str {
     resource_type.split('_').next().unwrap_or(resource_type)
 }
 
-/// Only `depends_on` and `lifecycle.create_before_destroy` of Terraform's
-/// meta-arguments are honoured; the others are refused rather than
-/// ignored.
+/// Of Terraform's meta-arguments, `count`, `for_each`, `depends_on`,
+/// `provider` (an alias, checked by `Harness::configured_alias`) and (on
+/// managed resources) `lifecycle` are honoured; the others are refused
+/// rather than ignored (`lifecycle`'s unknown keys by `Harness::lifecycle`).
 fn check_meta(address: &str, body: &Json) -> Result<(), Diagnostics> {
-    for key in ["count", "for_each", "connection", "provisioner"] {
+    let mut refused = vec!["connection", "provisioner"];
+    if is_data(address) || ephemeral::is_ephemeral(address) {
+        refused.push("lifecycle");
+    }
+    for key in refused {
         if body.get(key).is_some() {
             return Err(Diagnostics::error(format!(
                 "{address}: the harness does not support {key:?}"
             )));
         }
     }
-    if let Some(Json::Object(l)) = body.get("lifecycle") {
-        for key in l.keys() {
-            if key != "create_before_destroy" && key != "//" {
-                return Err(Diagnostics::error(format!(
-                    "{address}: the harness does not support lifecycle.{key}"
-                )));
-            }
-        }
+    if body.get("count").is_some() && body.get("for_each").is_some() {
+        return Err(Diagnostic::error("Invalid combination of \"count\" and \"for_each\"")
+            .with_detail("The \"count\" and \"for_each\" meta-arguments are mutually-exclusive, only one should be used to be explicit about the number of resources to be created.")
+            .into());
     }
     Ok(())
 }

@@ -28,11 +28,25 @@ impl Harness {
         seen.into_iter().collect()
     }
 
+    /// The resources a body's expressions refer to, with those its
+    /// `replace_triggered_by` names (`lifecycle` holds attribute paths,
+    /// not references, otherwise).
+    fn body_references(&self, address: &str, body: &Json) -> Result<BTreeSet<String>, String> {
+        let mut out = BTreeSet::new();
+        if let Json::Object(o) = body {
+            for (_, v) in o.iter().filter(|(k, _)| *k != "lifecycle") {
+                out.extend(references(v, &self.locals)?);
+            }
+        }
+        out.extend(self.trigger_resources(address));
+        Ok(out)
+    }
+
     fn direct_dependencies(&self, address: &str) -> BTreeSet<String> {
         let Some(body) = self.resources.get(address).and_then(Body::json) else {
             return BTreeSet::new();
         };
-        let mut deps = references(body, &self.locals).unwrap_or_default();
+        let mut deps = self.body_references(address, body).unwrap_or_default();
         if let Some(Json::Array(a)) = body.get("depends_on") {
             deps.extend(a.iter().filter_map(Json::as_str).map(str::to_owned));
         }
@@ -65,7 +79,7 @@ impl Harness {
                 .into());
         }
         if let Some(body) = self.resources.get(a).and_then(Body::json) {
-            for r in references(body, &self.locals).map_err(Diagnostics::error)? {
+            for r in (self.body_references(a, body)).map_err(Diagnostics::error)? {
                 if !self.resources.contains_key(&r) {
                     return Err(Diagnostic::error("Reference to undeclared resource")
                         .with_detail(format!(

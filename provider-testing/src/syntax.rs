@@ -14,6 +14,8 @@ use serde_json::{Map, Value as Json};
 
 use crate::config::escape_templates;
 use crate::eval::{EvalError, Locals};
+use crate::instances::{instance_address, key_of, resource_of};
+use crate::moved::Statements;
 
 /// A `variable` block: its type constraint, default and the value the
 /// test gave (`Harness::variable`).
@@ -58,6 +60,7 @@ pub(crate) struct Document {
     pub actions: BTreeMap<String, Json>,
     /// `provider` blocks with an `alias`, by alias.
     pub provider_aliases: crate::aliases::Aliases,
+    pub statements: Statements,
 }
 
 /// An `output` block.
@@ -138,7 +141,19 @@ pub(crate) fn parse_hcl(text: &str, provider_type: &str) -> Result<Document, Dia
                     return error(format!("Duplicate action \"{ty}\" configuration: an action named {name:?} is already declared"));
                 }
             }
-            (kind @ ("module" | "moved" | "import" | "removed" | "check" | "list"), _) => {
+            ("moved", []) => {
+                let from = address_attribute(&b.body, "moved", "from")?;
+                let to = address_attribute(&b.body, "moved", "to")?;
+                doc.statements.moved.push((from, to));
+            }
+            ("import", []) => {
+                let to = address_attribute(&b.body, "import", "to")?;
+                let id = b.body.attributes().find(|a| a.key.as_str() == "id").ok_or_else(|| {
+                    Diagnostics::error("import block: Missing required argument \"id\" (the harness does not support \"identity\" in import blocks)")
+                })?;
+                doc.statements.imports.push((to, expression_json(&id.expr, 0)?));
+            }
+            (kind @ ("module" | "removed" | "check" | "list"), _) => {
                 return error(format!("the harness does not support {kind:?} blocks yet"))
             }
             (other, labels) => {
@@ -247,6 +262,39 @@ pub(crate) fn json_actions(v: &Json, doc: &mut Document) -> Result<(), Diagnosti
         }
     }
     Ok(())
+}
+
+/// A `moved` or `import` block's address argument (`from`, `to`): a
+/// resource or resource instance, as its address.
+fn address_attribute(body: &HclBody, block: &str, name: &str) -> Result<String, Diagnostics> {
+    let a = body
+        .attributes()
+        .find(|a| a.key.as_str() == name)
+        .ok_or_else(|| {
+            Diagnostics::error(format!("{block} block: Missing required argument {name:?}"))
+        })?;
+    let text = hcl::format::to_string(&a.expr)
+        .map_err(|e| Diagnostics::error(format!("{block} block: {name}: {e}")))?;
+    address_text(block, name, &text)
+}
+
+/// An address as written (`kv_entry.a`, `kv_entry.a[0]`,
+/// `kv_entry.a["k"]`), checked and in its canonical form.
+pub(crate) fn address_text(block: &str, name: &str, text: &str) -> Result<String, Diagnostics> {
+    let bad = |why: String| {
+        Diagnostics::from(Diagnostic::error("Invalid address").with_detail(format!(
+            "{block} block: {name} = {text}: {why} (the harness moves and imports resources of the root module: TYPE.NAME, TYPE.NAME[INDEX] or TYPE.NAME[\"KEY\"])"
+        )))
+    };
+    let resource = resource_of(text);
+    let ok = resource.split_once('.').is_some_and(|(t, n)| {
+        !t.is_empty() && !n.is_empty() && !n.contains('.') && t != "data" && t != "module"
+    });
+    if !ok {
+        return Err(bad("not a managed resource".into()));
+    }
+    let key = key_of(text).map_err(bad)?;
+    Ok(instance_address(resource, key.as_ref()))
 }
 
 pub(crate) fn label(l: &BlockLabel) -> &str {

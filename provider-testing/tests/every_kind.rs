@@ -128,6 +128,28 @@ impl tf::Provider for Rec {
         Ok(tf::ApplyResourceChangeResponse::new(new))
     }
 
+    /// An import of `rec_secret` finds the object named by the id.
+    async fn import_resource_state(
+        &self,
+        req: tf::ImportResourceStateRequest,
+    ) -> Result<tf::ImportResourceStateResponse, Diagnostics> {
+        self.log(format!("import {}", req.id));
+        let state = Value::object([
+            ("name", Value::string(req.id.clone())),
+            ("note", Value::null(Type::String)),
+            ("password", Value::null(Type::String)),
+            ("length", Value::number(0u64)),
+        ]);
+        Ok(tf::ImportResourceStateResponse {
+            imported_resources: vec![tf::ImportedResource {
+                type_name: req.type_name,
+                state,
+                private: Vec::new(),
+            }],
+            ..Default::default()
+        })
+    }
+
     async fn validate_ephemeral_resource_config(
         &self,
         req: tf::ValidateEphemeralResourceConfigRequest,
@@ -206,6 +228,24 @@ impl tf::Provider for Rec {
 fn harness() -> (Harness, Rec) {
     let rec = Rec::default();
     (Harness::new(rec.clone()).unwrap(), rec)
+}
+
+/// A harness that starts an instance of `rec` per provider configuration:
+/// the first serves the default configuration; the others share its log.
+fn harness_with_aliases() -> (Harness, Rec) {
+    let first = Rec::default();
+    let rec = first.clone();
+    let others = first.clone();
+    let starts = Arc::new(Mutex::new(Some(first)));
+    let tf = Harness::with_aliases(move || {
+        starts
+            .lock()
+            .unwrap()
+            .take()
+            .unwrap_or_else(|| others.another())
+    })
+    .unwrap();
+    (tf, rec)
 }
 
 #[test]
@@ -491,20 +531,7 @@ list "kv_entry" "first" {
 
 #[test]
 fn each_provider_configuration_is_an_instance_of_its_own_and_keeps_its_objects() {
-    let first = Rec::default();
-    let rec = first.clone();
-    let others = first.clone();
-    let starts = Arc::new(Mutex::new(Some(first)));
-    let mut tf = Harness::with_aliases(move || {
-        // The first instance serves the default configuration; the others
-        // share its log.
-        starts
-            .lock()
-            .unwrap()
-            .take()
-            .unwrap_or_else(|| others.another())
-    })
-    .unwrap();
+    let (mut tf, rec) = harness_with_aliases();
     let config = |with_b: bool, with_alias: bool| {
         let mut text = String::from("provider \"rec\" {\n  label = \"main\"\n}\n");
         if with_alias {
@@ -543,4 +570,116 @@ fn each_provider_configuration_is_an_instance_of_its_own_and_keeps_its_objects()
     single.config_hcl(&config(true, true)).unwrap();
     let e = single.plan().unwrap_err();
     assert!(e.to_string().contains("Harness::with_aliases"), "{e}");
+}
+
+#[test]
+fn ephemeral_resources_with_count_are_opened_per_instance_and_referred_to_by_index() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+ephemeral "rec_token" "t" {
+  count = 2
+  name  = "t${count.index}"
+}
+resource "rec_secret" "s" {
+  count    = 2
+  name     = "s${count.index}"
+  password = ephemeral.rec_token.t[count.index].value
+}
+"#,
+    )
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    let log = rec.take();
+    for line in ["open t0", "open t1", "close t0", "close t1"] {
+        assert!(log.contains(&line.to_owned()), "{line}: {log:?}");
+    }
+    let state = tf.apply_plan(&plan).unwrap();
+    let log = rec.take();
+    for line in [
+        "apply s0 password=Some(\"token-t0\")",
+        "apply s1 password=Some(\"token-t1\")",
+    ] {
+        assert!(log.contains(&line.to_owned()), "{line}: {log:?}");
+    }
+    // The instances are never managed instances: not in the plan, not in
+    // the state.
+    let text = format!("{}{}", plan.to_json_text(), state.to_json_text());
+    assert!(!text.contains("token-t"), "{text}");
+    assert!(!plan.to_json_text().contains("rec_token.t["), "{text}");
+    let resources = &state.to_json()["values"]["root_module"]["resources"];
+    assert_eq!(resources.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn every_instance_of_a_resource_with_count_goes_through_its_provider_alias() {
+    let (mut tf, rec) = harness_with_aliases();
+    let config = |n: u32| {
+        format!(
+            r#"
+provider "rec" {{
+  label = "main"
+}}
+provider "rec" {{
+  alias = "two"
+  label = "two"
+}}
+resource "rec_secret" "b" {{
+  provider = rec.two
+  count    = {n}
+  name     = "b${{count.index}}"
+}}
+"#
+        )
+    };
+    tf.config_hcl(&config(2)).unwrap();
+    tf.apply().unwrap();
+    let log = rec.take();
+    assert!(log.contains(&"apply b0 via two".to_owned()), "{log:?}");
+    assert!(log.contains(&"apply b1 via two".to_owned()), "{log:?}");
+    // The instance no longer counted is destroyed through the alias too.
+    tf.config_hcl(&config(1)).unwrap();
+    tf.apply().unwrap();
+    assert_eq!(rec.take(), ["delete b1 via two"]);
+}
+
+#[test]
+fn an_instance_whose_key_has_a_dot_can_be_imported() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(
+        r#"
+resource "rec_secret" "a" {
+  for_each = toset(["x.y"])
+  name     = each.key
+}
+"#,
+    )
+    .unwrap();
+    let state = tf.import("rec_secret.a[\"x.y\"]", "x.y").unwrap();
+    assert_eq!(rec.take(), ["import x.y"]);
+    let resources = &state.to_json()["values"]["root_module"]["resources"];
+    assert_eq!(resources[0]["address"], json!("rec_secret.a[\"x.y\"]"));
+    assert_eq!(resources[0]["index"], json!("x.y"));
+}
+
+#[test]
+fn an_object_moved_keeps_its_provider_configuration_once_its_resource_is_gone() {
+    let (mut tf, rec) = harness_with_aliases();
+    let two = "provider \"rec\" {\n  label = \"main\"\n}\nprovider \"rec\" {\n  alias = \"two\"\n  label = \"two\"\n}\n";
+    tf.config_hcl(&format!(
+        "{two}resource \"rec_secret\" \"a\" {{\n  provider = rec.two\n  name = \"a\"\n}}\n"
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&format!(
+        "{two}resource \"rec_secret\" \"b\" {{\n  provider = rec.two\n  name = \"a\"\n}}\nmoved {{\n  from = rec_secret.a\n  to   = rec_secret.b\n}}\n"
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    rec.take();
+    // Gone from the configuration, the moved object is destroyed through
+    // the configuration that made it.
+    tf.config_hcl(two).unwrap();
+    tf.apply().unwrap();
+    assert_eq!(rec.take(), ["delete a via two"]);
 }

@@ -31,6 +31,8 @@ mod kv;
 
 #[path = "harness_matches_terraform/kinds.rs"]
 mod kinds;
+#[path = "harness_matches_terraform/meta.rs"]
+mod meta;
 
 /// `check`: resources written on the raw protocol trait. `check_secret`
 /// has a sensitive and a write-only attribute; `check_wrong` breaks
@@ -1044,7 +1046,8 @@ fn write_entry_a(store: &Path) {
 
 fn scenarios() -> Vec<Scenario> {
     use Step::*;
-    vec![
+    let more = [kinds::scenarios(), meta::scenarios()];
+    let mut all = vec![
         Scenario {
             name: "data: read during plan when its configuration is known, used by a resource and an output",
             provider: Which::Kv,
@@ -1282,10 +1285,9 @@ fn scenarios() -> Vec<Scenario> {
             provider: Which::Check,
             steps: vec![Apply(check_computed_set)],
         },
-    ]
-    .into_iter()
-    .chain(kinds::scenarios())
-    .collect()
+    ];
+    all.extend(more.into_iter().flatten());
+    all
 }
 
 // ---- the Terraform side ---------------------------------------------------
@@ -1461,7 +1463,15 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
         let Some(h) = ours.iter().find(|h| h["address"] == address) else {
             continue;
         };
-        for field in ["mode", "type", "name", "provider_name", "action_reason"] {
+        for field in [
+            "mode",
+            "type",
+            "name",
+            "index",
+            "provider_name",
+            "action_reason",
+            "previous_address",
+        ] {
             same(
                 &format!("{address}.{field}"),
                 &t[field],
@@ -1476,6 +1486,7 @@ fn compare_plans(terraform: &Json, harness: &Json, problems: &mut Vec<String>) {
             "after_unknown",
             "before_sensitive",
             "after_sensitive",
+            "importing",
         ] {
             same(
                 &format!("{address}.change.{field}"),
@@ -1538,6 +1549,7 @@ fn compare_states(terraform: &Json, harness: &Json, problems: &mut Vec<String>) 
             "mode",
             "type",
             "name",
+            "index",
             "provider_name",
             "schema_version",
             "values",

@@ -501,12 +501,113 @@ fn a_lifecycle_block_is_read_and_what_the_harness_lacks_refused() {
         resource "demo_thing" "a" {
           name = "a"
           lifecycle {
-            ignore_changes = [note]
+            ignore_changes = [name]
+            precondition {
+              condition     = true
+              error_message = "never"
+            }
           }
         }
         "#,
     )
     .unwrap();
     let e = error_text(h.plan().unwrap_err());
-    assert!(e.contains("lifecycle.ignore_changes"), "{e}");
+    assert!(e.contains("lifecycle.precondition"), "{e}");
+}
+
+#[test]
+fn count_instances_are_planned_and_shown_at_their_addresses_in_json_syntax_too() {
+    let mut h = Harness::new(Demo).unwrap();
+    let config = |n: u64| {
+        json!({
+            "resource": { "demo_thing": {
+                "a": { "count": n, "name": "n${count.index}" },
+                "b": { "name": "${demo_thing.a[0].id}", "note": "${length(demo_thing.a)}" },
+            } }
+        })
+    };
+    h.config(config(2)).unwrap();
+    let state = h.apply().unwrap();
+    assert_eq!(
+        state.addresses(),
+        ["demo_thing.a[0]", "demo_thing.a[1]", "demo_thing.b"]
+    );
+    assert_eq!(state.resource("demo_thing.a[1]")["index"], json!(1));
+    assert_eq!(values(&h, "demo_thing.a[1]")["name"], "n1");
+    assert_eq!(values(&h, "demo_thing.b")["name"], "id-n0");
+    assert_eq!(values(&h, "demo_thing.b")["note"], "2");
+    h.config(config(1)).unwrap();
+    let plan = h.plan().unwrap();
+    assert_eq!(plan.action("demo_thing.a[1]"), Some(ChangeAction::Delete));
+    assert_eq!(
+        plan.resource_change("demo_thing.a[1]")["action_reason"],
+        "delete_because_count_index"
+    );
+    assert_eq!(plan.action("demo_thing.b"), Some(ChangeAction::Update));
+}
+
+#[test]
+fn a_for_each_unknown_at_plan_is_refused_in_cores_words() {
+    let mut h = Harness::new(Demo).unwrap();
+    h.known_after_apply("names", json!({ "x": "y" }));
+    h.config(json!({
+        "resource": { "demo_thing": { "a": { "for_each": "${after_apply.names}", "name": "${each.value}" } } }
+    }))
+    .unwrap();
+    let e = h.plan().unwrap_err();
+    let d = e.iter().next().expect("an error");
+    assert_eq!(d.summary, "Invalid for_each argument");
+    assert!(d.detail.starts_with("The \"for_each\" map includes keys derived from resource attributes that cannot be determined until apply"), "{}", d.detail);
+}
+
+#[test]
+fn a_moved_block_in_json_syntax_moves_the_object_with_its_previous_address() {
+    let mut h = Harness::new(Demo).unwrap();
+    h.config(json!({ "resource": { "demo_thing": { "a": { "name": "x" } } } }))
+        .unwrap();
+    h.apply().unwrap();
+    h.config(json!({
+        "resource": { "demo_thing": { "b": { "for_each": "${toset([\"k\"])}", "name": "x" } } },
+        "moved": [{ "from": "demo_thing.a", "to": "demo_thing.b[\"k\"]" }],
+    }))
+    .unwrap();
+    let plan = h.plan().unwrap();
+    let change = plan.resource_change("demo_thing.b[\"k\"]");
+    assert_eq!(change["previous_address"], "demo_thing.a");
+    assert_eq!(change["index"], "k");
+    assert_eq!(plan.action("demo_thing.b[\"k\"]"), Some(ChangeAction::NoOp));
+    h.apply_plan(&plan).unwrap();
+    assert_eq!(h.state().unwrap().addresses(), ["demo_thing.b[\"k\"]"]);
+}
+
+#[test]
+fn moves_from_what_is_still_declared_or_to_two_places_are_refused() {
+    let mut h = Harness::new(Demo).unwrap();
+    let refused = |h: &mut Harness, text: &str| -> Vec<String> {
+        h.config_hcl(text).unwrap();
+        let e = h.plan().unwrap_err();
+        e.iter().map(|d| d.summary.clone()).collect()
+    };
+    let still = r#"
+        resource "demo_thing" "a" { name = "a" }
+        resource "demo_thing" "b" { name = "b" }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.b
+        }
+    "#;
+    assert_eq!(refused(&mut h, still), ["Moved object still exists"]);
+    let twice = r#"
+        resource "demo_thing" "b" { name = "b" }
+        resource "demo_thing" "c" { name = "c" }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.b
+        }
+        moved {
+          from = demo_thing.a
+          to   = demo_thing.c
+        }
+    "#;
+    assert_eq!(refused(&mut h, twice), ["Ambiguous move statements"]);
 }

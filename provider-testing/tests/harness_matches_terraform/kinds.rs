@@ -201,10 +201,26 @@ resource "kv_entry" "a" {
     )
 }
 
-/// Two configurations of kv, each with its own store directory: `b` and
-/// the data source go through the alias.
-fn aliases_with(store: &Path, with_b: bool) -> Json {
+/// `hcl_kv` with a second configuration of kv, `kv.other`, whose store
+/// is a directory of its own.
+fn hcl_kv_other(store: &Path, body: &str) -> Json {
     let other = Json::String(store.join("other").display().to_string());
+    hcl_kv(
+        store,
+        &format!("provider \"kv\" {{\n  alias = \"other\"\n  root  = {other}\n}}\n{body}"),
+    )
+}
+
+/// Two configurations of kv, each with its own store directory: `b` and
+/// the data source go through the alias. The data source waits for every
+/// resource it could list (without `b` in its `depends_on`, Terraform
+/// reads it while `b` is being created, listing `b` or not as the race
+/// goes).
+fn aliases_with(store: &Path, with_b: bool) -> Json {
+    let depends_on = match with_b {
+        true => "[kv_entry.a, kv_entry.b]",
+        false => "[kv_entry.a]",
+    };
     let b = match with_b {
         true => {
             r#"
@@ -217,14 +233,10 @@ resource "kv_entry" "b" {
         }
         false => "",
     };
-    hcl_kv(
+    hcl_kv_other(
         store,
         &format!(
             r#"
-provider "kv" {{
-  alias = "other"
-  root  = {other}
-}}
 resource "kv_entry" "a" {{
   key   = "a"
   value = "one"
@@ -232,7 +244,7 @@ resource "kv_entry" "a" {{
 {b}
 data "kv_entries" "other" {{
   provider   = kv.other
-  depends_on = [kv_entry.a]
+  depends_on = {depends_on}
 }}
 output "other_keys" {{
   value = data.kv_entries.other.keys
@@ -248,6 +260,45 @@ fn aliases(store: &Path) -> Json {
 
 fn aliases_b_removed(store: &Path) -> Json {
     aliases_with(store, false)
+}
+
+/// Aliases per instance: a resource with `count` and a data source with
+/// `for_each`, both through `kv.other` (their keys land in its store);
+/// an instance dropped is destroyed through it with core's reason.
+fn aliased_instances_of(store: &Path, n: u32) -> Json {
+    hcl_kv_other(
+        store,
+        &format!(
+            r#"
+resource "kv_entry" "n" {{
+  provider = kv.other
+  count    = {n}
+  key      = "n${{count.index}}"
+  value    = "v${{count.index}}"
+}}
+data "kv_entries" "by" {{
+  provider   = kv.other
+  for_each   = toset(["n0", "n1"])
+  prefix     = each.key
+  depends_on = [kv_entry.n]
+}}
+output "first" {{
+  value = kv_entry.n[0].id
+}}
+output "n1_keys" {{
+  value = data.kv_entries.by["n1"].keys
+}}
+"#
+        ),
+    )
+}
+
+fn aliased_instances_2(store: &Path) -> Json {
+    aliased_instances_of(store, 2)
+}
+
+fn aliased_instances_1(store: &Path) -> Json {
+    aliased_instances_of(store, 1)
 }
 
 pub fn scenarios() -> Vec<Scenario> {
@@ -282,6 +333,15 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "aliases: a second kv configuration with its own store, for a resource and a data source; its object destroyed through it",
             provider: Which::Kv,
             steps: vec![Apply(aliases), Plan(aliases), Apply(aliases_b_removed)],
+        },
+        Scenario {
+            name: "aliases per instance: count and for_each through kv.other; the instance dropped destroyed through it",
+            provider: Which::Kv,
+            steps: vec![
+                Apply(aliased_instances_2),
+                Plan(aliased_instances_2),
+                Apply(aliased_instances_1),
+            ],
         },
         Scenario {
             name: "functions: merge, concat, coalesce, try, jsondecode and abspath in attributes and outputs",
