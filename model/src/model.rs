@@ -28,7 +28,7 @@ use ctywire::{Number, Type, Unknowable, Value};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::schema::{Block, Validator};
+use crate::schema::{Block, SemanticEquality, Validator};
 
 /// A Rust type that is the body of a resource, data source, ephemeral
 /// resource, provider configuration, function's arguments or nested block:
@@ -167,6 +167,33 @@ pub trait AttributeType {
     fn validators() -> Vec<Validator> {
         Vec::new()
     }
+    /// When two values of the type mean the same (a JSON document
+    /// however it is spaced, a name in any case): the plan then keeps the
+    /// prior value ([`SemanticEquality`]). A collection of such a type
+    /// has its rule on each element.
+    ///
+    /// ```
+    /// use ctywire_model::schema::SemanticEquality;
+    /// use ctywire_model::{AttributeType, Type};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// /// A host name: DNS compares names without regard to case.
+    /// #[derive(Serialize, Deserialize, Clone)]
+    /// #[serde(transparent)]
+    /// struct HostName(String);
+    ///
+    /// impl AttributeType for HostName {
+    ///     fn cty_type() -> Type {
+    ///         Type::String
+    ///     }
+    ///     fn semantic_equality() -> Option<SemanticEquality> {
+    ///         Some(SemanticEquality::of::<HostName, HostName, _>(|h| HostName(h.0.to_lowercase())))
+    ///     }
+    /// }
+    /// ```
+    fn semantic_equality() -> Option<SemanticEquality> {
+        None
+    }
 }
 
 macro_rules! plain {
@@ -216,6 +243,9 @@ impl<T: AttributeType> AttributeType for Option<T> {
     fn validators() -> Vec<Validator> {
         T::validators()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
+    }
 }
 
 impl<T: AttributeType> AttributeType for Unknowable<T> {
@@ -227,6 +257,9 @@ impl<T: AttributeType> AttributeType for Unknowable<T> {
     fn validators() -> Vec<Validator> {
         T::validators()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
+    }
 }
 
 impl<T: AttributeType> AttributeType for Box<T> {
@@ -237,6 +270,9 @@ impl<T: AttributeType> AttributeType for Box<T> {
     const ACCEPTS_NULL: bool = T::ACCEPTS_NULL;
     fn validators() -> Vec<Validator> {
         T::validators()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
     }
 }
 
@@ -257,6 +293,9 @@ impl<T: AttributeType> AttributeType for Vec<T> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType> AttributeType for BTreeSet<T> {
@@ -265,6 +304,9 @@ impl<T: AttributeType> AttributeType for BTreeSet<T> {
     }
     fn validators() -> Vec<Validator> {
         each::<T>()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
     }
 }
 
@@ -275,6 +317,9 @@ impl<T: AttributeType, S: BuildHasher> AttributeType for HashSet<T, S> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType> AttributeType for BTreeMap<String, T> {
@@ -284,6 +329,9 @@ impl<T: AttributeType> AttributeType for BTreeMap<String, T> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType, S: BuildHasher> AttributeType for HashMap<String, T, S> {
@@ -292,6 +340,9 @@ impl<T: AttributeType, S: BuildHasher> AttributeType for HashMap<String, T, S> {
     }
     fn validators() -> Vec<Validator> {
         each::<T>()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
     }
 }
 

@@ -33,6 +33,7 @@ mod provider;
 mod resource;
 mod server;
 mod state_store;
+pub mod timeouts;
 mod validate;
 mod values;
 

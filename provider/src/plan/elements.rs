@@ -8,7 +8,7 @@ use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Type, Value};
 
 use super::walk::{Planning, Walk};
-use super::{Mode, Prior};
+use super::{semantic, Mode, Prior};
 use crate::schema::Block;
 use ctywire_objchange::{self as objchange, Step};
 
@@ -344,7 +344,10 @@ impl<'a> Walk<'a> {
         if let Some(m) = self.matched.get(&key) {
             return m.clone();
         }
-        let m = match_set_elements(self.match_schema(block), prior, configured);
+        let mut m = match_set_elements(self.match_schema(block), prior, configured);
+        if semantic::pairs_by_meaning(block) {
+            semantic::pair_rest(block, prior, configured, &mut m);
+        }
         self.matched.insert(key, m.clone());
         m
     }

@@ -7,7 +7,7 @@ use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostic;
 
-use super::{Mode, Prior, Rule};
+use super::{semantic, Mode, Prior, Rule};
 use crate::schema::{Attribute, Block, Nested, NestedBlock};
 use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 
@@ -181,7 +181,9 @@ impl<'a> Walk<'a> {
         };
         match self.rule(attr, config)? {
             Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
-            Rule::Config => return Ok(Some(config.clone())),
+            Rule::Config => {
+                return Ok(Some(semantic::configured(attr, prior.pair, config).clone()))
+            }
             Rule::Nested(n) => return self.nested_attribute(n, prior, config, depth),
             Rule::Default(d) => return Ok(Some(d.clone())),
             Rule::Computed => {}
@@ -303,7 +305,7 @@ impl<'a> Walk<'a> {
     ) -> Planning<bool> {
         Ok(match self.rule(attr, config)? {
             Rule::WriteOnly => prior.is_some_and(Value::is_null),
-            Rule::Config => prior == Some(config),
+            Rule::Config => prior == Some(semantic::configured(attr, prior, config)),
             Rule::Default(d) => prior == Some(d),
             Rule::Nested(n) => self.same_nested(n.nesting, &n.block, prior, config, depth + 1)?,
             // The proposal keeps the prior value, unless core drops it.
