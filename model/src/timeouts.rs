@@ -16,7 +16,9 @@ use std::time::Duration;
 use ctywire::{Type, Value};
 use serde::{Deserialize, Serialize};
 
-use crate::model::Model;
+use ctywire::schema::NestingMode;
+
+use crate::model::{AttributeType, BlockContainer, Model};
 use crate::schema::{Attribute, Block, Invalid, Presence, Validator};
 
 /// The operations a `timeouts` block can time, in the order of its
@@ -64,6 +66,19 @@ impl Model for Timeouts {
             ..Block::default()
         }
     }
+}
+
+impl AttributeType for Timeouts {
+    fn cty_type() -> Type {
+        Timeouts::block().implied_type().unwrap_or(Type::Dynamic)
+    }
+}
+
+/// A `timeouts` block is a single one; `Option<Timeouts>` makes it
+/// optional, as Terraform's providers have it.
+impl BlockContainer for Timeouts {
+    const NESTING: NestingMode = NestingMode::Group;
+    type Element = Self;
 }
 
 /// The rule on each duration: one [`parse_duration`] reads, not negative.
