@@ -78,10 +78,7 @@ fn record(host: &str, aliases: &[&str], policy: &str, id: Option<&str>) -> Value
         ("host", Value::string(host)),
         ("aliases", Value::set(Type::String, aliases).expect("a set")),
         ("policy", Value::string(policy)),
-        (
-            "id",
-            id.map_or(Value::null(Type::String), Value::string),
-        ),
+        ("id", id.map_or(Value::null(Type::String), Value::string)),
     ])
 }
 
@@ -115,14 +112,28 @@ async fn plan(prior: Value, config: Value) -> (Value, Vec<String>) {
         .await
         .expect("a plan");
     assert!(!answer.diagnostics.has_errors(), "{:?}", answer.diagnostics);
-    let replace = answer.requires_replace.iter().map(|p| p.to_string()).collect();
+    let replace = answer
+        .requires_replace
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     (answer.planned_state, replace)
 }
 
 #[tokio::test]
 async fn values_meaning_the_prior_state_plan_the_prior_state() {
-    let prior = record("Web.Example", &["a.example", "b.example"], r#"{"a": 1, "b": [2]}"#, Some("r1"));
-    let config = record("web.EXAMPLE", &["B.EXAMPLE", "a.example"], r#"{"b":[2],"a":1}"#, None);
+    let prior = record(
+        "Web.Example",
+        &["a.example", "b.example"],
+        r#"{"a": 1, "b": [2]}"#,
+        Some("r1"),
+    );
+    let config = record(
+        "web.EXAMPLE",
+        &["B.EXAMPLE", "a.example"],
+        r#"{"b":[2],"a":1}"#,
+        None,
+    );
     let (planned, replace) = plan(prior.clone(), config).await;
     assert_eq!(planned.attr("host"), prior.attr("host"));
     assert_eq!(planned.attr("aliases"), prior.attr("aliases"));

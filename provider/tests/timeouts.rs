@@ -292,3 +292,31 @@ fn the_block_has_the_declared_operations_and_a_bad_default_is_a_schema_defect() 
         "{defect}"
     );
 }
+
+#[test]
+fn with_nested_the_timeouts_are_a_single_nested_attribute() {
+    #[derive(Serialize, Deserialize, Model)]
+    struct Job {
+        #[model(nested, timeouts(read = "1m"))]
+        timeouts: Option<Timeouts>,
+    }
+    let block = Job::block();
+    let attr = block.attribute("timeouts").expect("an attribute");
+    let nested = attr.nested.as_ref().expect("nested attributes");
+    assert_eq!(
+        nested.nesting,
+        ctywire_provider::ctywire::schema::NestingMode::Single
+    );
+    let names: Vec<&str> = nested
+        .block
+        .attributes
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect();
+    assert_eq!(names, ["read"]);
+    assert_eq!(
+        attr.ty.to_string(),
+        Type::object([("read", Type::String)]).to_string()
+    );
+    assert_eq!(block.check(), Ok(()));
+}

@@ -48,6 +48,9 @@ pub enum OneOfValue {
     Bool(LitBool),
 }
 
+/// An operation of `timeouts(..)` and its default duration, if given.
+pub type TimeoutOperation = (Ident, Option<LitStr>);
+
 /// A field's declarations (each `Option<Span>` is a flag, with where it
 /// was written).
 #[derive(Default)]
@@ -71,7 +74,7 @@ pub struct FieldSpec {
     pub semantic_equality: Option<syn::Path>,
     /// `timeouts(create = "20m", read, ..)`: the key, and each operation
     /// with its default.
-    pub timeouts: Option<(Ident, Vec<(Ident, Option<LitStr>)>)>,
+    pub timeouts: Option<(Ident, Vec<TimeoutOperation>)>,
     pub as_type: Option<syn::Type>,
     /// `identity` (required for import) or `identity(optional)`: the span,
     /// and whether `optional` was given.
@@ -164,7 +167,7 @@ pub fn struct_spec(attrs: &[Attribute]) -> syn::Result<StructSpec> {
 fn timeout_operations(
     input: ParseStream,
     key: &Ident,
-) -> syn::Result<Vec<(Ident, Option<LitStr>)>> {
+) -> syn::Result<Vec<TimeoutOperation>> {
     const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
     if !input.peek(syn::token::Paren) {
         return Err(syn::Error::new(
@@ -174,7 +177,7 @@ fn timeout_operations(
     }
     let content;
     syn::parenthesized!(content in input);
-    let mut ops: Vec<(Ident, Option<LitStr>)> = Vec::new();
+    let mut ops: Vec<TimeoutOperation> = Vec::new();
     while !content.is_empty() {
         let op = Ident::parse_any(&content)?;
         if !OPERATIONS.contains(&op.to_string().as_str()) {
