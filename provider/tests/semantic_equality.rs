@@ -65,12 +65,8 @@ impl Resource<()> for Records {
     }
 }
 
-#[derive(Serialize, Deserialize, Model)]
-struct Empty {}
-
-fn configure(_: Empty) -> Result<()> {
-    Ok(())
-}
+mod support;
+use support::{configure, configured};
 
 fn record(host: &str, aliases: &[&str], policy: &str, id: Option<&str>) -> Value {
     let aliases = aliases.iter().map(|a| Value::string(*a)).collect();
@@ -89,15 +85,8 @@ async fn plan(prior: Value, config: Value) -> (Value, Vec<String>) {
         .resource("test_record", Records)
         .build()
         .expect("a valid schema");
-    let diags = provider
-        .configure_provider(tf::ConfigureProviderRequest {
-            terraform_version: "1.11.4".into(),
-            config: Value::object(Vec::<(&str, Value)>::new()),
-            client_capabilities: Default::default(),
-        })
-        .await;
-    assert!(diags.is_empty(), "{diags:?}");
-    let answer = provider
+    let answer = configured(provider)
+        .await
         .plan_resource_change(tf::PlanResourceChangeRequest {
             type_name: "test_record".into(),
             prior_state: prior,

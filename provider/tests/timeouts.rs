@@ -11,7 +11,7 @@ use std::time::Duration;
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
 use ctywire_provider::timeouts::Timeouts;
 use ctywire_provider::{
-    async_trait, AttributeType, Builder, Context, Diagnostics, Model, Resource, Result, Type, Value,
+    async_trait, AttributeType, Builder, Context, Model, Resource, Result, Type, Value,
 };
 use serde::{Deserialize, Serialize};
 
@@ -68,12 +68,8 @@ impl Resource<()> for Slow {
     }
 }
 
-#[derive(Serialize, Deserialize, Model)]
-struct Empty {}
-
-fn configure(_: Empty) -> Result<()> {
-    Ok(())
-}
+mod support;
+use support::{configure, configured, described};
 
 async fn provider(cancelled: &Arc<AtomicBool>) -> impl tf::Provider {
     let provider = Builder::from_fn(configure)
@@ -85,15 +81,7 @@ async fn provider(cancelled: &Arc<AtomicBool>) -> impl tf::Provider {
         )
         .build()
         .expect("a valid schema");
-    let diags = provider
-        .configure_provider(tf::ConfigureProviderRequest {
-            terraform_version: "1.11.4".into(),
-            config: Value::object(Vec::<(&str, Value)>::new()),
-            client_capabilities: Default::default(),
-        })
-        .await;
-    assert!(diags.is_empty(), "{diags:?}");
-    provider
+    configured(provider).await
 }
 
 /// A server's value; `timeouts` the configured durations (`None`: no
@@ -147,20 +135,6 @@ async fn apply(
         Ok(a) => Err(described(&a.diagnostics)),
         Err(d) => Err(described(&d)),
     }
-}
-
-fn described(diags: &Diagnostics) -> Vec<(String, String, String)> {
-    diags
-        .iter()
-        .map(|d| {
-            let path = d.attribute.as_ref().map(|p| p.to_string());
-            (
-                d.summary.clone(),
-                path.unwrap_or_default(),
-                d.detail.clone(),
-            )
-        })
-        .collect()
 }
 
 fn null_server() -> Value {

@@ -164,10 +164,7 @@ pub fn struct_spec(attrs: &[Attribute]) -> syn::Result<StructSpec> {
 
 /// `(create = "20m", read, ..)`: operations of a `timeouts` block, each
 /// once, with an optional default.
-fn timeout_operations(
-    input: ParseStream,
-    key: &Ident,
-) -> syn::Result<Vec<TimeoutOperation>> {
+fn timeout_operations(input: ParseStream, key: &Ident) -> syn::Result<Vec<TimeoutOperation>> {
     const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
     if !input.peek(syn::token::Paren) {
         return Err(syn::Error::new(
