@@ -107,6 +107,9 @@ fn duration_validator() -> Validator {
 /// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
 /// assert!(parse_duration("5 minutes").is_err());
 /// assert!(parse_duration("-1s").is_err());
+/// // Never a panic, whatever the digits.
+/// assert!(parse_duration(&format!("{}.{}h", "9".repeat(30), "9".repeat(30))).is_err());
+/// assert!(parse_duration("99999999999999999999999999.9h").is_err());
 /// ```
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let refuse = |what: &str| {
@@ -181,7 +184,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             if scale == 0 {
                 break;
             }
-            part += u128::from(d - b'0') * scale;
+            part = part.saturating_add(u128::from(d - b'0') * scale);
         }
         total = match total.checked_add(part) {
             Some(t) if t <= u128::from(u64::MAX) => t,
