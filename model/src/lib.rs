@@ -5,6 +5,8 @@
 
 pub mod model;
 pub mod schema;
+mod semantic;
+pub mod timeouts;
 
 pub use ctywire;
 pub use ctywire::{Path, Type, Unknowable, Value};

@@ -28,7 +28,7 @@ use ctywire::{Number, Type, Unknowable, Value};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::schema::{Block, Validator};
+use crate::schema::{Block, SemanticEquality, Validator};
 
 /// A Rust type that is the body of a resource, data source, ephemeral
 /// resource, provider configuration, function's arguments or nested block:
@@ -118,6 +118,8 @@ use crate::schema::{Block, Validator};
 /// | `identity`, `identity(optional)` | part of the resource's identity (protocol 6.9): see `ctywire_provider::Resource`; `optional` lets an import by identity leave it out |
 /// | `keep_state` | a computed attribute keeps its prior value when the object changes (needs `computed`) |
 /// | `default = expr` | planned when the configuration leaves it null: an expression of the field's type without its `Option` (a string literal for a `String`); needs `computed` |
+/// | `semantic_equality = f` | `f(&T) -> T` (or `f(&str) -> String` for a `String`) gives a value's canonical form, `T` the field's type without its `Option`: a configured value of the prior value's form plans the prior ([`SemanticEquality`]); without it, the type's own rule ([`AttributeType::semantic_equality`]) |
+/// | `timeouts(create = "20m", read, ..)` | on a field `timeouts: Option<Timeouts>` ([`crate::timeouts`]): a single `timeouts` block with these operations (create, read, update, delete), each with its default duration or none; with `nested`, a single nested attribute |
 /// | `same_as = "sibling"` | a computed attribute planned as a sibling attribute's value (serde's name; checked at compile time) |
 /// | `as = Type` | the schema follows `Type` instead of the field's type (for a field with a serde `with` adapter: `#[model(as = Number)]` on a `BigInt`) |
 /// | `block`, `block(set, min_items = n, max_items = n)` | a nested block; the nesting comes from the type: a model is `Group`, `Option<M>` `Single`, `Vec<M>` `List` (`set` makes it `Set`), `BTreeSet<M>`/`HashSet<M>` `Set`, `BTreeMap<String, M>`/`HashMap<String, M>` `Map` ([`BlockContainer`]) |
@@ -198,6 +200,33 @@ pub trait AttributeType {
     fn validators() -> Vec<Validator> {
         Vec::new()
     }
+    /// When two values of the type mean the same (a JSON document
+    /// however it is spaced, a name in any case): the plan then keeps the
+    /// prior value ([`SemanticEquality`]). A collection of such a type
+    /// has its rule on each element.
+    ///
+    /// ```
+    /// use ctywire_model::schema::SemanticEquality;
+    /// use ctywire_model::{AttributeType, Type};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// /// A host name: DNS compares names without regard to case.
+    /// #[derive(Serialize, Deserialize, Clone)]
+    /// #[serde(transparent)]
+    /// struct HostName(String);
+    ///
+    /// impl AttributeType for HostName {
+    ///     fn cty_type() -> Type {
+    ///         Type::String
+    ///     }
+    ///     fn semantic_equality() -> Option<SemanticEquality> {
+    ///         Some(SemanticEquality::of::<HostName, HostName, _>(|h| HostName(h.0.to_lowercase())))
+    ///     }
+    /// }
+    /// ```
+    fn semantic_equality() -> Option<SemanticEquality> {
+        None
+    }
 }
 
 macro_rules! plain {
@@ -247,6 +276,9 @@ impl<T: AttributeType> AttributeType for Option<T> {
     fn validators() -> Vec<Validator> {
         T::validators()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
+    }
 }
 
 impl<T: AttributeType> AttributeType for Unknowable<T> {
@@ -258,6 +290,9 @@ impl<T: AttributeType> AttributeType for Unknowable<T> {
     fn validators() -> Vec<Validator> {
         T::validators()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
+    }
 }
 
 impl<T: AttributeType> AttributeType for Box<T> {
@@ -268,6 +303,9 @@ impl<T: AttributeType> AttributeType for Box<T> {
     const ACCEPTS_NULL: bool = T::ACCEPTS_NULL;
     fn validators() -> Vec<Validator> {
         T::validators()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality()
     }
 }
 
@@ -313,6 +351,9 @@ impl<T: AttributeType> AttributeType for Vec<T> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType> AttributeType for BTreeSet<T> {
@@ -321,6 +362,9 @@ impl<T: AttributeType> AttributeType for BTreeSet<T> {
     }
     fn validators() -> Vec<Validator> {
         each::<T>()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
     }
 }
 
@@ -331,6 +375,9 @@ impl<T: AttributeType, S: BuildHasher> AttributeType for HashSet<T, S> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType> AttributeType for BTreeMap<String, T> {
@@ -340,6 +387,9 @@ impl<T: AttributeType> AttributeType for BTreeMap<String, T> {
     fn validators() -> Vec<Validator> {
         each::<T>()
     }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
+    }
 }
 
 impl<T: AttributeType, S: BuildHasher> AttributeType for HashMap<String, T, S> {
@@ -348,6 +398,9 @@ impl<T: AttributeType, S: BuildHasher> AttributeType for HashMap<String, T, S> {
     }
     fn validators() -> Vec<Validator> {
         each::<T>()
+    }
+    fn semantic_equality() -> Option<SemanticEquality> {
+        T::semantic_equality().map(SemanticEquality::each)
     }
 }
 

@@ -11,6 +11,8 @@ use std::sync::Arc;
 use ctywire::schema::{self as tf, NestingMode, StringKind};
 use ctywire::{Number, Type, Value};
 
+pub use crate::semantic::SemanticEquality;
+
 /// A block: the body of a resource, data source, provider configuration,
 /// nested block or nested-attribute object.
 #[derive(Clone, Debug, Default)]
@@ -127,6 +129,10 @@ pub struct Attribute {
     /// any number of them, its type a list of theirs
     /// (`#[model(variadic)]` on a `Vec<T>`).
     pub variadic: bool,
+    /// An operation's duration in a `timeouts` block only: the timeout
+    /// when the configuration leaves it null (`#[model(timeouts(create =
+    /// "20m"))]`); `None`, no timeout then.
+    pub timeout_default: Option<std::time::Duration>,
 }
 
 /// An identity attribute's part in an import by identity (`#[model(identity)]`
@@ -155,6 +161,7 @@ impl Attribute {
             validators: Vec::new(),
             identity: None,
             variadic: false,
+            timeout_default: None,
         }
     }
 }
@@ -200,6 +207,9 @@ pub struct PlanBehaviour {
     /// A computed attribute planned as the value of this sibling attribute
     /// (known whenever the sibling is).
     pub same_as: Option<String>,
+    /// When a configured value means the same as the prior one, so that
+    /// the plan keeps the prior (its field's or its type's rule).
+    pub semantic_equality: Option<SemanticEquality>,
 }
 
 /// A rule a configured value must satisfy. Validators see values as

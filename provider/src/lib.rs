@@ -34,6 +34,7 @@ mod provider;
 mod resource;
 mod server;
 mod state_store;
+pub mod timeouts;
 mod upgrade;
 mod validate;
 mod values;

@@ -21,6 +21,7 @@ use crate::plan_hook::PlanChange;
 use crate::provider::Provider;
 use crate::schema::Block;
 use crate::state_store::{AnyStateStore, LockInfo};
+use crate::timeouts;
 use crate::validate::{presence, validate};
 use crate::values::read_model;
 
@@ -293,7 +294,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         let ctx = (self.context(&req.type_name)?).with_private(req.private.clone());
         let type_name = req.type_name.clone();
-        let mut answer = k.imp.read(&ctx, req, &k.ty).await?;
+        let limit = timeouts::limit(&k.block, "read", &req.current_state)?;
+        let read = k.imp.read(&ctx, req, &k.ty);
+        let mut answer = timeouts::within(limit, &type_name, "read", read).await?;
         checks::wholly_known(&type_name, "read", &answer.new_state)?;
         answer.new_identity = Self::identity(k, &answer.new_state);
         Ok(answer)
@@ -384,7 +387,14 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // A client may apply without planning: the same rule as at plan.
             presence(&k.block, &req.config)?;
         }
-        let mut answer = k.imp.apply(&ctx, req, &k.ty).await?;
+        let object = if planned.is_null() {
+            &req.prior_state
+        } else {
+            &planned
+        };
+        let limit = timeouts::limit(&k.block, what, object)?;
+        let applied = k.imp.apply(&ctx, req, &k.ty);
+        let mut answer = timeouts::within(limit, &type_name, what, applied).await?;
         answer.new_state = k.schema.block.null_write_only(answer.new_state)?;
         // An apply that failed part-way answers the object as it is with
         // its errors, and Terraform keeps it (tainted when just created):

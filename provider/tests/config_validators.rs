@@ -9,8 +9,7 @@ use std::marker::PhantomData;
 use ctywire_provider::schema::{Block, Combination};
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
 use ctywire_provider::{
-    async_trait, AttributeType, Builder, Context, DataSource, Diagnostics, Model, Result, Type,
-    Value,
+    async_trait, AttributeType, Builder, Context, DataSource, Model, Result, Type, Value,
 };
 use serde::{Deserialize, Serialize};
 
@@ -55,12 +54,8 @@ impl<M: Model> DataSource<()> for Echo<M> {
     }
 }
 
-fn configure(_: Empty) -> Result<()> {
-    Ok(())
-}
-
-#[derive(Serialize, Deserialize, Model)]
-struct Empty {}
+mod support;
+use support::{configure, described};
 
 /// Validates `config` as the data source of model `M`: each diagnostic as
 /// (summary, path, detail).
@@ -76,20 +71,6 @@ async fn validated<M: Model>(config: Value) -> Vec<(String, String, String)> {
         })
         .await;
     described(&diags)
-}
-
-fn described(diags: &Diagnostics) -> Vec<(String, String, String)> {
-    diags
-        .iter()
-        .map(|d| {
-            let path = d.attribute.as_ref().map(|p| p.to_string());
-            (
-                d.summary.clone(),
-                path.unwrap_or_default(),
-                d.detail.clone(),
-            )
-        })
-        .collect()
 }
 
 /// An object of type `ty` with `set` given and every other attribute

@@ -391,6 +391,22 @@ fn resolve(
 fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
     let s = &f.spec;
     let is_block = matches!(s.kind, Some(Kind::Block { .. }));
+    if let Some((key, _)) = &s.timeouts {
+        if f.name != "timeouts" {
+            errors.at(
+                key.span(),
+                format!("a `timeouts` block is named `timeouts` (Terraform's convention, which the framework reads), not `{}`", f.name),
+            );
+        }
+    }
+    if let (Some(Kind::Block { .. } | Kind::Nested { .. }), Some(path)) =
+        (&s.kind, &s.semantic_equality)
+    {
+        errors.at(
+            path.span(),
+            "`semantic_equality` compares an attribute's values; declare it on the attributes inside the nested block or object",
+        );
+    }
     if let (Some(Kind::Block { .. } | Kind::Nested { .. }), Some(t)) = (&s.kind, &s.as_type) {
         errors.at(
             t.span(),
@@ -571,6 +587,7 @@ fn build_field(f: &Field) -> TokenStream {
             let deprecation = deprecation.map(|d| quote! { __nb.block.deprecation_message = #d; });
             // `build()` checks what core refuses in a computed block.
             let computed = s.computed.map(|_| quote! { __nb.block.computed = true; });
+            let timeouts = timeouts(s, quote!(__nb.block), &at);
             quote_spanned! {span=>
                 {
                     let mut __nb = #p::schema::NestedBlock {
@@ -584,6 +601,7 @@ fn build_field(f: &Field) -> TokenStream {
                     #description
                     #deprecation
                     #computed
+                    #timeouts
                     __block.blocks.push(__nb);
                 }
             }
@@ -596,11 +614,14 @@ fn build_field(f: &Field) -> TokenStream {
                         None => quote_spanned!(span=> #p::model::__derive::attribute_nesting(
                             <#ty as #p::model::BlockContainer>::NESTING)),
                     };
+                    let timeouts = timeouts(s, quote!(__nested.block), &at);
                     quote_spanned! {span=>
-                        let __nested = #p::schema::Nested {
+                        #[allow(unused_mut)]
+                        let mut __nested = #p::schema::Nested {
                             nesting: #nesting,
                             block: <<#ty as #p::model::BlockContainer>::Element as #p::Model>::block(),
                         };
+                        #timeouts
                         let mut __a = #p::schema::Attribute::new(#name, #p::model::__derive::nested_type(&__nested));
                         __a.nested = ::core::option::Option::Some(__nested);
                     }
@@ -652,6 +673,17 @@ fn build_field(f: &Field) -> TokenStream {
             if let Some(lit) = &s.same_as {
                 sets.extend(quote!(__a.plan.same_as = ::core::option::Option::Some(::std::string::String::from(#lit));));
             }
+            // A field's own rule, else its type's.
+            let semantic = match &s.semantic_equality {
+                Some(path) => {
+                    let inner = &f.inner;
+                    quote_spanned! {path.span()=>
+                        ::core::option::Option::Some(#p::schema::SemanticEquality::of::<#inner, _, _>(#path))
+                    }
+                }
+                None => quote_spanned! {span=> <#ty as #p::AttributeType>::semantic_equality() },
+            };
+            sets.extend(quote!(__a.plan.semantic_equality = #semantic;));
             if let Some(expr) = &s.default {
                 let inner = &f.inner;
                 // A string literal becomes a String; anything else is
@@ -684,6 +716,23 @@ fn build_field(f: &Field) -> TokenStream {
             }
         }
     }
+}
+
+/// `timeouts(..)`: keeps the operations named in the block `target`,
+/// with their defaults.
+fn timeouts(s: &FieldSpec, target: TokenStream, at: &str) -> Option<TokenStream> {
+    let (_, ops) = s.timeouts.as_ref()?;
+    let p = model_crate();
+    let ops = ops.iter().map(|(op, default)| {
+        let op = op.to_string();
+        match default {
+            Some(d) => quote!((#op, ::core::option::Option::Some(#d))),
+            None => quote!((#op, ::core::option::Option::None)),
+        }
+    });
+    Some(quote! {
+        #p::timeouts::declare(&mut #target, &[#(#ops),*], #at);
+    })
 }
 
 /// The declared rules as a `Vec<Validator>` expression. `level` is the

@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, Lit, LitBool, LitInt, LitStr, Token};
 
 /// Every key a field's `#[model(..)]` takes, for the error on any other.
-const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate, conflicts_with, also_requires, variadic";
+const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate, conflicts_with, also_requires, variadic, semantic_equality, timeouts";
 
 /// What a field is in the schema, when it is not an attribute.
 pub enum Kind {
@@ -48,6 +48,9 @@ pub enum OneOfValue {
     Bool(LitBool),
 }
 
+/// An operation of `timeouts(..)` and its default duration, if given.
+pub type TimeoutOperation = (Ident, Option<LitStr>);
+
 /// A field's declarations (each `Option<Span>` is a flag, with where it
 /// was written).
 #[derive(Default)]
@@ -67,6 +70,11 @@ pub struct FieldSpec {
     pub variadic: Option<Span>,
     pub default: Option<Expr>,
     pub same_as: Option<LitStr>,
+    /// `semantic_equality = f`: `f` gives a value's canonical form.
+    pub semantic_equality: Option<syn::Path>,
+    /// `timeouts(create = "20m", read, ..)`: the key, and each operation
+    /// with its default.
+    pub timeouts: Option<(Ident, Vec<TimeoutOperation>)>,
     pub as_type: Option<syn::Type>,
     /// `identity` (required for import) or `identity(optional)`: the span,
     /// and whether `optional` was given.
@@ -154,6 +162,47 @@ pub fn struct_spec(attrs: &[Attribute]) -> syn::Result<StructSpec> {
     Ok(spec)
 }
 
+/// `(create = "20m", read, ..)`: operations of a `timeouts` block, each
+/// once, with an optional default.
+fn timeout_operations(input: ParseStream, key: &Ident) -> syn::Result<Vec<TimeoutOperation>> {
+    const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
+    if !input.peek(syn::token::Paren) {
+        return Err(syn::Error::new(
+            key.span(),
+            "`timeouts` names its operations: `timeouts(create = \"20m\", delete = \"10m\")`",
+        ));
+    }
+    let content;
+    syn::parenthesized!(content in input);
+    let mut ops: Vec<TimeoutOperation> = Vec::new();
+    while !content.is_empty() {
+        let op = Ident::parse_any(&content)?;
+        if !OPERATIONS.contains(&op.to_string().as_str()) {
+            return Err(syn::Error::new(
+                op.span(),
+                format!("`{op}` is no operation a timeout applies to: expected create, read, update or delete"),
+            ));
+        }
+        if ops.iter().any(|(o, _)| *o == op) {
+            return Err(syn::Error::new(op.span(), format!("`{op}` is given twice")));
+        }
+        let default = if content.peek(Token![=]) {
+            content.parse::<Token![=]>()?;
+            Some(content.parse::<LitStr>()?)
+        } else {
+            None
+        };
+        ops.push((op, default));
+        if !content.is_empty() {
+            content.parse::<Token![,]>()?;
+        }
+    }
+    if ops.is_empty() {
+        return Err(syn::Error::new(key.span(), "`timeouts` names no operation"));
+    }
+    Ok(ops)
+}
+
 pub fn field_spec(attrs: &[Attribute]) -> syn::Result<FieldSpec> {
     let mut spec = FieldSpec::default();
     for attr in model_attrs(attrs) {
@@ -166,6 +215,15 @@ pub fn field_spec(attrs: &[Attribute]) -> syn::Result<FieldSpec> {
             }
             Ok(())
         })?;
+    }
+    if spec.timeouts.is_some() && spec.kind.is_none() {
+        // plugin-framework-timeouts' `Block`: a single nested block,
+        // unless `nested` makes it its `Attributes`.
+        spec.kind = Some(Kind::Block {
+            set: None,
+            min_items: None,
+            max_items: None,
+        });
     }
     Ok(spec)
 }
@@ -199,6 +257,14 @@ fn item(input: ParseStream, spec: &mut FieldSpec) -> syn::Result<()> {
         "same_as" => {
             input.parse::<Token![=]>()?;
             set_once(&mut spec.same_as, input.parse()?, &key)
+        }
+        "timeouts" => {
+            let ops = timeout_operations(input, &key)?;
+            set_once(&mut spec.timeouts, (key.clone(), ops), &key)
+        }
+        "semantic_equality" => {
+            input.parse::<Token![=]>()?;
+            set_once(&mut spec.semantic_equality, input.parse()?, &key)
         }
         "conflicts_with" => {
             let names = field_names(input, &key)?;

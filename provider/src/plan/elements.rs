@@ -8,7 +8,7 @@ use ctywire::schema::{self as tf, NestingMode};
 use ctywire::{Type, Value};
 
 use super::walk::{Planning, Walk};
-use super::{Mode, Prior};
+use super::{semantic, Mode, Prior};
 use crate::schema::Block;
 use ctywire_objchange::{self as objchange, Step};
 
@@ -98,7 +98,7 @@ impl<'a> Walk<'a> {
             // Fewer proposals than prior elements cannot make the same set.
             return Ok(prior == config);
         }
-        let pairs = self.set_matches(paired, configured);
+        let pairs = self.set_matches(block, paired, configured);
         let mut covered = vec![false; paired.len()];
         let mut others = Vec::new();
         let before = self.trail.enter_set();
@@ -281,11 +281,11 @@ impl<'a> Walk<'a> {
             Mode::Propose => None,
             Mode::Mark => prior.keep.and_then(Value::elements),
         };
-        let pairs = self.set_matches(paired, configured);
+        let pairs = self.set_matches(block, paired, configured);
         // `None`: kept state comes from the paired elements.
         let keeps = match kept_from {
             Some(k) if std::ptr::eq(k, paired) => None,
-            Some(k) => Some(self.set_matches(k, configured)),
+            Some(k) => Some(self.set_matches(block, k, configured)),
             None => Some(vec![None; configured.len()]),
         };
         let before = self.trail.enter_set();
@@ -327,9 +327,11 @@ impl<'a> Walk<'a> {
     }
 
     /// Core's set matching of `configured` against `prior` (elements of
-    /// the current object's forms), made once per plan.
+    /// `block`, whose protocol form is the current object's forms), then
+    /// semantic equality's pairing of the rest; made once per plan.
     pub(super) fn set_matches(
         &mut self,
+        block: &'a Block,
         prior: &'a [Value],
         configured: &'a [Value],
     ) -> Vec<Option<usize>> {
@@ -340,7 +342,10 @@ impl<'a> Walk<'a> {
         if let Some(m) = self.matched.get(&key) {
             return m.clone();
         }
-        let m = match_set_elements(self.forms.block(), prior, configured);
+        let mut m = match_set_elements(self.forms.block(), prior, configured);
+        if semantic::pairs_by_meaning(block) {
+            semantic::pair_rest(block, prior, configured, &mut m);
+        }
         self.matched.insert(key, m.clone());
         m
     }

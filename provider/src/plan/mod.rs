@@ -7,6 +7,12 @@
 //!
 //! - destroy (a null proposal) plans null;
 //! - write-only attributes plan null;
+//! - an attribute the configuration sets plans the configured value, or
+//!   its prior value when the two mean the same (semantic equality, see
+//!   `semantic.rs`): only a known, non-null prior, and the value is
+//!   replaced before anything reads it, so `same_as`, the comparison with
+//!   the prior state, `requires_replace` and the provider's `modify_plan`
+//!   all see the prior value;
 //! - an attribute with a default plans it wherever the configuration leaves
 //!   it null, inside nested blocks and nested attributes too, the
 //!   configuration found through the element correlation below (never by
@@ -30,7 +36,9 @@
 //! prior element it continues. The proposal follows core's `ProposedNew`
 //! exactly: lists by index, maps by key, sets by core's rule (for each
 //! configuration element the first unused prior element for which
-//! `validPriorFromConfig` holds). A kept state inside a list element comes
+//! `validPriorFromConfig` holds), then, in a set of flat objects with a
+//! semantic-equality attribute, each element still unpaired with the first
+//! unused prior element it means (`semantic::pair_rest`, by hash). A kept state inside a list element comes
 //! from the element at the same index when that element's configured
 //! content is the same, else from the first unused prior element that the
 //! configuration element continues by the set rule, so removing the head of
@@ -207,6 +215,7 @@ impl<'a> Prior<'a> {
 
 mod elements;
 mod forms;
+mod semantic;
 mod walk;
 
 pub(crate) use forms::Forms;

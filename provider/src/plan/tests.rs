@@ -1074,3 +1074,4 @@ fn a_set_of_100_000_blocks_plans_in_well_under_a_second() {
 }
 
 mod property;
+mod semantic;

@@ -8,7 +8,7 @@ use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::Diagnostic;
 
 use super::forms::Forms;
-use super::{Mode, Prior, Rule};
+use super::{semantic, Mode, Prior, Rule};
 use crate::schema::{Attribute, Block, Nested, NestedBlock};
 use ctywire_objchange::{Step, Trail, MAX_DEPTH};
 
@@ -201,7 +201,9 @@ impl<'a> Walk<'a> {
         };
         match self.rule(attr, config)? {
             Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
-            Rule::Config => return Ok(Some(config.clone())),
+            Rule::Config => {
+                return Ok(Some(semantic::configured(attr, prior.pair, config).clone()))
+            }
             Rule::Nested(n) => {
                 return self.within(&attr.name, |w| w.nested_attribute(n, prior, config, depth))
             }
@@ -327,7 +329,7 @@ impl<'a> Walk<'a> {
     ) -> Planning<bool> {
         Ok(match self.rule(attr, config)? {
             Rule::WriteOnly => prior.is_some_and(Value::is_null),
-            Rule::Config => prior == Some(config),
+            Rule::Config => prior == Some(semantic::configured(attr, prior, config)),
             Rule::Default(d) => prior == Some(d),
             Rule::Nested(n) => self.within(&attr.name, |w| {
                 w.same_nested(n.nesting, &n.block, prior, config, depth + 1)

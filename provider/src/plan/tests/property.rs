@@ -26,10 +26,14 @@ struct Shape {
     /// `mode` (which planning must ignore, and whose verdict an unknown
     /// may only defer).
     one_of_note_mode: bool,
+    /// `name` and the tag's `key` compare without regard to case
+    /// (semantic equality): a configuration in another case plans the
+    /// prior value, and a tag by meaning continues its prior element.
+    case_insensitive: bool,
 }
 
 fn shapes() -> impl Strategy<Value = Shape> {
-    (any::<[bool; 8]>()).prop_map(|b| Shape {
+    (any::<[bool; 9]>()).prop_map(|b| Shape {
         keep_id: b[0],
         size_default: b[1],
         keep_rid: b[2],
@@ -38,6 +42,7 @@ fn shapes() -> impl Strategy<Value = Shape> {
         level_default: b[5],
         replace_port: b[6],
         one_of_note_mode: b[7],
+        case_insensitive: b[8],
     })
 }
 
@@ -62,6 +67,12 @@ fn schema(shape: &Shape) -> Block {
     if shape.level_default {
         level.plan.default = Some(n(1));
     }
+    let mut name = attr("name", Type::String, Presence::Required);
+    let mut key = attr("key", Type::String, Presence::Required);
+    if shape.case_insensitive {
+        name.plan.semantic_equality = Some(case_insensitive());
+        key.plan.semantic_equality = Some(case_insensitive());
+    }
     let mut same = attr("same", Type::String, Presence::Computed);
     same.plan.same_as = Some("name".into());
     let mut rule = block(
@@ -80,29 +91,28 @@ fn schema(shape: &Shape) -> Block {
         ])];
     }
     block(
-        vec![
-            id,
-            attr("name", Type::String, Presence::Required),
-            size,
-            same,
-        ],
+        vec![id, name, size, same],
         vec![
             nested_block("rule", NestingMode::List, rule),
             nested_block(
                 "tag",
                 NestingMode::Set,
-                block(
-                    vec![attr("key", Type::String, Presence::Required), hash, level],
-                    vec![],
-                ),
+                block(vec![key, hash, level], vec![]),
             ),
         ],
     )
 }
 
+/// Strings compared without regard to case.
+fn case_insensitive() -> crate::schema::SemanticEquality {
+    crate::schema::SemanticEquality::new(|v| v.as_str().map(|s| Value::string(s.to_lowercase())))
+}
+
 #[derive(Clone, Debug)]
 struct Config {
     name: u8,
+    /// `name` and the tags' keys in capitals.
+    upper: bool,
     size: Option<u8>,
     rules: Vec<(u8, Option<u8>, Option<u8>)>,
     tags: Vec<(u8, Option<u8>)>,
@@ -111,6 +121,7 @@ struct Config {
 fn configs() -> impl Strategy<Value = Config> {
     (
         0u8..3,
+        any::<bool>(),
         proptest::option::of(0u8..3),
         proptest::collection::vec(
             (
@@ -122,8 +133,9 @@ fn configs() -> impl Strategy<Value = Config> {
         ),
         proptest::collection::btree_map(0u8..8, proptest::option::of(0u8..3), 0..6),
     )
-        .prop_map(|(name, size, rules, tags)| Config {
+        .prop_map(|(name, upper, size, rules, tags)| Config {
             name,
+            upper,
             size,
             rules,
             tags: tags.into_iter().collect(),
@@ -151,12 +163,20 @@ fn tag_el(key: Value, hash: Value, level: Value) -> Value {
     obj(vec![("key", key), ("hash", hash), ("level", level)])
 }
 
+fn cased(c: &Config, x: &str) -> String {
+    if c.upper {
+        x.to_uppercase()
+    } else {
+        x.to_string()
+    }
+}
+
 fn config_value(c: &Config) -> Value {
     let rule_ty = rule_el(null_n(), null_s(), null_s(), null_s()).ty().clone();
     let tag_ty = tag_el(null_s(), null_s(), null_n()).ty().clone();
     obj(vec![
         ("id", null_s()),
-        ("name", s(&format!("n{}", c.name))),
+        ("name", s(&cased(c, &format!("n{}", c.name)))),
         ("size", opt_n(c.size)),
         ("same", null_s()),
         (
@@ -177,7 +197,9 @@ fn config_value(c: &Config) -> Value {
                 tag_ty,
                 c.tags
                     .iter()
-                    .map(|(key, level)| tag_el(s(&format!("k{key}")), null_s(), opt_n(*level)))
+                    .map(|(key, level)| {
+                        tag_el(s(&cased(c, &format!("k{key}"))), null_s(), opt_n(*level))
+                    })
                     .collect(),
             ),
         ),
@@ -377,9 +399,24 @@ proptest! {
         let updated = plan_or_fail(&b, &state, &c2)?;
         if !(shape.size_default || shape.mode_default || shape.level_default) {
             // Without defaults the engine's own "nothing changes" is core's
-            // proposal equalling the prior state.
-            let proposed = objchange::proposed_new(&schema, &state, &c2);
+            // proposal equalling the prior state; with semantic equality,
+            // its proposal for a configuration in the prior's case.
+            let c2_as_prior = if shape.case_insensitive && second.upper != first.upper {
+                config_value(&Config { upper: first.upper, ..second.clone() })
+            } else {
+                c2.clone()
+            };
+            let proposed = objchange::proposed_new(&schema, &state, &c2_as_prior);
             prop_assert_eq!(updated.planned_state == state, proposed == state);
+        }
+        if shape.case_insensitive {
+            // A name meaning the prior one plans the prior one, and is no
+            // change to replace for.
+            let lower = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_lowercase);
+            let (was, now) = (state.attr("name"), updated.planned_state.attr("name"));
+            if lower(was) == lower(c2.attr("name")) {
+                prop_assert_eq!(now, was);
+            }
         }
         if updated.planned_state != state && updated.requires_replace.is_empty() {
             changed_computed_follow_their_rule(&shape, &state, &updated.planned_state)?;
