@@ -11,6 +11,8 @@ use std::sync::Arc;
 use ctywire::schema::{self as tf, NestingMode, StringKind};
 use ctywire::{Number, Type, Value};
 
+pub use crate::plan_rules::{ReplaceCondition, ReplaceIf};
+
 /// A block: the body of a resource, data source, provider configuration,
 /// nested block or nested-attribute object.
 #[derive(Clone, Debug, Default)]
@@ -200,6 +202,13 @@ pub struct PlanBehaviour {
     /// A computed attribute planned as the value of this sibling attribute
     /// (known whenever the sibling is).
     pub same_as: Option<String>,
+    /// With `requires_replace`: which changes replace (any, without one).
+    pub replace_if: Option<ReplaceIf>,
+    /// The default is this sibling attribute's configured value (or its
+    /// own default, when the configuration leaves it null): unknown while
+    /// that is unknown, none while that is null. terraform-provider-random's
+    /// `numeric`, which defaults to `number`.
+    pub default_from: Option<String>,
 }
 
 /// A rule a configured value must satisfy. Validators see values as
@@ -707,6 +716,7 @@ impl Attribute {
                 (plan.default.is_some(), "a default is only planned"),
                 (plan.keep_state, "state is only kept"),
                 (plan.same_as.is_some(), "`same_as` only plans"),
+                (plan.default_from.is_some(), "a default is only planned"),
             ];
             for (set, what) in declared {
                 if set {
@@ -723,6 +733,46 @@ impl Attribute {
                     d.ty(),
                     self.ty
                 ));
+            }
+        }
+        if let Some(rule) = &plan.replace_if {
+            if !plan.requires_replace {
+                defect(format!(
+                    "`requires_replace({})` is a condition on requires_replace, which is not set",
+                    rule.key()
+                ));
+            }
+            if matches!(rule, ReplaceIf::ValuesNotNull) && !matches!(self.ty, Type::Map(_)) {
+                defect(format!(
+                    "`requires_replace(if_values_not_null)` compares a map's values, but this attribute is a {}",
+                    self.ty
+                ));
+            }
+        }
+        if let Some(source) = &plan.default_from {
+            if plan.default.is_some() {
+                defect(format!(
+                    "the default is both a value and {source:?}'s: declare one"
+                ));
+            }
+            match parent.attribute(source) {
+                None => defect(format!(
+                    "the default is {source:?}'s value, but there is no attribute {source:?} beside it"
+                )),
+                Some(s) if s.name == self.name => {
+                    defect("the default is the attribute's own value".into())
+                }
+                Some(s) if !s.ty.conforms_to(&self.ty) => defect(format!(
+                    "the default is {source:?}'s value, a {}, but this attribute is a {}",
+                    s.ty, self.ty
+                )),
+                Some(s) if s.write_only => defect(format!(
+                    "the default is {source:?}'s value, but {source:?} is write-only: it would be kept in the state"
+                )),
+                Some(s) if s.plan.default_from.is_some() => defect(format!(
+                    "the default is {source:?}'s value, whose own default is another's: name that one"
+                )),
+                Some(_) => {}
             }
         }
         if let Some(sibling) = &plan.same_as {
