@@ -7,6 +7,7 @@
 //! without them, an action's progress, generated configuration,
 //! deprecation messages, and a client that never sends any of it.
 
+mod action_plan;
 mod computed_blocks;
 mod fields_611;
 mod state_store;
