@@ -684,6 +684,28 @@ impl Block {
 }
 
 impl Attribute {
+    /// The attribute `name` beside this one in `parent`, which `key`
+    /// (`same_as`, `default_from`) names to plan this one from: it must
+    /// exist, be another, and have a type this one takes.
+    fn sibling<'p>(
+        &self,
+        parent: &'p Block,
+        key: &str,
+        name: &str,
+    ) -> Result<&'p Attribute, String> {
+        match parent.attribute(name) {
+            None => Err(format!(
+                "`{key}` names {name:?}, which is no attribute beside it"
+            )),
+            Some(s) if s.name == self.name => Err(format!("`{key}` names the attribute itself")),
+            Some(s) if !s.ty.conforms_to(&self.ty) => Err(format!(
+                "`{key}` names {name:?}, a {}, but this attribute is a {}",
+                s.ty, self.ty
+            )),
+            Some(s) => Ok(s),
+        }
+    }
+
     fn check_at(&self, prefix: &str, parent: &Block, found: &mut Vec<String>) {
         let at = format!("{prefix}.{}", self.name);
         let mut defect = |msg: String| found.push(format!("{at}: {msg}"));
@@ -755,39 +777,20 @@ impl Attribute {
                     "the default is both a value and {source:?}'s: declare one"
                 ));
             }
-            match parent.attribute(source) {
-                None => defect(format!(
-                    "the default is {source:?}'s value, but there is no attribute {source:?} beside it"
+            match self.sibling(parent, "default_from", source) {
+                Err(e) => defect(e),
+                Ok(s) if s.write_only => defect(format!(
+                    "`default_from` names {source:?}, which is write-only: its value would be kept in the state"
                 )),
-                Some(s) if s.name == self.name => {
-                    defect("the default is the attribute's own value".into())
-                }
-                Some(s) if !s.ty.conforms_to(&self.ty) => defect(format!(
-                    "the default is {source:?}'s value, a {}, but this attribute is a {}",
-                    s.ty, self.ty
+                Ok(s) if s.plan.default_from.is_some() => defect(format!(
+                    "`default_from` names {source:?}, whose own default is another's: name that one"
                 )),
-                Some(s) if s.write_only => defect(format!(
-                    "the default is {source:?}'s value, but {source:?} is write-only: it would be kept in the state"
-                )),
-                Some(s) if s.plan.default_from.is_some() => defect(format!(
-                    "the default is {source:?}'s value, whose own default is another's: name that one"
-                )),
-                Some(_) => {}
+                Ok(_) => {}
             }
         }
         if let Some(sibling) = &plan.same_as {
-            match parent.attribute(sibling) {
-                None => defect(format!(
-                    "`same_as` names {sibling:?}, which is no attribute beside it"
-                )),
-                Some(s) if s.name == self.name => {
-                    defect("`same_as` names the attribute itself".into())
-                }
-                Some(s) if !s.ty.conforms_to(&self.ty) => defect(format!(
-                    "`same_as` names {sibling:?}, a {}, but this attribute is a {}",
-                    s.ty, self.ty
-                )),
-                Some(_) => {}
+            if let Err(e) = self.sibling(parent, "same_as", sibling) {
+                defect(e);
             }
         }
         check_validators(&self.ty, &self.validators, &mut defect);

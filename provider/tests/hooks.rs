@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
 use ctywire_provider::{
-    async_trait, Builder, Context, Diagnostic, Diagnostics, Framework, Model, ModelPlan, Path,
-    Provider, Resource, Result, Type, Unknowable, Value,
+    async_trait, Builder, Context, Diagnostic, Diagnostics, FnProvider, Framework, Model,
+    ModelPlan, Path, Resource, Result, Type, Unknowable, Value,
 };
 use serde::{Deserialize, Serialize};
 
@@ -61,15 +61,6 @@ fn shrinks(prior: &Value, planned: &Value) -> bool {
 /// for); `hooked_password`: the same with the typed hooks (`hooks`).
 struct Passwords {
     hooks: bool,
-}
-
-#[async_trait]
-impl Provider for Passwords {
-    type Config = NoConfig;
-    type Data = ();
-    async fn configure(&self, _: NoConfig) -> Result<()> {
-        Ok(())
-    }
 }
 
 #[async_trait]
@@ -130,10 +121,13 @@ impl Resource<()> for Passwords {
     }
 }
 
-async fn configured() -> Framework<Passwords> {
-    let framework = Builder::new(Passwords { hooks: false })
-        .resource("random_password", Passwords { hooks: false })
-        .resource("hooked_password", Passwords { hooks: true })
+/// The provider: nothing to configure.
+type Random = Framework<FnProvider<NoConfig, ()>>;
+
+async fn configured() -> Random {
+    let framework = Builder::from_fn(|_: NoConfig| Ok(()))
+        .resource(PLAIN, Passwords { hooks: false })
+        .resource(HOOKED, Passwords { hooks: true })
         .build()
         .expect("a valid schema");
     let empty = Value::object(Vec::<(&str, Value)>::new());
@@ -180,37 +174,24 @@ fn keepers(entries: &[(&str, Option<&str>)]) -> Value {
     .unwrap()
 }
 
-async fn validate(p: &Framework<Passwords>, config: Value) -> Diagnostics {
+async fn validate(p: &Random, config: Value) -> Diagnostics {
     p.validate_resource_config(tf::ValidateResourceConfigRequest {
-        type_name: "hooked_password".into(),
+        type_name: HOOKED.into(),
         config,
         client_capabilities: Default::default(),
     })
     .await
 }
 
-/// Plans `config` from `prior` (null: a create) as `random_password`,
-/// core's proposal being the configuration with the prior's computed
-/// values where it leaves them null.
+/// `random_password`'s and `hooked_password`'s type names.
+const PLAIN: &str = "random_password";
+const HOOKED: &str = "hooked_password";
+
+/// Plans `config` from `prior` (null: a create) as `type_name`, core's
+/// proposal being the configuration with the prior's computed values
+/// where it leaves them null.
 async fn plan(
-    p: &Framework<Passwords>,
-    prior: &Value,
-    config: &Value,
-) -> Result<tf::PlanResourceChangeResponse> {
-    plan_as(p, "random_password", prior, config).await
-}
-
-/// [`plan`] as `hooked_password`.
-async fn plan_hooked(
-    p: &Framework<Passwords>,
-    prior: &Value,
-    config: &Value,
-) -> Result<tf::PlanResourceChangeResponse> {
-    plan_as(p, "hooked_password", prior, config).await
-}
-
-async fn plan_as(
-    p: &Framework<Passwords>,
+    p: &Random,
     type_name: &str,
     prior: &Value,
     config: &Value,
@@ -238,11 +219,13 @@ async fn plan_as(
 }
 
 /// The state applying `config` leaves (a create through the provider).
-async fn applied(p: &Framework<Passwords>, config: &Value) -> Value {
+async fn applied(p: &Random, config: &Value) -> Value {
     let ty = config.ty().clone();
-    let planned = plan(p, &Value::null(ty.clone()), config).await.unwrap();
+    let planned = plan(p, PLAIN, &Value::null(ty.clone()), config)
+        .await
+        .unwrap();
     p.apply_resource_change(tf::ApplyResourceChangeRequest {
-        type_name: "random_password".into(),
+        type_name: PLAIN.into(),
         prior_state: Value::null(ty),
         planned_state: planned.planned_state,
         config: config.clone(),
@@ -299,7 +282,7 @@ async fn typed_validate_is_deferred_while_a_field_that_is_no_unknowable_is_unkno
 async fn typed_modify_plan_changes_a_planned_field_and_marks_one_by_its_path() {
     let p = configured().await;
     let c = with(&config(Value::number(8)), "special", Value::bool(false));
-    let created = plan_hooked(&p, &Value::null(c.ty().clone()), &c)
+    let created = plan(&p, HOOKED, &Value::null(c.ty().clone()), &c)
         .await
         .unwrap();
     assert_eq!(
@@ -310,11 +293,11 @@ async fn typed_modify_plan_changes_a_planned_field_and_marks_one_by_its_path() {
 
     let state = applied(&p, &c).await;
     let special = with(&c, "special", Value::bool(true));
-    let updated = plan_hooked(&p, &state, &special).await.unwrap();
+    let updated = plan(&p, HOOKED, &state, &special).await.unwrap();
     assert_eq!(paths(&updated.requires_replace), [".special"]);
     // Unknown length: the hook leaves the summary to the framework.
     let unknown = with(&c, "length", Value::unknown(Type::Number));
-    let planned = plan_hooked(&p, &state, &unknown).await.unwrap();
+    let planned = plan(&p, HOOKED, &state, &unknown).await.unwrap();
     assert!(!planned.planned_state.attr("summary").unwrap().is_known());
 }
 
@@ -326,7 +309,7 @@ async fn a_plan_hook_reading_an_unknown_into_a_field_that_cannot_hold_it_names_t
         "special",
         Value::unknown(Type::Bool),
     );
-    let err = plan_hooked(&p, &Value::null(c.ty().clone()), &c)
+    let err = plan(&p, HOOKED, &Value::null(c.ty().clone()), &c)
         .await
         .unwrap_err();
     let d = err.iter().next().unwrap();
@@ -350,7 +333,7 @@ async fn requires_replace_if_values_not_null_replaces_only_when_a_non_null_value
     let replaced = |ks: Value| {
         let c = with(&c, "keepers", ks);
         let (p, state) = (&p, &state);
-        async move { paths(&plan(p, state, &c).await.unwrap().requires_replace) }
+        async move { paths(&plan(p, PLAIN, state, &c).await.unwrap().requires_replace) }
     };
     // A null value added, removed or the whole map's nulls dropped: no.
     assert!(replaced(keepers(&[("a", Some("1"))])).await.is_empty());
@@ -380,11 +363,13 @@ async fn requires_replace_empty_as_null_treats_an_empty_string_and_null_alike() 
     );
     let state = applied(&p, &c).await;
     let to = |v: Value| with(&c, "override_special", v);
-    let none = plan(&p, &state, &to(Value::null(Type::String)))
+    let none = plan(&p, PLAIN, &state, &to(Value::null(Type::String)))
         .await
         .unwrap();
     assert!(none.requires_replace.is_empty());
-    let some = plan(&p, &state, &to(Value::string("!"))).await.unwrap();
+    let some = plan(&p, PLAIN, &state, &to(Value::string("!")))
+        .await
+        .unwrap();
     assert_eq!(paths(&some.requires_replace), [".override_special"]);
 }
 
@@ -393,11 +378,15 @@ async fn requires_replace_with_a_condition_in_code_replaces_when_it_says_so() {
     let p = configured().await;
     let c = config(Value::number(8));
     let state = applied(&p, &c).await;
-    let longer = plan(&p, &state, &config(Value::number(12))).await.unwrap();
+    let longer = plan(&p, PLAIN, &state, &config(Value::number(12)))
+        .await
+        .unwrap();
     assert!(longer.requires_replace.is_empty());
-    let shorter = plan(&p, &state, &config(Value::number(6))).await.unwrap();
+    let shorter = plan(&p, PLAIN, &state, &config(Value::number(6)))
+        .await
+        .unwrap();
     assert_eq!(paths(&shorter.requires_replace), [".length"]);
-    let unknown = plan(&p, &state, &config(Value::unknown(Type::Number)))
+    let unknown = plan(&p, PLAIN, &state, &config(Value::unknown(Type::Number)))
         .await
         .unwrap();
     assert_eq!(paths(&unknown.requires_replace), [".length"]);
@@ -410,7 +399,9 @@ async fn a_default_from_another_attribute_follows_its_configured_value() {
     let create = |c: Value| {
         let p = &p;
         async move {
-            let planned = plan(p, &Value::null(c.ty().clone()), &c).await.unwrap();
+            let planned = plan(p, PLAIN, &Value::null(c.ty().clone()), &c)
+                .await
+                .unwrap();
             planned.planned_state.attr("numeric").unwrap().clone()
         }
     };
@@ -427,13 +418,15 @@ async fn a_default_from_another_attribute_follows_its_configured_value() {
 
     // Changing `number` changes the default, in an update too.
     let state = applied(&p, &c).await;
-    let updated = plan(&p, &state, &number(Value::bool(false))).await.unwrap();
+    let updated = plan(&p, PLAIN, &state, &number(Value::bool(false)))
+        .await
+        .unwrap();
     assert_eq!(
         updated.planned_state.attr("numeric"),
         Some(&Value::bool(false))
     );
     // And nothing changed plans the state as it is.
-    let again = plan(&p, &state, &c).await.unwrap();
+    let again = plan(&p, PLAIN, &state, &c).await.unwrap();
     assert_eq!(again.planned_state, state);
 }
 
@@ -448,7 +441,7 @@ fn a_default_from_an_attribute_of_another_type_is_a_schema_error() {
     let err = Mixed::block().check().unwrap_err();
     assert_eq!(
         err,
-        ".label: the default is \"count\"'s value, a number, but this attribute is a string"
+        ".label: `default_from` names \"count\", a number, but this attribute is a string"
     );
 }
 

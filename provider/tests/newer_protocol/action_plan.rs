@@ -7,15 +7,11 @@
 use std::path::Path;
 
 use ctywire_provider::{
-    async_trait, Action, Builder, Context, Diagnostic, Diagnostics, Model, Progress, Provider,
-    Result,
+    async_trait, Action, Builder, Context, Diagnostic, Diagnostics, Model, Progress, Result,
 };
 use serde::{Deserialize, Serialize};
 
-use super::{
-    configure_with, dv, errors, pb, serve_service, Channel, ProviderClient, ProviderService, Type,
-    Value,
-};
+use super::{dv, errors, pb, serve_configured, Channel, ProviderClient, Type, Value};
 
 #[derive(Serialize, Deserialize, Model)]
 struct NoConfig {}
@@ -40,15 +36,6 @@ fn find(command: &str) -> Option<std::path::PathBuf> {
 }
 
 struct Local;
-
-#[async_trait]
-impl Provider for Local {
-    type Config = NoConfig;
-    type Data = ();
-    async fn configure(&self, _: NoConfig) -> Result<()> {
-        Ok(())
-    }
-}
 
 #[async_trait]
 impl Action<()> for Local {
@@ -98,14 +85,11 @@ fn command(c: Value) -> Value {
 }
 
 async fn served() -> ProviderClient<Channel> {
-    let framework = Builder::new(Local)
+    let framework = Builder::from_fn(|_: NoConfig| Ok(()))
         .action("local_command", Local)
         .build()
         .unwrap();
-    let mut client = serve_service(ProviderService::new(framework).into_service()).await;
-    let empty = Value::object(Vec::<(&str, Value)>::new());
-    configure_with(&mut client, &empty, empty.ty()).await;
-    client
+    serve_configured(framework).await
 }
 
 /// The errors of planning `local_command` with `config`, as (summary, path).

@@ -377,6 +377,16 @@ async fn configure(client: &mut ProviderClient<Channel>, t: &Types, seed: u32) {
     configure_with(client, &config, &t.provider).await;
 }
 
+/// Serves `framework`, a provider with nothing to configure, configured.
+async fn serve_configured<P: Provider>(
+    framework: ctywire_provider::Framework<P>,
+) -> ProviderClient<Channel> {
+    let mut client = serve_service(ProviderService::new(framework).into_service()).await;
+    let empty = Value::object(Vec::<(&str, Value)>::new());
+    configure_with(&mut client, &empty, empty.ty()).await;
+    client
+}
+
 /// Configures the provider with `config`, of the provider schema's `ty`.
 async fn configure_with(client: &mut ProviderClient<Channel>, config: &Value, ty: &Type) {
     let resp = client
