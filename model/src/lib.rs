@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod model;
+mod plan_rules;
 pub mod schema;
 mod semantic;
 pub mod timeouts;

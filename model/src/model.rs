@@ -115,11 +115,13 @@ use crate::schema::{Block, SemanticEquality, Validator};
 /// | `description = ".."` | instead of the doc comment |
 /// | `deprecated = "why"` | deprecated, with the reason |
 /// | `requires_replace` | a change replaces the object |
+/// | `requires_replace(if_values_not_null)`, `requires_replace(empty_as_null)`, `requires_replace(if = path::to::f)` | a change replaces the object only when a non-null value of a map changes (plugin-framework's `RequiresReplaceIfValuesNotNull`); not between `""` (or an empty collection) and null; when `f(prior: &Value, planned: &Value) -> bool` says so ([`ReplaceIf`](crate::schema::ReplaceIf)) |
 /// | `identity`, `identity(optional)` | part of the resource's identity (protocol 6.9): see `ctywire_provider::Resource`; `optional` lets an import by identity leave it out |
 /// | `keep_state` | a computed attribute keeps its prior value when the object changes (needs `computed`) |
 /// | `default = expr` | planned when the configuration leaves it null: an expression of the field's type without its `Option` (a string literal for a `String`); needs `computed` |
 /// | `semantic_equality = f` | `f(&T) -> T` (or `f(&str) -> String` for a `String`) gives a value's canonical form, `T` the field's type without its `Option`: a configured value of the prior value's form plans the prior ([`SemanticEquality`]); without it, the type's own rule ([`AttributeType::semantic_equality`]) |
 /// | `timeouts(create = "20m", read, ..)` | on a field `timeouts: Option<Timeouts>` ([`crate::timeouts`]): a single `timeouts` block with these operations (create, read, update, delete), each with its default duration or none; with `nested`, a single nested attribute |
+/// | `default_from(sibling)` | the default is the sibling attribute's configured value, or its own default when it is not set; unknown while that is unknown (Rust name, checked at compile time); needs `computed` |
 /// | `same_as = "sibling"` | a computed attribute planned as a sibling attribute's value (serde's name; checked at compile time) |
 /// | `as = Type` | the schema follows `Type` instead of the field's type (for a field with a serde `with` adapter: `#[model(as = Number)]` on a `BigInt`) |
 /// | `block`, `block(set, min_items = n, max_items = n)` | a nested block; the nesting comes from the type: a model is `Group`, `Option<M>` `Single`, `Vec<M>` `List` (`set` makes it `Set`), `BTreeSet<M>`/`HashSet<M>` `Set`, `BTreeMap<String, M>`/`HashMap<String, M>` `Map` ([`BlockContainer`]) |

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use ctywire::schema::{self as tf, NestingMode, StringKind};
 use ctywire::{Number, Type, Value};
 
+pub use crate::plan_rules::{ReplaceCondition, ReplaceIf};
 pub use crate::semantic::SemanticEquality;
 
 /// A block: the body of a resource, data source, provider configuration,
@@ -210,6 +211,13 @@ pub struct PlanBehaviour {
     /// When a configured value means the same as the prior one, so that
     /// the plan keeps the prior (its field's or its type's rule).
     pub semantic_equality: Option<SemanticEquality>,
+    /// With `requires_replace`: which changes replace (any, without one).
+    pub replace_if: Option<ReplaceIf>,
+    /// The default is this sibling attribute's configured value (or its
+    /// own default, when the configuration leaves it null): unknown while
+    /// that is unknown, none while that is null. terraform-provider-random's
+    /// `numeric`, which defaults to `number`.
+    pub default_from: Option<String>,
 }
 
 /// A rule a configured value must satisfy. Validators see values as
@@ -702,6 +710,28 @@ impl Block {
 }
 
 impl Attribute {
+    /// The attribute `name` beside this one in `parent`, which `key`
+    /// (`same_as`, `default_from`) names to plan this one from: it must
+    /// exist, be another, and have a type this one takes.
+    fn sibling<'p>(
+        &self,
+        parent: &'p Block,
+        key: &str,
+        name: &str,
+    ) -> Result<&'p Attribute, String> {
+        match parent.attribute(name) {
+            None => Err(format!(
+                "`{key}` names {name:?}, which is no attribute beside it"
+            )),
+            Some(s) if s.name == self.name => Err(format!("`{key}` names the attribute itself")),
+            Some(s) if !s.ty.conforms_to(&self.ty) => Err(format!(
+                "`{key}` names {name:?}, a {}, but this attribute is a {}",
+                s.ty, self.ty
+            )),
+            Some(s) => Ok(s),
+        }
+    }
+
     fn check_at(&self, prefix: &str, parent: &Block, found: &mut Vec<String>) {
         let at = format!("{prefix}.{}", self.name);
         let mut defect = |msg: String| found.push(format!("{at}: {msg}"));
@@ -734,6 +764,7 @@ impl Attribute {
                 (plan.default.is_some(), "a default is only planned"),
                 (plan.keep_state, "state is only kept"),
                 (plan.same_as.is_some(), "`same_as` only plans"),
+                (plan.default_from.is_some(), "a default is only planned"),
             ];
             for (set, what) in declared {
                 if set {
@@ -752,19 +783,40 @@ impl Attribute {
                 ));
             }
         }
+        if let Some(rule) = &plan.replace_if {
+            if !plan.requires_replace {
+                defect(format!(
+                    "`requires_replace({})` is a condition on requires_replace, which is not set",
+                    rule.key()
+                ));
+            }
+            if matches!(rule, ReplaceIf::ValuesNotNull) && !matches!(self.ty, Type::Map(_)) {
+                defect(format!(
+                    "`requires_replace(if_values_not_null)` compares a map's values, but this attribute is a {}",
+                    self.ty
+                ));
+            }
+        }
+        if let Some(source) = &plan.default_from {
+            if plan.default.is_some() {
+                defect(format!(
+                    "the default is both a value and {source:?}'s: declare one"
+                ));
+            }
+            match self.sibling(parent, "default_from", source) {
+                Err(e) => defect(e),
+                Ok(s) if s.write_only => defect(format!(
+                    "`default_from` names {source:?}, which is write-only: its value would be kept in the state"
+                )),
+                Ok(s) if s.plan.default_from.is_some() => defect(format!(
+                    "`default_from` names {source:?}, whose own default is another's: name that one"
+                )),
+                Ok(_) => {}
+            }
+        }
         if let Some(sibling) = &plan.same_as {
-            match parent.attribute(sibling) {
-                None => defect(format!(
-                    "`same_as` names {sibling:?}, which is no attribute beside it"
-                )),
-                Some(s) if s.name == self.name => {
-                    defect("`same_as` names the attribute itself".into())
-                }
-                Some(s) if !s.ty.conforms_to(&self.ty) => defect(format!(
-                    "`same_as` names {sibling:?}, a {}, but this attribute is a {}",
-                    s.ty, self.ty
-                )),
-                Some(_) => {}
+            if let Err(e) = self.sibling(parent, "same_as", sibling) {
+                defect(e);
             }
         }
         check_validators(&self.ty, &self.validators, &mut defect);

@@ -56,6 +56,19 @@ pub trait Action<D: Send + Sync + 'static>: Send + Sync + 'static {
         let _ = config;
         Diagnostics::new()
     }
+
+    /// Checks at plan (`PlanAction`), after the model's validators and
+    /// [`validate`](Self::validate) pass there, with the provider's data:
+    /// what only the provider can tell before the action runs (that a
+    /// program it will start exists, say). Errors stop the plan; warnings
+    /// go with it. A field that may be unknown is an
+    /// [`Unknowable`](ctywire::Unknowable); while the configuration holds
+    /// an unknown in one that is not, the check is deferred (not called).
+    /// Not called at `terraform validate`. Default: none.
+    async fn plan(&self, ctx: &Context<D>, config: Self::Config) -> Diagnostics {
+        let _ = (ctx, config);
+        Diagnostics::new()
+    }
 }
 
 /// Where an [`Action`] reports how it goes: bounded (a message waits while

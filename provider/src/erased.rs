@@ -372,6 +372,7 @@ where
 #[async_trait::async_trait]
 pub(crate) trait AnyAction<D>: Send + Sync {
     fn validate(&self, config: &Value) -> Diagnostics;
+    async fn plan(&self, ctx: &Context<D>, config: &Value) -> Diagnostics;
     async fn invoke(
         &self,
         ctx: &Context<D>,
@@ -388,6 +389,14 @@ where
 {
     fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
+    }
+
+    async fn plan(&self, ctx: &Context<D>, config: &Value) -> Diagnostics {
+        match ctywire::from_value::<A::Config>(config) {
+            Ok(config) => self.0.plan(ctx, config).await,
+            // Deferred, as `check_model` defers a check.
+            Err(_) => Diagnostics::new(),
+        }
     }
 
     async fn invoke(

@@ -22,6 +22,7 @@ mod function;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+mod hooks;
 mod identity;
 mod list;
 // The schema half lives in ctywire-model (no gRPC there, for Seasonings
@@ -52,6 +53,7 @@ pub use data_source::DataSource;
 pub use dynamic::{DynDataSource, DynFunction, DynResource};
 pub use ephemeral::{EphemeralResource, Opened, Renewed};
 pub use function::Function;
+pub use hooks::ModelPlan;
 pub use identity::Identity;
 pub use list::{ListResource, Listing};
 /// The `log` crate: its macros' events reach Terraform's log (`TF_LOG`)

@@ -4,6 +4,7 @@ use ctywire::Value;
 use ctywire_tfplugin6::{Diagnostic, Diagnostics, MoveResourceStateRequest, RawState};
 
 use crate::context::Context;
+use crate::hooks::ModelPlan;
 use crate::identity::Identity;
 use crate::model::Model;
 use crate::plan_hook::PlanChange;
@@ -13,7 +14,12 @@ use crate::upgrade::StateUpgraders;
 /// operations on it. Planning is the framework's: computed attributes the
 /// configuration leaves null become unknown when the object changes,
 /// unless declared otherwise on the model (`keep_state`, `same_as`,
-/// `default`), and `requires_replace` attributes replace it.
+/// `default`, `default_from`), and `requires_replace` attributes replace
+/// it (on a condition, with `requires_replace(..)`). The hooks,
+/// [`validate_model`](Self::validate_model) and
+/// [`modify_plan_model`](Self::modify_plan_model), see the model (their
+/// raw forms, `validate` and `modify_plan`, the values); see
+/// [the order of planning](Self::modify_plan#the-order-of-planning).
 ///
 /// `D` is the provider's [`Data`](crate::Provider::Data).
 ///
@@ -194,19 +200,94 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         )))
     }
 
-    /// Cross-attribute checks beyond the model's validators, on
-    /// configuration that may hold unknowns. Default: none.
+    /// Checks beyond the model's validators, on the raw configuration,
+    /// which may hold unknowns: for a model holding `Value`s. Runs after
+    /// the model's validators; both run at `terraform validate` and again
+    /// at plan, with what is known then. Default:
+    /// [`validate_model`](Self::validate_model).
     fn validate(&self, config: &Value) -> Diagnostics {
+        crate::hooks::check_model(config, |m| self.validate_model(m))
+    }
+
+    /// Checks beyond the model's validators, on the configuration read as
+    /// the model. A field that may be unknown is an
+    /// [`Unknowable`](ctywire::Unknowable); while the configuration holds
+    /// an unknown in a field that is not, the check is deferred (not
+    /// called), as an unknown defers the model's validators. Default:
+    /// none.
+    fn validate_model(&self, config: Self::Model) -> Diagnostics {
         let _ = config;
         Diagnostics::new()
     }
 
-    /// Adjusts the framework's plan (after its rules, before its checks).
-    /// Default: the framework's plan as it is.
+    /// Adjusts the framework's plan, on raw values: for a model holding
+    /// `Value`s. Default: [`modify_plan_model`](Self::modify_plan_model).
+    ///
+    /// # The order of planning
+    /// For an object created or updated (a destroy is planned null, and
+    /// no hook is called):
+    /// 1. the framework's rules, in one walk of the schema: write-only
+    ///    attributes plan null; an attribute the configuration leaves
+    ///    null takes its `default`, or its `default_from` sibling's
+    ///    configured value; when that proposal equals the prior state,
+    ///    the plan is the prior state; otherwise a computed attribute left
+    ///    null is planned by `same_as`, `keep_state` or as unknown; last,
+    ///    each `requires_replace` attribute whose planned value differs
+    ///    from the prior one is marked, when its `requires_replace(..)`
+    ///    condition (if any) says so;
+    /// 2. this hook (or [`modify_plan_model`](Self::modify_plan_model)),
+    ///    which sees that plan and its replacements and may change both;
+    ///    an error in its diagnostics stops the plan;
+    /// 3. the framework's checks of the final plan, core's
+    ///    `AssertPlanValid`, each failure at its path.
     async fn modify_plan(
         &self,
         ctx: &Context<D>,
         plan: &mut PlanChange,
+    ) -> Result<(), Diagnostics> {
+        self.modify_plan_model(ctx, &mut ModelPlan::new(plan)).await
+    }
+
+    /// Adjusts the framework's plan, through the model: reads the
+    /// configuration, prior and planned state as models, may replace the
+    /// planned one and mark fields as replacing the object (by the
+    /// model's `field_paths()`). Runs where
+    /// [`modify_plan`](Self::modify_plan#the-order-of-planning) runs.
+    /// Default: the framework's plan as it is.
+    ///
+    /// ```
+    /// use ctywire_provider::{async_trait, Context, Diagnostics, Model, ModelPlan, Resource, Result};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[derive(Serialize, Deserialize, Model)]
+    /// struct Disk {
+    ///     size: u64,
+    /// }
+    ///
+    /// struct Disks;
+    ///
+    /// #[async_trait]
+    /// impl Resource<()> for Disks {
+    ///     type Model = Disk;
+    ///     # async fn create(&self, _: &Context<()>, p: Disk) -> Result<Disk> { Ok(p) }
+    ///     # async fn read(&self, _: &Context<()>, s: Disk) -> Result<Option<Disk>> { Ok(Some(s)) }
+    ///     # async fn update(&self, _: &Context<()>, _: Disk, p: Disk) -> Result<Disk> { Ok(p) }
+    ///     # async fn delete(&self, _: &Context<()>, _: Disk) -> Result<()> { Ok(()) }
+    ///     // A disk grows in place; shrinking it makes a new one.
+    ///     async fn modify_plan_model(&self, _: &Context<()>, plan: &mut ModelPlan<'_, Disk>) -> Result<()> {
+    ///         if let Some(prior) = plan.prior()? {
+    ///             if plan.planned()?.size < prior.size {
+    ///                 plan.require_replace(Disk::field_paths().size);
+    ///             }
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    /// ```
+    async fn modify_plan_model(
+        &self,
+        ctx: &Context<D>,
+        plan: &mut ModelPlan<'_, Self::Model>,
     ) -> Result<(), Diagnostics> {
         let _ = (ctx, plan);
         Ok(())

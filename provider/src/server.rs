@@ -592,13 +592,21 @@ impl<P: Provider> tf::Provider for Framework<P> {
     }
 
     /// Planning an action checks its configuration again (it may hold
-    /// values unknown at validation): the model's rules and the action's.
+    /// values unknown at validation): the model's rules and the action's,
+    /// then, when they pass, the action's plan hook.
     async fn plan_action(
         &self,
         req: tf::PlanActionRequest,
     ) -> Result<tf::PlanActionResponse, Diagnostics> {
         let k = find(&self.actions, "action", &req.action_type)?;
-        let diagnostics = Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config));
+        let mut diagnostics =
+            Self::validate_with(&k.block, &req.config, k.imp.validate(&req.config));
+        if !diagnostics.has_errors() {
+            let ctx = self.context(&req.action_type)?;
+            for d in k.imp.plan(&ctx, &req.config).await.into_vec() {
+                diagnostics.push(d);
+            }
+        }
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }

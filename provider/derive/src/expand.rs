@@ -12,7 +12,7 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident};
 
-use crate::model_attrs::{self, FieldSpec, Kind, OneOfValue, Rule};
+use crate::model_attrs::{self, FieldSpec, Kind, OneOfValue, ReplaceIf, Rule};
 use crate::serde_attrs;
 
 /// The path the generated code names the model crate by, found in the
@@ -75,6 +75,9 @@ struct Field {
     inner: TokenStream,
     doc: String,
     spec: FieldSpec,
+    /// `default_from(a)`'s field, by serde's name (resolved once all
+    /// fields are known).
+    default_from: Option<String>,
 }
 
 /// Joins errors so that every one is reported at once.
@@ -209,6 +212,7 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             inner: spell_self(strip_option(&schema_ty).to_token_stream(), name),
             doc: model_attrs::doc(&f.attrs),
             spec,
+            default_from: None,
         });
     }
     errors.finish()?;
@@ -237,6 +241,12 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         }
     }
     let combinations = combinations(&struct_spec, &model, &skipped, &mut errors);
+    let sources: Vec<Option<String>> = (model.iter())
+        .map(|f| default_source(f, &model, &skipped, &mut errors))
+        .collect();
+    for (f, source) in model.iter_mut().zip(sources) {
+        f.default_from = source;
+    }
     errors.finish()?;
 
     let asserts = model.iter().map(assertions);
@@ -248,9 +258,11 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
         quote! { __block.deprecation_message = ::core::option::Option::Some(::std::string::String::from(#d)); }
     });
     let p = model_crate();
+    let paths = field_paths(name, &model);
     Ok(quote! {
         const _: () = {
             #(#asserts)*
+            #paths
 
             impl #p::Model for #name {
                 fn block() -> #p::schema::Block {
@@ -281,6 +293,36 @@ pub fn derive(input: DeriveInput) -> syn::Result<TokenStream> {
             }
         };
     })
+}
+
+/// The model's `field_paths()`: a struct with a `Path` per field, by its Rust
+/// name, so a plan hook names an attribute checked by the compiler, and by
+/// serde's name in the path. Declared inside the derive's `const _` block,
+/// so it takes no name beside the model.
+fn field_paths(name: &Ident, model: &[Field]) -> TokenStream {
+    let p = model_crate();
+    let idents: Vec<Ident> = (model.iter())
+        .map(|f| Ident::new_raw(&f.ident, f.name_span))
+        .collect();
+    let names = model.iter().map(|f| &f.name);
+    let docs = model.iter().map(|f| format!("`.{}`", f.name));
+    quote! {
+        /// The paths of a model's attributes and blocks, by field.
+        pub struct __FieldPaths {
+            #( #[doc = #docs] pub #idents: #p::ctywire::Path, )*
+        }
+
+        impl #name {
+            /// The path of each attribute and block of this model, by its
+            /// field (serde's name in the path): `field_paths().key` is
+            /// `.key` (in a nested block, relative to it).
+            pub fn field_paths() -> __FieldPaths {
+                __FieldPaths {
+                    #( #idents: #p::ctywire::Path::root().attr(#names), )*
+                }
+            }
+        }
+    }
 }
 
 /// The statements that add the struct's `exactly_one_of(..)` and
@@ -387,6 +429,38 @@ fn resolve(
     ok.then_some(names)
 }
 
+/// The schema name of the field `default_from(..)` names on `f`, after
+/// reporting a name that is no field, more than one name, or a nested
+/// block (a default is an attribute's value).
+fn default_source(
+    f: &Field,
+    model: &[Field],
+    skipped: &[String],
+    errors: &mut Errors,
+) -> Option<String> {
+    let (key, idents) = f.spec.default_from.as_ref()?;
+    let names = resolve(key, idents, Some(f), model, skipped, errors)?;
+    if names.len() != 1 {
+        errors.at(
+            key.span(),
+            "`default_from` names one field: `default_from(other)`",
+        );
+        return None;
+    }
+    let source = model.iter().find(|g| g.name == names[0])?;
+    if matches!(source.spec.kind, Some(Kind::Block { .. })) {
+        errors.at(
+            idents[0].span(),
+            format!(
+                "`default_from` names `{}`, a nested block: it must name an attribute",
+                source.ident
+            ),
+        );
+        return None;
+    }
+    names.into_iter().next()
+}
+
 /// What cannot be declared together, or on this kind of field.
 fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
     let s = &f.spec;
@@ -424,6 +498,7 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (s.variadic, "variadic"),
             (s.default.as_ref().map(|d| d.span()), "default"),
             (s.same_as.as_ref().map(|l| l.span()), "same_as"),
+            (s.default_from.as_ref().map(|d| d.0.span()), "default_from"),
         ];
         if let Some((span, _)) = s.identity {
             errors.at(
@@ -468,6 +543,10 @@ fn check_field(f: &Field, names: &BTreeMap<&str, &Field>, errors: &mut Errors) {
             (
                 s.same_as.as_ref().map(|l| l.span()),
                 "`same_as` plans a value the provider computes",
+            ),
+            (
+                s.default_from.as_ref().map(|d| d.0.span()),
+                "a default is planned by the provider",
             ),
         ];
         for (span, what) in needs_computed {
@@ -655,6 +734,20 @@ fn build_field(f: &Field) -> TokenStream {
             }
             if s.requires_replace.is_some() {
                 sets.extend(quote!(__a.plan.requires_replace = true;));
+            }
+            if let Some(condition) = &s.replace_if {
+                let r = quote!(#p::schema::ReplaceIf);
+                let condition = match condition {
+                    ReplaceIf::ValuesNotNull(span) => quote_spanned!(*span=> #r::ValuesNotNull),
+                    ReplaceIf::EmptyAsNull(span) => quote_spanned!(*span=> #r::EmptyAsNull),
+                    ReplaceIf::If(path) => quote_spanned!(path.span()=> #r::custom(#path)),
+                };
+                sets.extend(
+                    quote!(__a.plan.replace_if = ::core::option::Option::Some(#condition);),
+                );
+            }
+            if let Some(source) = &f.default_from {
+                sets.extend(quote!(__a.plan.default_from = ::core::option::Option::Some(::std::string::String::from(#source));));
             }
             if s.keep_state.is_some() {
                 sets.extend(quote!(__a.plan.keep_state = true;));

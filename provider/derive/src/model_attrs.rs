@@ -8,7 +8,7 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, Ident, Lit, LitBool, LitInt, LitStr, Token};
 
 /// Every key a field's `#[model(..)]` takes, for the error on any other.
-const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, keep_state, default, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate, conflicts_with, also_requires, variadic, semantic_equality, timeouts";
+const FIELD_KEYS: &str = "required, optional, computed, sensitive, write_only, description, deprecated, requires_replace, requires_replace(..), keep_state, default, default_from, same_as, as, identity, block, nested, range, length, pattern, one_of, each, validate, conflicts_with, also_requires, variadic, semantic_equality, timeouts";
 
 /// What a field is in the schema, when it is not an attribute.
 pub enum Kind {
@@ -41,6 +41,16 @@ pub enum Rule {
     Validate(syn::Path),
 }
 
+/// `requires_replace(..)`: the condition on which a change replaces.
+pub enum ReplaceIf {
+    /// `if_values_not_null`.
+    ValuesNotNull(Span),
+    /// `empty_as_null`.
+    EmptyAsNull(Span),
+    /// `if = path::to::f`.
+    If(syn::Path),
+}
+
 /// A literal in `one_of(..)`.
 pub enum OneOfValue {
     Str(LitStr),
@@ -64,6 +74,10 @@ pub struct FieldSpec {
     pub description: Option<LitStr>,
     pub deprecated: Option<LitStr>,
     pub requires_replace: Option<Span>,
+    /// `requires_replace(..)`'s condition.
+    pub replace_if: Option<ReplaceIf>,
+    /// `default_from(a)`: the key and the field named.
+    pub default_from: Option<(Ident, Vec<Ident>)>,
     pub keep_state: Option<Span>,
     /// `variadic`: a function's last parameter takes the trailing
     /// arguments.
@@ -239,7 +253,37 @@ fn item(input: ParseStream, spec: &mut FieldSpec) -> syn::Result<()> {
         "computed" => flag(&mut spec.computed),
         "sensitive" => flag(&mut spec.sensitive),
         "write_only" => flag(&mut spec.write_only),
-        "requires_replace" => flag(&mut spec.requires_replace),
+        "requires_replace" => {
+            flag(&mut spec.requires_replace)?;
+            if input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in input);
+                let k = Ident::parse_any(&content)?;
+                let condition = match k.to_string().as_str() {
+                    "if_values_not_null" => ReplaceIf::ValuesNotNull(k.span()),
+                    "empty_as_null" => ReplaceIf::EmptyAsNull(k.span()),
+                    "if" => {
+                        content.parse::<Token![=]>()?;
+                        ReplaceIf::If(content.parse()?)
+                    }
+                    other => {
+                        return Err(syn::Error::new(
+                            k.span(),
+                            format!("unknown requires_replace condition `{other}`: expected if_values_not_null, empty_as_null or `if = path::to::f`"),
+                        ))
+                    }
+                };
+                if !content.is_empty() {
+                    return Err(content.error("requires_replace takes one condition"));
+                }
+                spec.replace_if = Some(condition);
+            }
+            Ok(())
+        }
+        "default_from" => {
+            let names = field_names(input, &key)?;
+            set_once(&mut spec.default_from, (key.clone(), names), &key)
+        }
         "keep_state" => flag(&mut spec.keep_state),
         "variadic" => flag(&mut spec.variadic),
         "description" => {

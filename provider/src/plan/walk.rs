@@ -113,7 +113,17 @@ impl<'a> Walk<'a> {
                 .attr(&attr.name)
                 .ok_or_else(|| self.shape_error(&format!("no attribute {:?}", attr.name)))?;
             self.trail.push(Step::Attr(&attr.name));
-            let v = self.attribute(attr, prior.keep.is_some(), prior.attr(&attr.name), c, depth);
+            let from = self.default_from(block, attr, config);
+            let v = from.and_then(|from| {
+                self.attribute(
+                    attr,
+                    prior.keep.is_some(),
+                    prior.attr(&attr.name),
+                    c,
+                    from,
+                    depth,
+                )
+            });
             self.trail.pop();
             let v = v?;
             same_as |= v.is_none();
@@ -125,7 +135,8 @@ impl<'a> Walk<'a> {
         if self.mode == Mode::Mark {
             if let Some(p) = prior.pair {
                 for (attr, v) in block.attributes.iter().zip(&values) {
-                    if attr.plan.requires_replace && p.attr(&attr.name) != v.as_ref() {
+                    if attr.plan.requires_replace && replaces(attr, p.attr(&attr.name), v.as_ref())
+                    {
                         self.trail.push(Step::Attr(&attr.name));
                         self.replace.push(self.trail.path());
                         self.trail.pop();
@@ -191,6 +202,7 @@ impl<'a> Walk<'a> {
         has_keep: bool,
         prior: Prior<'a>,
         config: &'a Value,
+        default_from: Option<&'a Value>,
         depth: usize,
     ) -> Planning<Option<Value>> {
         // A nested attribute's null configuration carries the attribute's
@@ -199,7 +211,7 @@ impl<'a> Walk<'a> {
             Some(_) => config.ty().clone(),
             None => attr.ty.clone(),
         };
-        match self.rule(attr, config)? {
+        match self.rule(attr, config, default_from)? {
             Rule::WriteOnly => return Ok(Some(Value::null(declared()))),
             Rule::Config => {
                 return Ok(Some(semantic::configured(attr, prior.pair, config).clone()))
@@ -229,9 +241,15 @@ impl<'a> Walk<'a> {
         })
     }
 
-    /// Which rule plans `attr` given its configuration: the one place both
-    /// passes read it from.
-    pub(super) fn rule(&self, attr: &'a Attribute, config: &Value) -> Planning<Rule<'a>> {
+    /// Which rule plans `attr` given its configuration (and the default
+    /// its `default_from` gives, [`default_from`](Self::default_from)):
+    /// the one place both passes read it from.
+    pub(super) fn rule(
+        &self,
+        attr: &'a Attribute,
+        config: &Value,
+        default_from: Option<&'a Value>,
+    ) -> Planning<Rule<'a>> {
         if attr.write_only {
             return Ok(Rule::WriteOnly);
         }
@@ -241,7 +259,7 @@ impl<'a> Walk<'a> {
                 None => Rule::Config,
             });
         }
-        if let Some(default) = &attr.plan.default {
+        if let Some(default) = attr.plan.default.as_ref().or(default_from) {
             let declared = match attr.nested {
                 Some(_) => config.ty(),
                 None => &attr.ty,
@@ -287,7 +305,8 @@ impl<'a> Walk<'a> {
                 .ok_or_else(|| self.shape_error(&format!("no attribute {:?}", attr.name)))?;
             let p = prior.attr(&attr.name);
             self.trail.push(Step::Attr(&attr.name));
-            let same = self.same_attribute(attr, p, c, depth);
+            let from = self.default_from(block, attr, config);
+            let same = from.and_then(|from| self.same_attribute(attr, p, c, from, depth));
             self.trail.pop();
             if !same? {
                 return Ok(false);
@@ -325,9 +344,10 @@ impl<'a> Walk<'a> {
         attr: &'a Attribute,
         prior: Option<&'a Value>,
         config: &'a Value,
+        default_from: Option<&'a Value>,
         depth: usize,
     ) -> Planning<bool> {
-        Ok(match self.rule(attr, config)? {
+        Ok(match self.rule(attr, config, default_from)? {
             Rule::WriteOnly => prior.is_some_and(Value::is_null),
             Rule::Config => prior == Some(semantic::configured(attr, prior, config)),
             Rule::Default(d) => prior == Some(d),
@@ -377,6 +397,37 @@ impl<'a> Walk<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// The default `attr` takes from a sibling (`default_from`) in the
+    /// object configured as `config`: the sibling's configured value, or
+    /// its own default when the configuration leaves it null; `None` when
+    /// neither is set (an unknown is a default not yet known). The source
+    /// is read from the configuration, not the plan, so the default is
+    /// what the user wrote (terraform-provider-random's `numeric`).
+    pub(super) fn default_from(
+        &self,
+        block: &'a Block,
+        attr: &Attribute,
+        config: &'a Value,
+    ) -> Planning<Option<&'a Value>> {
+        let Some(name) = &attr.plan.default_from else {
+            return Ok(None);
+        };
+        let Some(source) = block.attribute(name) else {
+            return Err(self.schema_error(&format!(
+                "{} defaults to the value of {name:?}, which is not an attribute beside it",
+                attr.name
+            )));
+        };
+        let c = config
+            .attr(name)
+            .ok_or_else(|| self.shape_error(&format!("no attribute {name:?}")))?;
+        Ok(if c.is_null() {
+            source.plan.default.as_ref()
+        } else {
+            Some(c)
+        })
     }
 
     /// Gives each attribute planned as a sibling's value (`same_as`) that
@@ -462,6 +513,20 @@ impl<'a> Walk<'a> {
             ),
         )
     }
+}
+
+/// Whether the change of the `requires_replace` attribute `attr` from
+/// `prior` to `planned` replaces the object: any change does (an unknown
+/// counts as one), unless its `replace_if` condition says otherwise.
+fn replaces(attr: &Attribute, prior: Option<&Value>, planned: Option<&Value>) -> bool {
+    if prior == planned {
+        return false;
+    }
+    let Some(rule) = &attr.plan.replace_if else {
+        return true;
+    };
+    let null = Value::null(attr.ty.clone());
+    rule.replaces(prior.unwrap_or(&null), planned.unwrap_or(&null))
 }
 
 /// Core's `optionalValueNotComputable`: whether a prior value of an

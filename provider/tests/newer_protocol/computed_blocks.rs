@@ -9,8 +9,7 @@ use ctywire_provider::{async_trait, Builder, Context, Model, Provider, Resource,
 use serde::{Deserialize, Serialize};
 
 use super::{
-    assert_no_errors, configure_with, dv, errors, pb, serve_service, Channel, ProviderClient,
-    ProviderService, Type, Value,
+    assert_no_errors, dv, errors, pb, serve_configured, Channel, ProviderClient, Type, Value,
 };
 
 #[derive(Serialize, Deserialize, Model)]
@@ -114,10 +113,7 @@ async fn served() -> ProviderClient<Channel> {
         .resource("jobs_job", Jobs)
         .build()
         .unwrap();
-    let mut client = serve_service(ProviderService::new(framework).into_service()).await;
-    let empty = Value::object(Vec::<(&str, Value)>::new());
-    configure_with(&mut client, &empty, empty.ty()).await;
-    client
+    serve_configured(framework).await
 }
 
 /// Plans `config` from `prior`, as core proposes (the prior's computed

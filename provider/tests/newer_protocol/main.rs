@@ -7,6 +7,7 @@
 //! without them, an action's progress, generated configuration,
 //! deprecation messages, and a client that never sends any of it.
 
+mod action_plan;
 mod computed_blocks;
 mod fields_611;
 mod private_state;
@@ -375,6 +376,16 @@ fn assert_no_errors(ds: &[pb::Diagnostic]) {
 async fn configure(client: &mut ProviderClient<Channel>, t: &Types, seed: u32) {
     let config = Value::object([("seed", Value::number(seed))]);
     configure_with(client, &config, &t.provider).await;
+}
+
+/// Serves `framework`, a provider with nothing to configure, configured.
+async fn serve_configured<P: Provider>(
+    framework: ctywire_provider::Framework<P>,
+) -> ProviderClient<Channel> {
+    let mut client = serve_service(ProviderService::new(framework).into_service()).await;
+    let empty = Value::object(Vec::<(&str, Value)>::new());
+    configure_with(&mut client, &empty, empty.ty()).await;
+    client
 }
 
 /// Configures the provider with `config`, of the provider schema's `ty`.

@@ -6,11 +6,16 @@
 //! `AssertPlanValid`, and the applied state core's
 //! `AssertObjectCompatible` with its plan. A changed object's
 //! computed-only attributes are unknown, or kept with `keep_state`.
+//! Conditional replacement (`keepers` replacing only when a non-null
+//! value changes, a rule's `note` with "" and null alike) and a default
+//! from another attribute (`numeric` from `size`) hold the same.
 
 use proptest::prelude::*;
 
 use super::*;
-use crate::schema::Combination;
+use std::collections::BTreeMap;
+
+use crate::schema::{Combination, ReplaceIf};
 use crate::validate::validate;
 
 #[derive(Clone, Debug)]
@@ -30,10 +35,16 @@ struct Shape {
     /// (semantic equality): a configuration in another case plans the
     /// prior value, and a tag by meaning continues its prior element.
     case_insensitive: bool,
+    /// A rule's `note` requires replacement, "" and null alike.
+    replace_note: bool,
+    /// `keepers` requires replacement when a non-null value changes.
+    replace_keepers: bool,
+    /// `numeric` defaults to `size`'s configured value (or its default).
+    numeric_from_size: bool,
 }
 
 fn shapes() -> impl Strategy<Value = Shape> {
-    (any::<[bool; 9]>()).prop_map(|b| Shape {
+    (any::<[bool; 12]>()).prop_map(|b| Shape {
         keep_id: b[0],
         size_default: b[1],
         keep_rid: b[2],
@@ -43,6 +54,9 @@ fn shapes() -> impl Strategy<Value = Shape> {
         replace_port: b[6],
         one_of_note_mode: b[7],
         case_insensitive: b[8],
+        replace_note: b[9],
+        replace_keepers: b[10],
+        numeric_from_size: b[11],
     })
 }
 
@@ -75,15 +89,21 @@ fn schema(shape: &Shape) -> Block {
     }
     let mut same = attr("same", Type::String, Presence::Computed);
     same.plan.same_as = Some("name".into());
-    let mut rule = block(
-        vec![
-            port,
-            attr("note", Type::String, Presence::Optional),
-            rid,
-            mode,
-        ],
-        vec![],
-    );
+    let mut note = attr("note", Type::String, Presence::Optional);
+    if shape.replace_note {
+        note.plan.requires_replace = true;
+        note.plan.replace_if = Some(ReplaceIf::EmptyAsNull);
+    }
+    let mut keepers = attr("keepers", Type::map(Type::String), Presence::Optional);
+    if shape.replace_keepers {
+        keepers.plan.requires_replace = true;
+        keepers.plan.replace_if = Some(ReplaceIf::ValuesNotNull);
+    }
+    let mut numeric = attr("numeric", Type::Number, Presence::OptionalComputed);
+    if shape.numeric_from_size {
+        numeric.plan.default_from = Some("size".into());
+    }
+    let mut rule = block(vec![port, note, rid, mode], vec![]);
     if shape.one_of_note_mode {
         rule.combinations = vec![Combination::ExactlyOneOf(vec![
             "note".into(),
@@ -91,7 +111,7 @@ fn schema(shape: &Shape) -> Block {
         ])];
     }
     block(
-        vec![id, name, size, same],
+        vec![id, name, size, same, keepers, numeric],
         vec![
             nested_block("rule", NestingMode::List, rule),
             nested_block(
@@ -114,6 +134,8 @@ struct Config {
     /// `name` and the tags' keys in capitals.
     upper: bool,
     size: Option<u8>,
+    keepers: Option<BTreeMap<u8, Option<u8>>>,
+    numeric: Option<u8>,
     rules: Vec<(u8, Option<u8>, Option<u8>)>,
     tags: Vec<(u8, Option<u8>)>,
 }
@@ -132,18 +154,36 @@ fn configs() -> impl Strategy<Value = Config> {
             0..5,
         ),
         proptest::collection::btree_map(0u8..8, proptest::option::of(0u8..3), 0..6),
+        proptest::option::of(proptest::collection::btree_map(
+            0u8..3,
+            proptest::option::of(0u8..2),
+            0..3,
+        )),
+        proptest::option::of(0u8..3),
     )
-        .prop_map(|(name, upper, size, rules, tags)| Config {
-            name,
-            upper,
-            size,
-            rules,
-            tags: tags.into_iter().collect(),
-        })
+        .prop_map(
+            |(name, upper, size, rules, tags, keepers, numeric)| Config {
+                name,
+                upper,
+                size,
+                keepers,
+                numeric,
+                rules,
+                tags: tags.into_iter().collect(),
+            },
+        )
 }
 
 fn opt_s(v: Option<u8>) -> Value {
     v.map_or_else(null_s, |x| s(&format!("v{x}")))
+}
+
+/// A rule's note: `Some(0)` is "", which `replace_note` takes as null.
+fn note_s(v: Option<u8>) -> Value {
+    match v {
+        Some(0) => s(""),
+        v => opt_s(v),
+    }
 }
 
 fn opt_n(v: Option<u8>) -> Value {
@@ -180,13 +220,25 @@ fn config_value(c: &Config) -> Value {
         ("size", opt_n(c.size)),
         ("same", null_s()),
         (
+            "keepers",
+            match &c.keepers {
+                None => Value::null(Type::map(Type::String)),
+                Some(ks) => Value::map(
+                    Type::String,
+                    ks.iter().map(|(k, v)| (format!("k{k}"), opt_s(*v))),
+                )
+                .unwrap_or_else(|_| Value::null(Type::map(Type::String))),
+            },
+        ),
+        ("numeric", opt_n(c.numeric)),
+        (
             "rule",
             list(
                 rule_ty,
                 c.rules
                     .iter()
                     .map(|(port, note, mode)| {
-                        rule_el(n(i64::from(*port)), opt_s(*note), null_s(), opt_s(*mode))
+                        rule_el(n(i64::from(*port)), note_s(*note), null_s(), opt_s(*mode))
                     })
                     .collect(),
             ),
@@ -232,6 +284,15 @@ fn refusals(b: &Block, c: &Value) -> Vec<(String, Option<Path>)> {
         .iter()
         .filter(|d| d.is_error())
         .map(|d| (d.summary.clone(), d.attribute.clone()))
+        .collect()
+}
+
+/// The `keepers` entries whose values are not null.
+fn non_null_entries(v: &Value) -> Vec<(String, Value)> {
+    let keepers = v.attr("keepers").and_then(Value::entries);
+    (keepers.into_iter().flatten())
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.to_string(), v.clone()))
         .collect()
 }
 
@@ -397,7 +458,7 @@ proptest! {
         // An update, its apply, and again nothing left to plan.
         let c2 = config_value(&second);
         let updated = plan_or_fail(&b, &state, &c2)?;
-        if !(shape.size_default || shape.mode_default || shape.level_default) {
+        if !(shape.size_default || shape.mode_default || shape.level_default || shape.numeric_from_size) {
             // Without defaults the engine's own "nothing changes" is core's
             // proposal equalling the prior state; with semantic equality,
             // its proposal for a configuration in the prior's case.
@@ -420,6 +481,31 @@ proptest! {
         }
         if updated.planned_state != state && updated.requires_replace.is_empty() {
             changed_computed_follow_their_rule(&shape, &state, &updated.planned_state)?;
+        }
+        if shape.replace_keepers {
+            // Replaced exactly when the keys with non-null values differ.
+            let replaced = updated.requires_replace.contains(&Path::root().attr("keepers"));
+            prop_assert_eq!(
+                replaced,
+                non_null_entries(&state) != non_null_entries(&updated.planned_state)
+            );
+        }
+        if shape.replace_note {
+            // "" and null alike: going from one to the other never replaces.
+            let notes = |v: &Value| -> Vec<Value> {
+                (v.attr("rule").and_then(Value::elements).unwrap_or(&[]).iter())
+                    .map(|r| r.attr("note").cloned().unwrap_or_else(null_s))
+                    .collect()
+            };
+            let blank = |v: &Value| v.is_null() || v.as_str() == Some("");
+            for (i, (a, b)) in notes(&state).iter().zip(notes(&updated.planned_state).iter()).enumerate() {
+                let at = Path::root().attr("rule").index(i as u64).attr("note");
+                if blank(a) && blank(b) {
+                    prop_assert!(!updated.requires_replace.contains(&at), "{} replaced", at);
+                } else if a != b {
+                    prop_assert!(updated.requires_replace.contains(&at), "{} not replaced", at);
+                }
+            }
         }
         let state2 = apply(&updated.planned_state, &mut counter);
         let again = plan_or_fail(&b, &state2, &c2)?;
