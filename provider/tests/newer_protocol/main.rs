@@ -10,6 +10,7 @@
 mod computed_blocks;
 mod fields_611;
 mod private_state;
+mod runtime_kinds;
 mod state_store;
 
 use std::collections::BTreeMap;
