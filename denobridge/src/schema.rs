@@ -2,8 +2,10 @@
 //! the spec), so existing configurations and states work unchanged, and its
 //! provider attributes plus two of ours (`command`, `timeout`).
 
-use ctywire::schema::{Attribute, Block, NestingMode, Object, Schema};
+use ctywire::schema::{NestingMode, Schema};
 use ctywire::Type;
+use ctywire_provider::schema::{Attribute, Block, Nested, Presence};
+use ctywire_provider::Model;
 
 /// The provider's type name.
 pub const PROVIDER: &str = "denobridge";
@@ -14,132 +16,172 @@ pub const DATA_SOURCE: &str = "denobridge_datasource";
 /// The ephemeral resource.
 pub const EPHEMERAL: &str = "denobridge_ephemeral_resource";
 
-fn described(mut a: Attribute, text: &str) -> Attribute {
+fn attribute(name: &str, ty: Type, presence: Presence, text: &str) -> Attribute {
+    let mut a = Attribute::new(name, ty);
+    a.presence = presence;
     a.description = text.into();
     a
 }
 
-/// The provider block: denobridge's `deno_binary_path` and `deno_version`,
-/// and `command` / `timeout`, which denobridge does not have.
+/// The provider block (its model, [`Config`](crate::provider::Config)):
+/// denobridge's `deno_binary_path` and `deno_version`, and `command` /
+/// `timeout`, which denobridge does not have.
 pub fn provider() -> Schema {
-    Schema::new(
-        Block::new()
-            .attribute(described(
-                Attribute::new("deno_binary_path", Type::String).optional(),
-                "Path to the deno binary. Default: $DENO_BINARY, else `deno` on PATH.",
-            ))
-            .attribute(described(
-                Attribute::new("deno_version", Type::String).optional(),
-                "Accepted for compatibility with denobridge; this provider never downloads Deno (set deno_binary_path or DENO_BINARY instead).",
-            ))
-            .attribute(described(
-                Attribute::new("command", Type::list(Type::String)).optional(),
-                "Runs every script with this command instead of Deno: the program and its leading arguments; the script's path is appended (e.g. [\"python3\"] or [\"node\", \"--no-warnings\"]). `permissions` and `config_file` are Deno's and are not used then.",
-            ))
-            .attribute(described(
-                Attribute::new("timeout", Type::Number).optional(),
-                "Seconds each call to a script may take, health check included (default 600).",
-            )),
-    )
+    Schema::new(crate::provider::Config::block().to_schema_block())
 }
 
 fn permissions() -> Attribute {
-    described(
-        Attribute::nested(
-            "permissions",
-            Object::new(
-                NestingMode::Single,
-                vec![
-                    described(
-                        Attribute::new("all", Type::Bool).optional(),
-                        "Grant all permissions.",
-                    ),
-                    described(
-                        Attribute::new("allow", Type::list(Type::String)).optional(),
-                        "Permissions to allow (e.g. 'read', 'write', 'net').",
-                    ),
-                    described(
-                        Attribute::new("deny", Type::list(Type::String)).optional(),
-                        "Permissions to deny.",
-                    ),
-                ],
+    let block = Block {
+        attributes: vec![
+            attribute(
+                "all",
+                Type::Bool,
+                Presence::Optional,
+                "Grant all permissions.",
             ),
-        )
-        .optional(),
+            attribute(
+                "allow",
+                Type::list(Type::String),
+                Presence::Optional,
+                "Permissions to allow (e.g. 'read', 'write', 'net').",
+            ),
+            attribute(
+                "deny",
+                Type::list(Type::String),
+                Presence::Optional,
+                "Permissions to deny.",
+            ),
+        ],
+        ..Block::default()
+    };
+    // A nested attribute's type is the object its attributes imply.
+    let ty = Type::object(
+        block
+            .attributes
+            .iter()
+            .map(|a| (a.name.clone(), a.ty.clone())),
+    );
+    let mut a = attribute(
+        "permissions",
+        ty,
+        Presence::Optional,
         "Deno runtime permissions for the script.",
-    )
+    );
+    a.nested = Some(Nested {
+        nesting: NestingMode::Single,
+        block,
+    });
+    a
 }
 
-fn common(block: Block) -> Block {
-    block
-        .attribute(described(
-            Attribute::new("path", Type::String).required(),
+fn common() -> Vec<Attribute> {
+    vec![
+        attribute(
+            "path",
+            Type::String,
+            Presence::Required,
             "Path to the Deno script to execute.",
-        ))
-        .attribute(described(
-            Attribute::new("props", Type::Dynamic).required(),
+        ),
+        attribute(
+            "props",
+            Type::Dynamic,
+            Presence::Required,
             "Input properties to pass to the Deno script.",
-        ))
-        .attribute(described(
-            Attribute::new("config_file", Type::String).optional(),
+        ),
+        attribute(
+            "config_file",
+            Type::String,
+            Presence::Optional,
             "File path to a deno config file to use with the deno script.",
-        ))
-        .attribute(permissions())
+        ),
+        permissions(),
+    ]
+}
+
+/// `denobridge_resource`'s block.
+pub fn resource_block() -> Block {
+    let mut write_only = attribute(
+        "write_only_props",
+        Type::Dynamic,
+        Presence::Optional,
+        "Input properties to pass to the Deno script that are write-only.",
+    );
+    write_only.write_only = true;
+    let mut sensitive = attribute(
+        "sensitive_state",
+        Type::Dynamic,
+        Presence::Computed,
+        "Sensitive computed state of the resource as returned by the Deno script.",
+    );
+    sensitive.sensitive = true;
+    let mut attributes = common();
+    attributes.extend([
+        attribute(
+            "id",
+            Type::String,
+            Presence::Computed,
+            "Unique identifier for the resource.",
+        ),
+        write_only,
+        attribute(
+            "write_only_props_version",
+            Type::Number,
+            Presence::Computed,
+            "Version of the write-only properties.",
+        ),
+        attribute(
+            "state",
+            Type::Dynamic,
+            Presence::Computed,
+            "Additional computed state of the resource as returned by the Deno script.",
+        ),
+        sensitive,
+    ]);
+    Block {
+        attributes,
+        ..Block::default()
+    }
+}
+
+/// The block of the data source and the ephemeral resource: the script,
+/// and what it returned.
+pub fn results_block() -> Block {
+    let mut sensitive = attribute(
+        "sensitive_result",
+        Type::Dynamic,
+        Presence::Computed,
+        "What the script returned as sensitive.",
+    );
+    sensitive.sensitive = true;
+    let mut attributes = common();
+    attributes.extend([
+        attribute(
+            "result",
+            Type::Dynamic,
+            Presence::Computed,
+            "What the script returned.",
+        ),
+        sensitive,
+    ]);
+    Block {
+        attributes,
+        ..Block::default()
+    }
 }
 
 /// `denobridge_resource`.
 pub fn resource() -> Schema {
-    Schema::new(
-        common(Block::new())
-            .attribute(described(
-                Attribute::new("id", Type::String).computed(),
-                "Unique identifier for the resource.",
-            ))
-            .attribute(described(
-                Attribute::new("write_only_props", Type::Dynamic)
-                    .optional()
-                    .write_only(),
-                "Input properties to pass to the Deno script that are write-only.",
-            ))
-            .attribute(described(
-                Attribute::new("write_only_props_version", Type::Number).computed(),
-                "Version of the write-only properties.",
-            ))
-            .attribute(described(
-                Attribute::new("state", Type::Dynamic).computed(),
-                "Additional computed state of the resource as returned by the Deno script.",
-            ))
-            .attribute(described(
-                Attribute::new("sensitive_state", Type::Dynamic)
-                    .computed()
-                    .sensitive(),
-                "Sensitive computed state of the resource as returned by the Deno script.",
-            )),
-    )
-}
-
-fn results(block: Block) -> Block {
-    block
-        .attribute(described(
-            Attribute::new("result", Type::Dynamic).computed(),
-            "What the script returned.",
-        ))
-        .attribute(described(
-            Attribute::new("sensitive_result", Type::Dynamic)
-                .computed()
-                .sensitive(),
-            "What the script returned as sensitive.",
-        ))
+    Schema::new(resource_block().to_schema_block())
 }
 
 /// `denobridge_datasource`.
 pub fn data_source() -> Schema {
-    Schema::new(results(common(Block::new())))
+    Schema::new(results_block().to_schema_block())
 }
 
 /// `denobridge_ephemeral_resource`.
 pub fn ephemeral() -> Schema {
-    Schema::new(results(common(Block::new())))
+    Schema::new(results_block().to_schema_block())
 }
 
 #[cfg(test)]
