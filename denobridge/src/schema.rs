@@ -74,8 +74,9 @@ fn permissions() -> Attribute {
     a
 }
 
-fn common() -> Vec<Attribute> {
-    vec![
+/// The script's attributes, which every type has, then `more`.
+fn script_block(more: impl IntoIterator<Item = Attribute>) -> Block {
+    let mut attributes = vec![
         attribute(
             "path",
             Type::String,
@@ -95,7 +96,19 @@ fn common() -> Vec<Attribute> {
             "File path to a deno config file to use with the deno script.",
         ),
         permissions(),
-    ]
+    ];
+    attributes.extend(more);
+    Block {
+        attributes,
+        ..Block::default()
+    }
+}
+
+/// What the script computes: a dynamic value, `sensitive` or not.
+fn from_script(name: &str, sensitive: bool, text: &str) -> Attribute {
+    let mut a = attribute(name, Type::Dynamic, Presence::Computed, text);
+    a.sensitive = sensitive;
+    a
 }
 
 /// `denobridge_resource`'s block.
@@ -107,15 +120,7 @@ pub fn resource_block() -> Block {
         "Input properties to pass to the Deno script that are write-only.",
     );
     write_only.write_only = true;
-    let mut sensitive = attribute(
-        "sensitive_state",
-        Type::Dynamic,
-        Presence::Computed,
-        "Sensitive computed state of the resource as returned by the Deno script.",
-    );
-    sensitive.sensitive = true;
-    let mut attributes = common();
-    attributes.extend([
+    script_block([
         attribute(
             "id",
             Type::String,
@@ -129,44 +134,30 @@ pub fn resource_block() -> Block {
             Presence::Computed,
             "Version of the write-only properties.",
         ),
-        attribute(
+        from_script(
             "state",
-            Type::Dynamic,
-            Presence::Computed,
+            false,
             "Additional computed state of the resource as returned by the Deno script.",
         ),
-        sensitive,
-    ]);
-    Block {
-        attributes,
-        ..Block::default()
-    }
+        from_script(
+            "sensitive_state",
+            true,
+            "Sensitive computed state of the resource as returned by the Deno script.",
+        ),
+    ])
 }
 
 /// The block of the data source and the ephemeral resource: the script,
 /// and what it returned.
 pub fn results_block() -> Block {
-    let mut sensitive = attribute(
-        "sensitive_result",
-        Type::Dynamic,
-        Presence::Computed,
-        "What the script returned as sensitive.",
-    );
-    sensitive.sensitive = true;
-    let mut attributes = common();
-    attributes.extend([
-        attribute(
-            "result",
-            Type::Dynamic,
-            Presence::Computed,
-            "What the script returned.",
+    script_block([
+        from_script("result", false, "What the script returned."),
+        from_script(
+            "sensitive_result",
+            true,
+            "What the script returned as sensitive.",
         ),
-        sensitive,
-    ]);
-    Block {
-        attributes,
-        ..Block::default()
-    }
+    ])
 }
 
 /// `denobridge_resource`.
@@ -199,6 +190,67 @@ mod tests {
         assert_eq!(
             ty.to_json(),
             r#"["object",{"config_file":"string","path":"string","permissions":["object",{"all":"bool","allow":["list","string"],"deny":["list","string"]}],"props":"dynamic","result":"dynamic","sensitive_result":"dynamic"}]"#
+        );
+    }
+
+    /// Each attribute's flags, sorted by name: `name:rocsw` (required,
+    /// optional, computed, sensitive, write-only) and a described mark.
+    fn flags(schema: &Schema) -> Vec<String> {
+        let mut out: Vec<String> = (schema.block.attributes.iter())
+            .map(|a| {
+                let f = |on: bool, c: char| if on { c } else { '-' };
+                let nested = (a.nested_type.iter().flat_map(|o| &o.attributes))
+                    .map(|n| format!("{}:{}", n.name, f(n.optional, 'o')))
+                    .collect::<Vec<_>>();
+                format!(
+                    "{}:{}{}{}{}{}{}{}",
+                    a.name,
+                    f(a.required, 'r'),
+                    f(a.optional, 'o'),
+                    f(a.computed, 'c'),
+                    f(a.sensitive, 's'),
+                    f(a.write_only, 'w'),
+                    if a.description.is_empty() { "" } else { "+doc" },
+                    if nested.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{nested:?}")
+                    },
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn the_schemas_mark_what_denobridge_marks() {
+        assert_eq!(
+            flags(&resource()),
+            [
+                "config_file:-o---+doc",
+                "id:--c--+doc",
+                "path:r----+doc",
+                r#"permissions:-o---+doc["all:o", "allow:o", "deny:o"]"#,
+                "props:r----+doc",
+                "sensitive_state:--cs-+doc",
+                "state:--c--+doc",
+                "write_only_props:-o--w+doc",
+                "write_only_props_version:--c--+doc",
+            ]
+        );
+        assert_eq!(
+            flags(&data_source())[4..],
+            ["result:--c--+doc", "sensitive_result:--cs-+doc"]
+        );
+        assert_eq!(
+            flags(&provider()),
+            [
+                "command:-o---+doc",
+                "deno_binary_path:-o---+doc",
+                "deno_version:-o---+doc",
+                "timeout:-o---+doc",
+            ]
         );
     }
 }
