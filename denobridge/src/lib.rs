@@ -98,3 +98,61 @@ pub use ctywire;
 /// The bridge this provider talks to scripts with (its tests read
 /// Terraform's JSON with `ctywire_bridge::Json`).
 pub use ctywire_bridge;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ctywire::Type;
+
+    fn attribute_of(diags: &Diagnostics) -> Vec<String> {
+        diags
+            .iter()
+            .map(|d| {
+                format!(
+                    "{:?}:{}",
+                    d.severity,
+                    d.attribute
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_command_or_a_timeout_past_a_day_is_refused_at_its_attribute() {
+        let config = provider::Config {
+            command: Some(Vec::new()),
+            timeout: Some(86_401.0),
+            ..provider::Config::default()
+        };
+        let refused = configure(&config).unwrap_err();
+        assert_eq!(attribute_of(&refused), ["Error:.command", "Error:.timeout"]);
+        let config = provider::Config {
+            deno_binary_path: Some("/opt/deno".into()),
+            command: Some(vec!["python3".into()]),
+            timeout: Some(1.5),
+            ..provider::Config::default()
+        };
+        let runner = configure(&config).unwrap();
+        assert_eq!(runner.deno, PathBuf::from("/opt/deno"));
+        assert_eq!(runner.command, Some(vec!["python3".to_owned()]));
+        assert_eq!(runner.timeout, Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn deno_version_is_warned_about_when_validated() {
+        let config = |version: Value| {
+            Value::object([
+                ("deno_binary_path", Value::null(Type::String)),
+                ("deno_version", version),
+                ("command", Value::null(Type::list(Type::String))),
+                ("timeout", Value::null(Type::Number)),
+            ])
+        };
+        let warned = validate(&config(Value::string("2.1.0")));
+        assert_eq!(attribute_of(&warned), ["Warning:.deno_version"]);
+        assert!(validate(&config(Value::null(Type::String))).is_empty());
+    }
+}
