@@ -4,8 +4,9 @@
 //! none of denobridge's data losses.
 //!
 //! Each operation is a plain async function over ctywire [`Value`]s on a
-//! configured [`Runner`]; the tfplugin6 layer only decodes Terraform's
-//! messages into them and encodes the answers.
+//! configured [`Runner`]; the provider ([`provider`], on ctywire's
+//! framework) only moves Terraform's requests into them and the answers
+//! out.
 //!
 //! [`Value`]: ctywire::Value
 
@@ -26,21 +27,12 @@ use std::time::Duration;
 
 use ctywire::{Path, Value};
 
-/// `ConfigureProvider`: the runner the provider block describes.
-///
-/// * `deno_binary_path`, else `$DENO_BINARY`, else `deno` on `PATH`;
-///   `deno_version` is accepted (denobridge downloads that version) and
-///   warned about, since this provider never downloads anything.
-/// * `command`: run scripts with it instead of Deno.
-/// * `timeout`: seconds per call (default 600).
-pub fn configure(config: &Value) -> (Runner, Diagnostics) {
+/// `ValidateProviderConfig`: `deno_version` is accepted (denobridge
+/// downloads that version) and warned about, since this provider never
+/// downloads anything.
+pub fn validate(config: &Value) -> Diagnostics {
     let mut diags = Diagnostics::new();
-    let mut runner = Runner::default();
-    let known = |name: &str| config.attr(name).filter(|v| v.is_known() && !v.is_null());
-    if let Some(p) = known("deno_binary_path").and_then(Value::as_str) {
-        runner.deno = PathBuf::from(p);
-    }
-    if known("deno_version").is_some() {
+    if config.attr("deno_version").is_some_and(|v| !v.is_null()) {
         diags.push(
             crate::diag::warning(
                 "deno_version is ignored",
@@ -49,42 +41,53 @@ pub fn configure(config: &Value) -> (Runner, Diagnostics) {
             .at(Path::root().attr("deno_version")),
         );
     }
-    if let Some(c) = config.attr("command").filter(|v| !v.is_null()) {
-        let argv: Option<Vec<String>> = c.elements().filter(|_| c.is_wholly_known()).map(|es| {
-            es.iter()
-                .filter_map(|e| e.as_str().map(str::to_string))
-                .collect()
-        });
-        match argv {
-            Some(argv) if !argv.is_empty() && argv.len() == c.len().unwrap_or(0) => {
-                runner.command = Some(argv)
-            }
-            _ => diags.push(
-                crate::diag::error(
-                    "Invalid command",
-                    "`command` must be a known, non-empty list of strings: the program and its leading arguments (the script's path is appended).",
-                )
-                .at(Path::root().attr("command")),
-            ),
-        }
+    diags
+}
+
+/// `ConfigureProvider`: the runner the provider block describes.
+///
+/// * `deno_binary_path`, else `$DENO_BINARY`, else `deno` on `PATH`;
+/// * `command`: run scripts with it instead of Deno;
+/// * `timeout`: seconds per call (default 600).
+///
+/// Values not known yet are nulls here (the framework's rule): the
+/// defaults.
+pub fn configure(config: &provider::Config) -> Result<Runner, Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let mut runner = Runner::default();
+    if let Some(p) = &config.deno_binary_path {
+        runner.deno = PathBuf::from(p);
     }
-    if let Some(t) = known("timeout") {
-        match t.as_f64() {
-            // At most a day: a call that may take longer is one that
-            // never returns.
-            Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
-                runner.timeout = Duration::from_secs_f64(s)
-            }
-            _ => diags.push(
-                crate::diag::error(
-                    "Invalid timeout",
-                    "`timeout` must be a positive number of seconds, at most 86400 (a day).",
-                )
-                .at(Path::root().attr("timeout")),
-            ),
-        }
+    match &config.command {
+        None => {}
+        Some(argv) if !argv.is_empty() => runner.command = Some(argv.clone()),
+        Some(_) => diags.push(
+            crate::diag::error(
+                "Invalid command",
+                "`command` must be a known, non-empty list of strings: the program and its leading arguments (the script's path is appended).",
+            )
+            .at(Path::root().attr("command")),
+        ),
     }
-    (runner, diags)
+    match config.timeout {
+        None => {}
+        // At most a day: a call that may take longer is one that
+        // never returns.
+        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
+            runner.timeout = Duration::from_secs_f64(s)
+        }
+        Some(_) => diags.push(
+            crate::diag::error(
+                "Invalid timeout",
+                "`timeout` must be a positive number of seconds, at most 86400 (a day).",
+            )
+            .at(Path::root().attr("timeout")),
+        ),
+    }
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    Ok(runner)
 }
 
 /// The longest `timeout` a configuration may set.
@@ -95,3 +98,61 @@ pub use ctywire;
 /// The bridge this provider talks to scripts with (its tests read
 /// Terraform's JSON with `ctywire_bridge::Json`).
 pub use ctywire_bridge;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ctywire::Type;
+
+    fn attribute_of(diags: &Diagnostics) -> Vec<String> {
+        diags
+            .iter()
+            .map(|d| {
+                format!(
+                    "{:?}:{}",
+                    d.severity,
+                    d.attribute
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_command_or_a_timeout_past_a_day_is_refused_at_its_attribute() {
+        let config = provider::Config {
+            command: Some(Vec::new()),
+            timeout: Some(86_401.0),
+            ..provider::Config::default()
+        };
+        let refused = configure(&config).unwrap_err();
+        assert_eq!(attribute_of(&refused), ["Error:.command", "Error:.timeout"]);
+        let config = provider::Config {
+            deno_binary_path: Some("/opt/deno".into()),
+            command: Some(vec!["python3".into()]),
+            timeout: Some(1.5),
+            ..provider::Config::default()
+        };
+        let runner = configure(&config).unwrap();
+        assert_eq!(runner.deno, PathBuf::from("/opt/deno"));
+        assert_eq!(runner.command, Some(vec!["python3".to_owned()]));
+        assert_eq!(runner.timeout, Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn deno_version_is_warned_about_when_validated() {
+        let config = |version: Value| {
+            Value::object([
+                ("deno_binary_path", Value::null(Type::String)),
+                ("deno_version", version),
+                ("command", Value::null(Type::list(Type::String))),
+                ("timeout", Value::null(Type::Number)),
+            ])
+        };
+        let warned = validate(&config(Value::string("2.1.0")));
+        assert_eq!(attribute_of(&warned), ["Warning:.deno_version"]);
+        assert!(validate(&config(Value::null(Type::String))).is_empty());
+    }
+}

@@ -1,7 +1,7 @@
 //! terraform-provider-denobridge: served the way Terraform launches
-//! providers (go-plugin's handshake, AutoMTLS), by `ctywire-tfplugin6`.
+//! providers (go-plugin's handshake, AutoMTLS), by ctywire's framework.
 
 #[tokio::main]
 async fn main() {
-    ctywire_tfplugin6::serve(denobridge::provider::DenoBridge::new()).await;
+    denobridge::provider::DenoBridge::new().serve().await;
 }

@@ -1,41 +1,70 @@
-//! The tfplugin6 side: the [`Provider`] trait of `ctywire-tfplugin6` on
-//! top of the operations, which already speak ctywire values. This file
-//! only moves requests into them and answers out of them.
-
-use std::sync::RwLock;
+//! The provider on ctywire's framework: the provider block is a derived
+//! model ([`Config`]) made into the [`Runner`]; the resource, the data
+//! source and the ephemeral resource are registered with their runtime
+//! schemas (`schema.rs`) and only move requests into the operations, which
+//! already speak ctywire values, and answers out of them. The resource's
+//! plan is the script's ([`Runner::plan_resource`]), replacing the
+//! framework's; destroys are planned too, so the script's `modifyPlan` sees
+//! them (`planType "delete"`), as under terraform-plugin-framework.
 
 use ctywire::Value;
-use ctywire_tfplugin6::{
-    ApplyResourceChangeRequest, ApplyResourceChangeResponse, CloseEphemeralResourceRequest,
-    ConfigureProviderRequest, ImportResourceStateRequest, ImportResourceStateResponse,
-    ImportedResource, OpenEphemeralResourceRequest, OpenEphemeralResourceResponse,
-    PlanResourceChangeRequest, PlanResourceChangeResponse, Provider, ReadDataSourceRequest,
-    ReadDataSourceResponse, ReadResourceRequest, ReadResourceResponse,
-    RenewEphemeralResourceRequest, RenewEphemeralResourceResponse, Schemas, ServerCapabilities,
-};
+use ctywire_provider::dynamic::{DynDataSource, DynEphemeral, DynResource};
+use ctywire_provider::tfplugin6 as tf;
+use ctywire_provider::{async_trait, Builder, Context, Diagnostics, Framework, Model, PlanChange};
+use serde::{Deserialize, Serialize};
 
 use crate::resource::{import_resource, ApplyRequest, PlanRequest};
 use crate::{schema, Runner};
 
-/// terraform-provider-denobridge.
-#[derive(Default)]
-pub struct DenoBridge {
-    // Set by ConfigureProvider, read by every operation (each clones it, so
-    // no lock is held across a script run).
-    runner: RwLock<Runner>,
+/// The `provider "denobridge"` block.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, Model)]
+pub struct Config {
+    /// Path to the deno binary. Default: $DENO_BINARY, else `deno` on PATH.
+    pub deno_binary_path: Option<String>,
+    /// Accepted for compatibility with denobridge; this provider never downloads Deno (set deno_binary_path or DENO_BINARY instead).
+    pub deno_version: Option<String>,
+    /// Runs every script with this command instead of Deno: the program and its leading arguments; the script's path is appended (e.g. ["python3"] or ["node", "--no-warnings"]). `permissions` and `config_file` are Deno's and are not used then.
+    pub command: Option<Vec<String>>,
+    /// Seconds each call to a script may take, health check included (default 600).
+    pub timeout: Option<f64>,
 }
 
+/// terraform-provider-denobridge: configuring it makes the [`Runner`]
+/// every call receives.
+pub struct DenoBridge;
+
 impl DenoBridge {
-    /// A provider not configured yet (Deno from `$DENO_BINARY` or `PATH`).
-    pub fn new() -> Self {
-        DenoBridge::default()
+    /// The provider, ready to serve (Deno from `$DENO_BINARY` or `PATH`
+    /// until configured otherwise).
+    pub fn new() -> Framework<DenoBridge> {
+        // The schemas are fixed: a test builds them, so this cannot fail
+        // at run time.
+        builder()
+            .build()
+            .expect("denobridge's fixed schemas build (pinned by the_provider_builds)")
+    }
+}
+
+/// The provider's types, each under its denobridge name.
+fn builder() -> Builder<DenoBridge> {
+    Builder::new(DenoBridge)
+        .resource_with_schema(schema::RESOURCE, 0, schema::resource_block(), Resource)
+        .data_source_with_schema(schema::DATA_SOURCE, schema::results_block(), DataSource)
+        .ephemeral_resource_with_schema(schema::EPHEMERAL, schema::results_block(), Ephemeral)
+        .plan_destroy()
+}
+
+#[async_trait]
+impl ctywire_provider::Provider for DenoBridge {
+    type Config = Config;
+    type Data = Runner;
+
+    fn validate(&self, config: &Value) -> Diagnostics {
+        crate::validate(config)
     }
 
-    fn runner(&self) -> Runner {
-        self.runner
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+    async fn configure(&self, config: Config) -> Result<Runner, Diagnostics> {
+        crate::configure(&config)
     }
 }
 
@@ -43,60 +72,56 @@ fn private_or_none(p: Vec<u8>) -> Option<Vec<u8>> {
     (!p.is_empty()).then_some(p)
 }
 
-#[async_trait::async_trait]
-impl Provider for DenoBridge {
-    fn schemas(&self) -> Schemas {
-        let mut s = Schemas::new(schema::provider())
-            .resource(schema::RESOURCE, schema::resource())
-            .data_source(schema::DATA_SOURCE, schema::data_source())
-            .ephemeral_resource(schema::EPHEMERAL, schema::ephemeral());
-        // Destroys are planned too, so the script's modifyPlan sees them
-        // (planType "delete"), as under terraform-plugin-framework.
-        s.server_capabilities = ServerCapabilities {
-            plan_destroy: true,
-            ..ServerCapabilities::default()
-        };
-        s
-    }
+/// `denobridge_resource`.
+struct Resource;
 
-    async fn configure_provider(
-        &self,
-        req: ConfigureProviderRequest,
-    ) -> ctywire_tfplugin6::Diagnostics {
-        let (runner, diags) = crate::configure(&req.config);
-        if !diags.has_errors() {
-            *self.runner.write().unwrap_or_else(|e| e.into_inner()) = runner;
-        }
-        diags
-    }
-
-    async fn plan_resource_change(
-        &self,
-        req: PlanResourceChangeRequest,
-    ) -> Result<PlanResourceChangeResponse, ctywire_tfplugin6::Diagnostics> {
-        let plan = self
-            .runner()
+impl Resource {
+    async fn plan(
+        ctx: &Context<Runner>,
+        req: &tf::PlanResourceChangeRequest,
+    ) -> crate::resource::Plan {
+        ctx.data()
             .plan_resource(PlanRequest {
                 prior: &req.prior_state,
                 proposed: &req.proposed_new_state,
                 config: &req.config,
                 prior_private: &req.prior_private,
             })
-            .await;
-        Ok(PlanResourceChangeResponse {
-            requires_replace: plan.requires_replace,
-            planned_private: plan.private,
-            diagnostics: plan.diags,
-            ..PlanResourceChangeResponse::new(plan.planned)
-        })
+            .await
+    }
+}
+
+#[async_trait]
+impl DynResource<Runner> for Resource {
+    /// The script's plan replaces the framework's.
+    async fn modify_plan(
+        &self,
+        ctx: &Context<Runner>,
+        req: &tf::PlanResourceChangeRequest,
+        change: &mut PlanChange,
+    ) -> Result<Option<Vec<u8>>, Diagnostics> {
+        let plan = Self::plan(ctx, req).await;
+        change.planned = plan.planned;
+        change.requires_replace = plan.requires_replace;
+        change.diagnostics.extend(plan.diags);
+        Ok(Some(plan.private))
     }
 
-    async fn apply_resource_change(
+    async fn plan_destroy(
         &self,
-        req: ApplyResourceChangeRequest,
-    ) -> Result<ApplyResourceChangeResponse, ctywire_tfplugin6::Diagnostics> {
-        let applied = self
-            .runner()
+        ctx: &Context<Runner>,
+        req: &tf::PlanResourceChangeRequest,
+    ) -> Diagnostics {
+        Self::plan(ctx, req).await.diags
+    }
+
+    async fn apply(
+        &self,
+        ctx: &Context<Runner>,
+        req: tf::ApplyResourceChangeRequest,
+    ) -> Result<tf::ApplyResourceChangeResponse, Diagnostics> {
+        let applied = ctx
+            .data()
             .apply_resource(ApplyRequest {
                 prior: &req.prior_state,
                 planned: &req.planned_state,
@@ -104,63 +129,72 @@ impl Provider for DenoBridge {
                 planned_private: &req.planned_private,
             })
             .await;
-        Ok(ApplyResourceChangeResponse {
+        Ok(tf::ApplyResourceChangeResponse {
             private: applied.private,
             diagnostics: applied.diags,
-            ..ApplyResourceChangeResponse::new(applied.new_state)
+            ..tf::ApplyResourceChangeResponse::new(applied.new_state)
         })
     }
 
-    async fn read_resource(
+    async fn read(
         &self,
-        req: ReadResourceRequest,
-    ) -> Result<ReadResourceResponse, ctywire_tfplugin6::Diagnostics> {
-        let read = self
-            .runner()
+        ctx: &Context<Runner>,
+        req: tf::ReadResourceRequest,
+    ) -> Result<tf::ReadResourceResponse, Diagnostics> {
+        let read = ctx
+            .data()
             .read_resource(&req.current_state, &req.private)
             .await;
-        Ok(ReadResourceResponse {
+        Ok(tf::ReadResourceResponse {
             private: read.private,
             diagnostics: read.diags,
-            ..ReadResourceResponse::new(read.new_state)
+            ..tf::ReadResourceResponse::new(read.new_state)
         })
     }
 
-    async fn import_resource_state(
+    async fn import(
         &self,
-        req: ImportResourceStateRequest,
-    ) -> Result<ImportResourceStateResponse, ctywire_tfplugin6::Diagnostics> {
+        _ctx: &Context<Runner>,
+        id: String,
+    ) -> Result<Option<Value>, Diagnostics> {
         let ty = schema::resource()
             .implied_type()
-            .map_err(|e| ctywire_tfplugin6::Diagnostics::error(e.to_string()))?;
-        let state: Value = import_resource(&req.id, &ty)?;
-        Ok(ImportResourceStateResponse {
-            imported_resources: vec![ImportedResource {
-                type_name: req.type_name,
-                state,
-                private: Vec::new(),
-            }],
-            ..ImportResourceStateResponse::default()
-        })
+            .map_err(|e| Diagnostics::error(e.to_string()))?;
+        import_resource(&id, &ty).map(Some)
     }
+}
 
-    async fn read_data_source(
-        &self,
-        req: ReadDataSourceRequest,
-    ) -> Result<ReadDataSourceResponse, ctywire_tfplugin6::Diagnostics> {
-        let read = self.runner().read_data_source(&req.config).await;
-        Ok(ReadDataSourceResponse {
-            diagnostics: read.diags,
-            ..ReadDataSourceResponse::new(read.state)
-        })
+/// `denobridge_datasource`.
+struct DataSource;
+
+#[async_trait]
+impl DynDataSource<Runner> for DataSource {
+    async fn read(&self, ctx: &Context<Runner>, config: Value) -> Result<Value, Diagnostics> {
+        let read = ctx.data().read_data_source(&config).await;
+        if read.diags.has_errors() {
+            return Err(read.diags);
+        }
+        // A read's answer has no room for warnings beside its value: they
+        // go to Terraform's log.
+        for d in read.diags.into_vec() {
+            log::warn!("{}: {}", d.summary, d.detail);
+        }
+        Ok(read.state)
     }
+}
 
-    async fn open_ephemeral_resource(
+/// `denobridge_ephemeral_resource`.
+struct Ephemeral;
+
+#[async_trait]
+impl DynEphemeral<Runner> for Ephemeral {
+    async fn open(
         &self,
-        req: OpenEphemeralResourceRequest,
-    ) -> Result<OpenEphemeralResourceResponse, ctywire_tfplugin6::Diagnostics> {
-        let opened = self.runner().open_ephemeral(&req.config).await;
-        Ok(OpenEphemeralResourceResponse {
+        ctx: &Context<Runner>,
+        req: tf::OpenEphemeralResourceRequest,
+    ) -> Result<tf::OpenEphemeralResourceResponse, Diagnostics> {
+        let opened = ctx.data().open_ephemeral(&req.config).await;
+        Ok(tf::OpenEphemeralResourceResponse {
             result: opened.result,
             private: private_or_none(opened.private),
             renew_at: opened.renew_at,
@@ -169,29 +203,39 @@ impl Provider for DenoBridge {
         })
     }
 
-    async fn renew_ephemeral_resource(
+    async fn renew(
         &self,
-        req: RenewEphemeralResourceRequest,
-    ) -> Result<RenewEphemeralResourceResponse, ctywire_tfplugin6::Diagnostics> {
-        let renewed = self
-            .runner()
+        ctx: &Context<Runner>,
+        req: tf::RenewEphemeralResourceRequest,
+    ) -> Result<tf::RenewEphemeralResourceResponse, Diagnostics> {
+        let renewed = ctx
+            .data()
             .renew_ephemeral(req.private.as_deref().unwrap_or_default())
             .await;
-        Ok(RenewEphemeralResourceResponse {
+        Ok(tf::RenewEphemeralResourceResponse {
             renew_at: renewed.renew_at,
             private: private_or_none(renewed.private),
             diagnostics: renewed.diags,
         })
     }
 
-    async fn close_ephemeral_resource(
+    async fn close(
         &self,
-        req: CloseEphemeralResourceRequest,
-    ) -> ctywire_tfplugin6::Diagnostics {
-        let diags = self
-            .runner()
+        ctx: &Context<Runner>,
+        req: tf::CloseEphemeralResourceRequest,
+    ) -> Diagnostics {
+        ctx.data()
             .close_ephemeral(req.private.as_deref().unwrap_or_default())
-            .await;
-        diags
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_provider_builds() {
+        assert!(builder().build().is_ok());
     }
 }

@@ -13,7 +13,7 @@ use ctywire_tfplugin6::{Diagnostics, FunctionError};
 
 use crate::action::Action;
 use crate::data_source::DataSource;
-use crate::dynamic::{Dyn, DynDataSource, DynFunction, DynResource};
+use crate::dynamic::{Dyn, DynDataSource, DynEphemeral, DynFunction, DynResource};
 use crate::ephemeral::EphemeralResource;
 use crate::erased::{
     AnyAction, AnyDataSource, AnyEphemeral, AnyFunction, AnyList, AnyResource, Typed,
@@ -68,6 +68,7 @@ pub struct Builder<P: Provider> {
     state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
     functions: BTreeMap<String, FunctionKind>,
     problems: Vec<String>,
+    plan_destroy: bool,
 }
 
 /// Why a provider cannot be served: its types' schemas, each problem
@@ -189,6 +190,7 @@ impl<P: Provider> Builder<P> {
             state_stores: BTreeMap::new(),
             functions: BTreeMap::new(),
             problems: Vec::new(),
+            plan_destroy: false,
         }
     }
 
@@ -310,6 +312,31 @@ impl<P: Provider> Builder<P> {
         let imp: Box<dyn AnyDataSource<P::Data>> = Box::new(Dyn(source));
         let kind = kind_of_block(name, block, 0, None, TypeId::of::<S>(), imp);
         Self::add(&mut self.problems, &mut self.data_sources, name, kind);
+        self
+    }
+
+    /// Serves `resource` as the ephemeral resource type `name`, with the
+    /// schema `block` known only at runtime (see [`DynEphemeral`]).
+    pub fn ephemeral_resource_with_schema<E: DynEphemeral<P::Data>>(
+        mut self,
+        name: &str,
+        block: Block,
+        resource: E,
+    ) -> Self {
+        let imp: Box<dyn AnyEphemeral<P::Data>> = Box::new(Dyn(resource));
+        let kind = kind_of_block(name, block, 0, None, TypeId::of::<E>(), imp);
+        Self::add(&mut self.problems, &mut self.ephemerals, name, kind);
+        self
+    }
+
+    /// Has Terraform plan destroys with the provider too (the server
+    /// capability `plan_destroy`, Terraform 1.3 and later): each
+    /// resource's `plan_destroy` hook ([`Resource::plan_destroy`],
+    /// [`DynResource::plan_destroy`]) may then warn about a destroy, or
+    /// stop it with an error, before anything is deleted. Without it
+    /// Terraform plans destroys alone and the hooks are never asked.
+    pub fn plan_destroy(mut self) -> Self {
+        self.plan_destroy = true;
         self
     }
 
@@ -473,6 +500,7 @@ impl<P: Provider> Builder<P> {
             actions: self.actions,
             state_stores: self.state_stores,
             functions: self.functions,
+            plan_destroy: self.plan_destroy,
             data: RwLock::new(None),
             terraform_version: RwLock::new(String::new()),
         })

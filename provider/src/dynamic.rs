@@ -3,23 +3,27 @@
 //! Rust type, and values handled as [`Value`]s of the type it implies. A
 //! host serving another program's resources (a Seasonings plugin, say)
 //! registers them with [`Builder::resource_with_schema`],
-//! [`Builder::data_source_with_schema`] and
+//! [`Builder::data_source_with_schema`],
+//! [`Builder::ephemeral_resource_with_schema`] and
 //! [`Builder::function_with_signature`], and gets the framework's plan
 //! semantics, validation and consistency checks as a derived model does.
 //!
 //! [`Builder::resource_with_schema`]: crate::Builder::resource_with_schema
 //! [`Builder::data_source_with_schema`]: crate::Builder::data_source_with_schema
+//! [`Builder::ephemeral_resource_with_schema`]: crate::Builder::ephemeral_resource_with_schema
 //! [`Builder::function_with_signature`]: crate::Builder::function_with_signature
 
 use ctywire::{Type, Value};
 use ctywire_tfplugin6::{
-    ApplyResourceChangeRequest, ApplyResourceChangeResponse, CallFunctionRequest, Diagnostics,
-    FunctionError, MoveResourceStateRequest, PlanResourceChangeRequest, RawState,
-    ReadResourceRequest, ReadResourceResponse,
+    ApplyResourceChangeRequest, ApplyResourceChangeResponse, CallFunctionRequest,
+    CloseEphemeralResourceRequest, Diagnostics, FunctionError, MoveResourceStateRequest,
+    OpenEphemeralResourceRequest, OpenEphemeralResourceResponse, PlanResourceChangeRequest,
+    RawState, ReadResourceRequest, ReadResourceResponse, RenewEphemeralResourceRequest,
+    RenewEphemeralResourceResponse,
 };
 
 use crate::context::Context;
-use crate::erased::{AnyDataSource, AnyFunction, AnyResource};
+use crate::erased::{AnyDataSource, AnyEphemeral, AnyFunction, AnyResource};
 use crate::plan_hook::PlanChange;
 
 /// A managed resource type whose schema is a runtime value: the protocol's
@@ -48,6 +52,16 @@ pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
     ) -> Result<Option<Vec<u8>>, Diagnostics> {
         let _ = (ctx, req, plan);
         Ok(None)
+    }
+
+    /// What to say about destroying the object `req` plans away (its
+    /// proposed state null), for a provider that plans destroys
+    /// ([`Builder::plan_destroy`](crate::Builder::plan_destroy)): warnings
+    /// shown with the plan, or errors that stop it. The plan itself stays
+    /// a destroy (Terraform accepts nothing else). Default: nothing to say.
+    async fn plan_destroy(&self, ctx: &Context<D>, req: &PlanResourceChangeRequest) -> Diagnostics {
+        let _ = (ctx, req);
+        Diagnostics::new()
     }
 
     /// Creates, updates or (the planned state null) deletes the object. The
@@ -107,6 +121,48 @@ pub trait DynDataSource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// Reads the data: `config` as Terraform sends it, computed attributes
     /// null; the answer, at the block's type, fills them in.
     async fn read(&self, ctx: &Context<D>, config: Value) -> Result<Value, Diagnostics>;
+}
+
+/// An ephemeral resource type whose schema is a runtime value: the
+/// protocol's requests and answers (warnings included), the values at the
+/// type its block implies. The framework checks the configuration and
+/// that the opened value is wholly known.
+#[async_trait::async_trait]
+pub trait DynEphemeral<D: Send + Sync + 'static>: Send + Sync + 'static {
+    /// Checks beyond the block's own rules (asynchronous, as a
+    /// resource's). Default: none.
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        let _ = config;
+        Diagnostics::new()
+    }
+
+    /// Opens it: `req.config` as Terraform sends it, computed attributes
+    /// null; the answer's result, at the block's type, fills them in.
+    async fn open(
+        &self,
+        ctx: &Context<D>,
+        req: OpenEphemeralResourceRequest,
+    ) -> Result<OpenEphemeralResourceResponse, Diagnostics>;
+
+    /// Renews it. Default: nothing to renew (the private data kept, no
+    /// next renewal).
+    async fn renew(
+        &self,
+        ctx: &Context<D>,
+        req: RenewEphemeralResourceRequest,
+    ) -> Result<RenewEphemeralResourceResponse, Diagnostics> {
+        let _ = ctx;
+        Ok(RenewEphemeralResourceResponse {
+            private: req.private,
+            ..RenewEphemeralResourceResponse::default()
+        })
+    }
+
+    /// Closes it. Default: nothing to close.
+    async fn close(&self, ctx: &Context<D>, req: CloseEphemeralResourceRequest) -> Diagnostics {
+        let _ = (ctx, req);
+        Diagnostics::new()
+    }
 }
 
 /// A provider function whose signature is a runtime value.
@@ -209,6 +265,42 @@ where
         plan: &mut PlanChange,
     ) -> Result<Option<Vec<u8>>, Diagnostics> {
         self.0.modify_plan(ctx, req, plan).await
+    }
+
+    async fn plan_destroy(&self, ctx: &Context<D>, req: &PlanResourceChangeRequest) -> Diagnostics {
+        self.0.plan_destroy(ctx, req).await
+    }
+}
+
+#[async_trait::async_trait]
+impl<D, E> AnyEphemeral<D> for Dyn<E>
+where
+    D: Send + Sync + 'static,
+    E: DynEphemeral<D>,
+{
+    async fn validate(&self, config: &Value) -> Diagnostics {
+        self.0.validate(config).await
+    }
+
+    async fn open(
+        &self,
+        ctx: &Context<D>,
+        req: OpenEphemeralResourceRequest,
+        _ty: &Type,
+    ) -> Result<OpenEphemeralResourceResponse, Diagnostics> {
+        self.0.open(ctx, req).await
+    }
+
+    async fn renew(
+        &self,
+        ctx: &Context<D>,
+        req: RenewEphemeralResourceRequest,
+    ) -> Result<RenewEphemeralResourceResponse, Diagnostics> {
+        self.0.renew(ctx, req).await
+    }
+
+    async fn close(&self, ctx: &Context<D>, req: CloseEphemeralResourceRequest) -> Diagnostics {
+        self.0.close(ctx, req).await
     }
 }
 

@@ -5,8 +5,10 @@
 use ctywire::{Type, Value};
 use ctywire_tfplugin6::{
     ActionProgress, ApplyResourceChangeRequest, ApplyResourceChangeResponse, CallFunctionRequest,
-    Diagnostics, FunctionError, ListResults, MoveResourceStateRequest, PlanResourceChangeRequest,
-    RawState, ReadResourceRequest, ReadResourceResponse,
+    CloseEphemeralResourceRequest, Diagnostics, FunctionError, ListResults,
+    MoveResourceStateRequest, OpenEphemeralResourceRequest, OpenEphemeralResourceResponse,
+    PlanResourceChangeRequest, RawState, ReadResourceRequest, ReadResourceResponse,
+    RenewEphemeralResourceRequest, RenewEphemeralResourceResponse,
 };
 
 use crate::action::{Action, Progress};
@@ -16,7 +18,7 @@ use crate::schema::Block;
 
 use crate::context::Context;
 use crate::data_source::DataSource;
-use crate::ephemeral::{EphemeralResource, Opened, Renewed};
+use crate::ephemeral::EphemeralResource;
 use crate::function::Function;
 use crate::model::AttributeType;
 use crate::plan_hook::PlanChange;
@@ -83,6 +85,9 @@ pub(crate) trait AnyResource<D>: Send + Sync {
         req: &PlanResourceChangeRequest,
         plan: &mut PlanChange,
     ) -> Result<Option<Vec<u8>>, Diagnostics>;
+    /// What to say about destroying the object `req` plans away (its
+    /// proposed state null): warnings, or errors that stop the plan.
+    async fn plan_destroy(&self, ctx: &Context<D>, req: &PlanResourceChangeRequest) -> Diagnostics;
 }
 
 /// A model-typed implementation behind an erased trait.
@@ -200,6 +205,13 @@ where
         self.0.modify_plan(ctx, plan).await?;
         Ok(Some(ctx.private_bytes()))
     }
+
+    async fn plan_destroy(&self, ctx: &Context<D>, req: &PlanResourceChangeRequest) -> Diagnostics {
+        match read_state::<R::Model>(req.prior_state.clone(), "prior") {
+            Ok(prior) => self.0.plan_destroy(ctx, prior).await,
+            Err(d) => d,
+        }
+    }
 }
 
 /// The private bytes to store with `state`: the call's, unless the
@@ -236,22 +248,23 @@ where
     }
 }
 
-/// An ephemeral resource with its model erased.
+/// An ephemeral resource with its model erased: the protocol's requests
+/// and answers, so a runtime-schema type can answer warnings too.
 #[async_trait::async_trait]
 pub(crate) trait AnyEphemeral<D>: Send + Sync {
-    fn validate(&self, config: &Value) -> Diagnostics;
+    async fn validate(&self, config: &Value) -> Diagnostics;
     async fn open(
         &self,
         ctx: &Context<D>,
-        config: Value,
+        req: OpenEphemeralResourceRequest,
         ty: &Type,
-    ) -> Result<Opened<Value>, Diagnostics>;
+    ) -> Result<OpenEphemeralResourceResponse, Diagnostics>;
     async fn renew(
         &self,
         ctx: &Context<D>,
-        private: Option<Vec<u8>>,
-    ) -> Result<Renewed, Diagnostics>;
-    async fn close(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<(), Diagnostics>;
+        req: RenewEphemeralResourceRequest,
+    ) -> Result<RenewEphemeralResourceResponse, Diagnostics>;
+    async fn close(&self, ctx: &Context<D>, req: CloseEphemeralResourceRequest) -> Diagnostics;
 }
 
 #[async_trait::async_trait]
@@ -260,35 +273,46 @@ where
     D: Send + Sync + 'static,
     E: EphemeralResource<D>,
 {
-    fn validate(&self, config: &Value) -> Diagnostics {
+    async fn validate(&self, config: &Value) -> Diagnostics {
         self.0.validate(config)
     }
 
     async fn open(
         &self,
         ctx: &Context<D>,
-        config: Value,
+        req: OpenEphemeralResourceRequest,
         ty: &Type,
-    ) -> Result<Opened<Value>, Diagnostics> {
-        let config = read_model::<E::Model>(config)?;
+    ) -> Result<OpenEphemeralResourceResponse, Diagnostics> {
+        let config = read_model::<E::Model>(req.config)?;
         let opened = self.0.open(ctx, config).await?;
-        Ok(Opened {
+        Ok(OpenEphemeralResourceResponse {
             result: write_model(&opened.result, ty)?,
             private: opened.private,
             renew_at: opened.renew_at,
+            diagnostics: Diagnostics::new(),
+            deferred: None,
         })
     }
 
     async fn renew(
         &self,
         ctx: &Context<D>,
-        private: Option<Vec<u8>>,
-    ) -> Result<Renewed, Diagnostics> {
-        self.0.renew(ctx, private).await
+        req: RenewEphemeralResourceRequest,
+    ) -> Result<RenewEphemeralResourceResponse, Diagnostics> {
+        let renewed = self.0.renew(ctx, req.private).await?;
+        Ok(RenewEphemeralResourceResponse {
+            renew_at: renewed.renew_at,
+            private: renewed.private,
+            diagnostics: Diagnostics::new(),
+        })
     }
 
-    async fn close(&self, ctx: &Context<D>, private: Option<Vec<u8>>) -> Result<(), Diagnostics> {
-        self.0.close(ctx, private).await
+    async fn close(&self, ctx: &Context<D>, req: CloseEphemeralResourceRequest) -> Diagnostics {
+        self.0
+            .close(ctx, req.private)
+            .await
+            .err()
+            .unwrap_or_default()
     }
 }
 

@@ -50,7 +50,7 @@ pub use ctywire_provider_derive::Model;
 pub use ctywire_tfplugin6 as tfplugin6;
 pub use ctywire_tfplugin6::{async_trait, Diagnostic, Diagnostics, FunctionError, RawState};
 pub use data_source::DataSource;
-pub use dynamic::{DynDataSource, DynFunction, DynResource};
+pub use dynamic::{DynDataSource, DynEphemeral, DynFunction, DynResource};
 pub use ephemeral::{EphemeralResource, Opened, Renewed};
 pub use function::Function;
 pub use hooks::ModelPlan;

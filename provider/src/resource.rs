@@ -292,4 +292,13 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         let _ = (ctx, plan);
         Ok(())
     }
+
+    /// What to say about destroying the object `prior`, for a provider
+    /// that plans destroys ([`Builder::plan_destroy`](crate::Builder::plan_destroy)):
+    /// warnings shown with the plan, or errors that stop it. The plan
+    /// itself stays a destroy. Default: nothing to say.
+    async fn plan_destroy(&self, ctx: &Context<D>, prior: Self::Model) -> Diagnostics {
+        let _ = (ctx, prior);
+        Diagnostics::new()
+    }
 }

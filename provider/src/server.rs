@@ -39,6 +39,9 @@ pub struct Framework<P: Provider> {
     pub(crate) actions: BTreeMap<String, Kind<dyn AnyAction<P::Data>>>,
     pub(crate) state_stores: BTreeMap<String, Kind<dyn AnyStateStore<P::Data>>>,
     pub(crate) functions: BTreeMap<String, FunctionKind>,
+    /// Whether Terraform is asked to plan destroys with the provider
+    /// ([`Builder::plan_destroy`](crate::Builder::plan_destroy)).
+    pub(crate) plan_destroy: bool,
     pub(crate) data: RwLock<Option<Arc<P::Data>>>,
     /// What `ConfigureProvider` said Terraform's version is: a lock's
     /// information names it.
@@ -159,6 +162,31 @@ impl<P: Provider> Framework<P> {
         }
         diags
     }
+
+    /// A destroy's plan (a null proposed state): null, whatever the type
+    /// says, with its `plan_destroy` hook's diagnostics when there is an
+    /// object to destroy. The prior private data goes on to the apply
+    /// that deletes, as terraform-plugin-framework passes it.
+    async fn plan_destroy(
+        &self,
+        k: &Kind<dyn AnyResource<P::Data>>,
+        req: tf::PlanResourceChangeRequest,
+    ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
+        let diagnostics = if req.prior_state.is_null() {
+            Diagnostics::new()
+        } else {
+            let ctx = (self.context(&req.type_name)?).with_private(req.prior_private.clone());
+            k.imp.plan_destroy(&ctx, &req).await
+        };
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        Ok(tf::PlanResourceChangeResponse {
+            planned_private: req.prior_private,
+            diagnostics,
+            ..tf::PlanResourceChangeResponse::new(req.proposed_new_state)
+        })
+    }
 }
 
 #[async_trait::async_trait]
@@ -182,7 +210,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
                 .map(|(n, f)| (n.clone(), f.signature.clone()))
                 .collect(),
             server_capabilities: tf::ServerCapabilities {
-                plan_destroy: false,
+                plan_destroy: self.plan_destroy,
                 get_provider_schema_optional: true,
                 move_resource_state: true,
                 generate_resource_config: true,
@@ -228,14 +256,13 @@ impl<P: Provider> tf::Provider for Framework<P> {
         &self,
         req: tf::ValidateEphemeralResourceConfigRequest,
     ) -> Diagnostics {
-        let (name, config) = (&req.type_name, &req.config);
-        Self::validate_kind(
-            &self.ephemerals,
-            "ephemeral resource",
-            name,
-            config,
-            |k, c| k.validate(c),
-        )
+        match find(&self.ephemerals, "ephemeral resource", &req.type_name) {
+            Ok(k) => {
+                let own = k.imp.validate(&req.config).await;
+                Self::validate_with(&k.block, &req.config, own)
+            }
+            Err(d) => d,
+        }
     }
 
     async fn configure_provider(&self, req: tf::ConfigureProviderRequest) -> Diagnostics {
@@ -308,8 +335,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
         if req.proposed_new_state.is_null() {
-            // Destroy: nothing to plan.
-            return Ok(tf::PlanResourceChangeResponse::new(req.proposed_new_state));
+            return self.plan_destroy(k, req).await;
         }
         computed_blocks_allowed(
             "resource",
@@ -495,15 +521,13 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
         presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
-        let opened = k.imp.open(&ctx, req.config, &k.ty).await?;
-        checks::wholly_known(&req.type_name, "open", &opened.result)?;
-        Ok(tf::OpenEphemeralResourceResponse {
-            result: opened.result,
-            private: opened.private,
-            renew_at: opened.renew_at,
-            diagnostics: Diagnostics::new(),
-            deferred: None,
-        })
+        let type_name = req.type_name.clone();
+        let opened = k.imp.open(&ctx, req, &k.ty).await?;
+        // Terraform reads no result from an open that failed.
+        if !opened.diagnostics.has_errors() {
+            checks::wholly_known(&type_name, "open", &opened.result)?;
+        }
+        Ok(opened)
     }
 
     async fn renew_ephemeral_resource(
@@ -512,12 +536,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
     ) -> Result<tf::RenewEphemeralResourceResponse, Diagnostics> {
         let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
         let ctx = self.context(&req.type_name)?;
-        let renewed = k.imp.renew(&ctx, req.private).await?;
-        Ok(tf::RenewEphemeralResourceResponse {
-            renew_at: renewed.renew_at,
-            private: renewed.private,
-            diagnostics: Diagnostics::new(),
-        })
+        k.imp.renew(&ctx, req).await
     }
 
     async fn close_ephemeral_resource(
@@ -527,9 +546,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let closed = async {
             let k = find(&self.ephemerals, "ephemeral resource", &req.type_name)?;
             let ctx = self.context(&req.type_name)?;
-            k.imp.close(&ctx, req.private).await
+            Ok(k.imp.close(&ctx, req).await)
         };
-        closed.await.err().unwrap_or_default()
+        closed.await.unwrap_or_else(|d: Diagnostics| d)
     }
 
     async fn upgrade_resource_identity(

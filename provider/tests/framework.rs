@@ -117,6 +117,15 @@ impl Resource<String> for Things {
         }
         Ok(())
     }
+
+    async fn plan_destroy(&self, _: &Context<String>, prior: Thing) -> Diagnostics {
+        match prior.name.as_str() {
+            "protected" => Diagnostic::error("protected may not be destroyed")
+                .at(Path::root().attr("name"))
+                .into(),
+            _ => Diagnostics::new(),
+        }
+    }
 }
 
 /// The arguments of `greet`.
@@ -1117,4 +1126,32 @@ fn names_terraform_reserves_are_refused_at_the_root_of_each_kind() {
         .data_source("t_n", any::<NestedCount>())
         .build()
         .is_ok());
+}
+
+#[tokio::test]
+async fn a_typed_resource_s_destroy_hook_reads_the_prior_state_and_may_refuse() {
+    let framework = configured(Bug::None).await;
+    let null = Value::null(ty());
+    let destroy = |name: &str| {
+        let prior = thing(name, None, Value::string(name), Value::number(1));
+        plan_request(prior, null.clone(), null.clone())
+    };
+    let plan = framework
+        .plan_resource_change(destroy("spare"))
+        .await
+        .unwrap();
+    assert!(plan.planned_state.is_null());
+    assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
+    let refused = framework
+        .plan_resource_change(destroy("protected"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        described(&refused),
+        [(
+            "protected may not be destroyed".to_owned(),
+            ".name".to_owned(),
+            String::new()
+        )]
+    );
 }

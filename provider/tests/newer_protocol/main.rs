@@ -11,6 +11,7 @@ mod action_plan;
 mod computed_blocks;
 mod fields_611;
 mod private_state;
+mod runtime_kinds;
 mod state_store;
 
 use std::collections::BTreeMap;
