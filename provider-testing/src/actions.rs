@@ -12,11 +12,10 @@
 //! `SPEC-list-and-actions.md`.
 
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
-use serde_json::json;
 
 use ctywire::{Path, Value};
 
-use crate::config::{decode_body, ApplyScope, Reference, Scope, UnknownScope};
+use crate::config::{ApplyScope, Reference, Scope};
 use crate::Harness;
 use crate::Invoked;
 
@@ -54,53 +53,22 @@ impl Harness {
     /// error the provider gives (in `PlanAction` or the completed event)
     /// is the result; warnings go to [`warnings`](Self::warnings).
     pub fn invoke(&mut self, address: &str) -> Result<Invoked, Diagnostics> {
-        let type_name = address
-            .strip_prefix("action.")
-            .and_then(|r| r.split_once('.'))
-            .map(|(t, _)| t.to_owned())
-            .ok_or_else(|| {
-                Diagnostics::error(format!(
-                    "{address:?} is not an action address: write action.TYPE.NAME"
-                ))
-            })?;
-        let Some(body) = self.actions.get(address).cloned() else {
-            return Err(Diagnostic::error("Reference to undeclared action")
-                .with_detail(format!(
-                    "The configuration declares no action {address}: add an action block for it first."
-                ))
-                .into());
-        };
-        let Some(schema) = self.schemas.actions.get(&type_name).cloned() else {
-            return Err(Diagnostic::error("Invalid action type")
-                .with_detail(format!(
-                    "The provider {} does not support action type {type_name:?}.",
-                    self.provider
-                ))
-                .into());
-        };
-        for key in ["count", "for_each", "provider"] {
-            if body.get(key).is_some() {
-                return Err(Diagnostics::error(format!(
-                    "{address}: the harness does not support {key:?}"
-                )));
-            }
-        }
-        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
+        self.action_block(address)?;
         self.prepare()?;
-        let block = &schema.schema.block;
         // The validate walk: references unknown.
-        let validated = decode_body(block, &config, &UnknownScope, &[])?;
-        let d = (self.client).validate_action(&type_name, &validated.value, &schema.ty)?;
-        self.take(d)?;
-        let planned = decode_body(block, &config, &InvokeScope(self), &[])?;
-        if !planned.value.is_wholly_known() {
+        let mut warnings = Diagnostics::new();
+        let validated = self.validate_action_block(address, &mut warnings);
+        self.warnings.extend(warnings);
+        validated?;
+        let (type_name, planned, ty) = self.action_config(address, &InvokeScope(self))?;
+        if !planned.is_wholly_known() {
             return Err(Diagnostic::error("Partially applied configuration")
                 .with_detail(format!("The action {address} contains unknown values while planning. This means it is referencing resources that have not yet been created, please run a complete plan/apply cycle to ensure the state matches the configuration before using the -invoke argument."))
                 .into());
         }
-        let d = (self.client).plan_action(&type_name, &planned.value, &schema.ty)?;
+        let d = (self.client).plan_action(&type_name, &planned, &ty)?;
         self.take(d)?;
-        let (progress, d) = (self.client).invoke_action(&type_name, &planned.value, &schema.ty)?;
+        let (progress, d) = (self.client).invoke_action(&type_name, &planned, &ty)?;
         self.take(d)?;
         Ok(Invoked {
             progress,

@@ -25,6 +25,7 @@ mod steps;
 mod syntax;
 #[cfg(test)]
 mod tests;
+mod triggers;
 mod unit;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -58,6 +59,7 @@ pub use self::state_store::{
 };
 pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
+pub use self::triggers::Triggered;
 pub use self::unit::{Invoked, Opened, Renewed, UnitClient};
 
 /// An in-process Terraform core holding one provider, a configuration and
@@ -99,6 +101,8 @@ pub struct Harness {
     instances: BTreeMap<String, aliases::Instance>,
     /// The state store the state is kept in ([`state_store`](Self::state_store)).
     backend: Option<backend::Backend>,
+    /// The actions the last apply's resources triggered (`triggered`).
+    triggered: std::sync::Mutex<Vec<Triggered>>,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -126,6 +130,8 @@ struct Walk {
     /// The configured managed instances.
     configured: BTreeSet<String>,
     notes: Notes,
+    /// The actions the changes trigger (`action_trigger`).
+    invocations: Vec<triggers::Invocation>,
 }
 
 /// What a command plans.
@@ -188,6 +194,7 @@ impl Harness {
             provider_aliases: BTreeMap::new(),
             instances: BTreeMap::new(),
             backend: None,
+            triggered: Default::default(),
         })
     }
 
@@ -692,6 +699,9 @@ impl Harness {
         }
         let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
+        if let Ok(mut log) = self.triggered.lock() {
+            log.clear();
+        }
         let mut result = self.apply_changes(plan, &mut working, &mut data, &mut warnings);
         match self.close_ephemerals() {
             Ok(w) => warnings.extend(w),
@@ -793,7 +803,32 @@ impl Harness {
                     .find(|(k, _)| k.as_ref() == key.as_ref())
                     .map(|(_, r)| r.clone())
                     .unwrap_or_default();
-                self.apply_instance(change, &address, &rep, &lifecycle, working, data, warnings)?;
+                // The before_* actions, the apply, the after_* actions
+                // (`NodeApplyableResourceInstance.managedResourceExecute`).
+                for before in [true, false] {
+                    if !before {
+                        self.apply_instance(
+                            change, &address, &rep, &lifecycle, working, data, warnings,
+                        )?;
+                    }
+                    let scope = ApplyScope {
+                        harness: self,
+                        working,
+                        data,
+                    };
+                    self.invoke_action_triggers(
+                        &plan.invocations,
+                        &lifecycle.action_triggers,
+                        &address,
+                        before,
+                        &Repeated {
+                            inner: &scope,
+                            rep: &rep,
+                        },
+                        &scope,
+                        warnings,
+                    )?;
+                }
             }
         }
         Ok(())
@@ -950,6 +985,7 @@ impl Harness {
             data,
             configured,
             notes,
+            invocations,
         } = result?;
         self.warnings.extend(closed?);
         // Outputs are planned with what the resources' plans say (with
@@ -982,6 +1018,9 @@ impl Harness {
         if !output_changes.is_empty() {
             tagged["output_changes"] = outputs::output_changes_json(&output_changes);
         }
+        if !invocations.is_empty() {
+            tagged["action_invocations"] = triggers::invocations_json(self, &invocations);
+        }
         Ok(Plan {
             changes,
             configured,
@@ -991,6 +1030,7 @@ impl Harness {
             text: show::exact_text(&tagged),
             json: show::plain(tagged),
             destroy: mode == Mode::Destroy,
+            invocations,
         })
     }
 
@@ -1018,6 +1058,7 @@ impl Harness {
         let mut changes = Vec::new();
         let mut data = DataValues::new();
         let mut configured = BTreeSet::new();
+        let mut invocations = Vec::new();
         match mode {
             // Data resources are read again with the refreshed objects;
             // one whose read would wait for apply stays out of state.
@@ -1151,6 +1192,21 @@ impl Harness {
                             warnings,
                         )?;
                         check_prevent_destroy(&lifecycle, &change)?;
+                        if !lifecycle.action_triggers.is_empty() {
+                            let mut mine = instances.clone();
+                            mine.insert(
+                                instance.clone(),
+                                (change.after.clone(), change.after_marks.clone()),
+                            );
+                            invocations.extend(self.plan_action_triggers(
+                                &lifecycle.action_triggers,
+                                &change,
+                                &planned,
+                                &mine,
+                                &rep,
+                                warnings,
+                            )?);
+                        }
                         instances
                             .insert(instance, (change.after.clone(), change.after_marks.clone()));
                         changes.push(change);
@@ -1186,6 +1242,7 @@ impl Harness {
             data,
             configured,
             notes,
+            invocations,
         })
     }
 
