@@ -803,39 +803,24 @@ impl Harness {
                     .find(|(k, _)| k.as_ref() == key.as_ref())
                     .map(|(_, r)| r.clone())
                     .unwrap_or_default();
-                // The before_* actions, the apply, the after_* actions
-                // (`NodeApplyableResourceInstance.managedResourceExecute`).
-                for before in [true, false] {
-                    if !before {
-                        self.apply_instance(
-                            change, &address, &rep, &lifecycle, working, data, warnings,
-                        )?;
-                    }
-                    let scope = ApplyScope {
-                        harness: self,
-                        working,
-                        data,
-                    };
-                    self.invoke_action_triggers(
-                        &plan.invocations,
-                        &lifecycle.action_triggers,
-                        &address,
-                        before,
-                        &Repeated {
-                            inner: &scope,
-                            rep: &rep,
-                        },
-                        &scope,
-                        warnings,
-                    )?;
-                }
+                self.apply_instance(
+                    change,
+                    &address,
+                    &rep,
+                    &lifecycle,
+                    &plan.invocations,
+                    working,
+                    data,
+                    warnings,
+                )?;
             }
         }
         Ok(())
     }
 
     /// One planned change of `address` applied (re-planned with what is
-    /// known now, checked against the plan, applied and saved).
+    /// known now, checked against the plan, applied and saved), the
+    /// actions it triggers invoked before and after its apply.
     #[allow(clippy::too_many_arguments)]
     fn apply_instance(
         &self,
@@ -843,6 +828,7 @@ impl Harness {
         address: &str,
         rep: &Repetition,
         lifecycle: &Lifecycle,
+        invocations: &[triggers::Invocation],
         working: &mut BTreeMap<String, Stored>,
         data: &mut DataValues,
         warnings: &mut Diagnostics,
@@ -881,6 +867,19 @@ impl Harness {
                 ChangeAction::CreateThenDelete => deposed = working.remove(&address),
                 _ => {}
             }
+            // The apply node's before_* actions (a replace's destroy node
+            // ran first), then its apply, then its after_* actions
+            // (`NodeApplyableResourceInstance.managedResourceExecute`).
+            self.invoke_action_triggers(
+                invocations,
+                lifecycle,
+                &address,
+                rep,
+                true,
+                working,
+                data,
+                warnings,
+            )?;
             let decoded = self.decode(
                 &address,
                 &Repeated {
@@ -922,6 +921,16 @@ impl Harness {
                     .apply(current.as_ref(), &reduced, Some(&decoded));
             self.save(working, &address, new, &reduced, &d)?;
             split(d, warnings)?;
+            self.invoke_action_triggers(
+                invocations,
+                lifecycle,
+                &address,
+                rep,
+                false,
+                working,
+                data,
+                warnings,
+            )?;
             if let Some(old) = deposed {
                 // create_before_destroy: the deposed object goes last. A
                 // provider that answers its delete with an object is

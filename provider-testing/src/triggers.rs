@@ -18,9 +18,13 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use serde_json::{json, Map, Value as Json};
 
 use crate::client::ResourceSchema;
-use crate::config::{decode_body, evaluate_json, references, PlanScope, Scope, UnknownScope};
-use crate::core::{Change, ChangeAction};
+use crate::config::{
+    decode_body, evaluate_json, references, ApplyScope, PlanScope, Scope, UnknownScope,
+};
+use crate::core::{Change, ChangeAction, Stored};
+use crate::data::DataValues;
 use crate::instances::{by_resource, resource_of, Repeated, Repetition};
+use crate::lifecycle::Lifecycle;
 use crate::{show, split, Harness};
 
 /// A lifecycle event an `action_trigger` names (`configs.ActionTriggerEvent`).
@@ -401,23 +405,31 @@ impl Harness {
     pub(crate) fn invoke_action_triggers(
         &self,
         planned: &[Invocation],
-        triggers: &[ActionTrigger],
+        lifecycle: &Lifecycle,
         resource: &str,
+        rep: &Repetition,
         before: bool,
-        condition_scope: &dyn Scope,
-        scope: &dyn Scope,
+        working: &BTreeMap<String, Stored>,
+        data: &DataValues,
         warnings: &mut Diagnostics,
     ) -> Result<(), Diagnostics> {
+        let scope = ApplyScope {
+            harness: self,
+            working,
+            data,
+        };
+        let condition_scope = Repeated { inner: &scope, rep };
+        let triggers = &lifecycle.action_triggers;
         let mine =
             (planned.iter()).filter(|i| i.resource == resource && i.event.is_before() == before);
         for inv in mine {
             let Some(t) = triggers.get(inv.block) else {
                 continue;
             };
-            if !condition_holds(t, condition_scope, resource, false)? {
+            if !condition_holds(t, &condition_scope, resource, false)? {
                 continue;
             }
-            let (type_name, config, ty) = self.action_config(&inv.action, scope)?;
+            let (type_name, config, ty) = self.action_config(&inv.action, &scope)?;
             if !config.is_wholly_known() {
                 return Err(invalid(
                     "Action configuration unknown during apply",

@@ -1034,3 +1034,61 @@ action "rec_notify" "n" {{
     )
     .contains("the harness does not support the before_destroy event"));
 }
+
+#[test]
+fn a_replace_runs_its_create_actions_after_the_old_object_is_destroyed() {
+    let (mut tf, rec) = harness();
+    let config = |note: &str| {
+        format!(
+            r#"
+provider "rec" {{
+  label = "main"
+}}
+resource "rec_secret" "other" {{
+  name = "other"
+  note = "{note}"
+}}
+resource "rec_secret" "s" {{
+  name = "s"
+  lifecycle {{
+    replace_triggered_by = [rec_secret.other]
+    action_trigger {{
+      events  = [before_create, after_create, before_update]
+      actions = [action.rec_notify.n]
+    }}
+  }}
+}}
+action "rec_notify" "n" {{
+  config {{
+    message = "n"
+  }}
+}}
+"#
+        )
+    };
+    tf.config_hcl(&config("one")).unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&config("two")).unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(
+        plan.action("rec_secret.s"),
+        Some(ChangeAction::DeleteThenCreate)
+    );
+    rec.take();
+    tf.apply_plan(&plan).unwrap();
+    // T4: the destroy node first, then the apply node's before_create,
+    // create and after_create; a replace fires no update event.
+    assert_eq!(
+        rec.take(),
+        [
+            "apply other via main",
+            "delete s via main",
+            "invoke action n",
+            "apply s via main",
+            "apply s password=None",
+            "invoke action n"
+        ]
+    );
+    let events: Vec<&str> = tf.triggered().iter().map(|t| t.event).collect();
+    assert_eq!(events, ["before_create", "after_create"]);
+}
