@@ -2,8 +2,9 @@
 //! a provider on the protocol trait that records every call it gets: what
 //! core calls and when (opened at plan and again at apply, renewed once
 //! due, closed when each operation ends; actions validated, planned and
-//! invoked with their progress in order; `list` blocks run with their
-//! limits), as `SPEC-list-and-actions.md` and `src/ephemeral.rs` say.
+//! invoked with their progress in order, or triggered from a resource's
+//! lifecycle around its apply; `list` blocks run with their limits), as
+//! `SPEC-list-and-actions.md` and `src/ephemeral.rs` say.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
