@@ -821,28 +821,42 @@ fn actions_triggered_on_create_are_planned_and_run_before_and_after_the_resource
     assert!(tf.triggered().is_empty());
 }
 
-#[test]
-fn actions_triggered_on_update_run_around_an_update_and_not_a_create() {
-    let (mut tf, rec) = harness();
-    let config = |note: &str| {
-        format!(
-            r#"
+/// A configuration: `head`, then `rec_secret.s` with `body` and the
+/// `lifecycle` block's `lifecycle`, and `action.rec_notify.n` sending
+/// `message`.
+fn triggering(head: &str, body: &str, lifecycle: &str, message: &str) -> String {
+    format!(
+        r#"
+{head}
 resource "rec_secret" "s" {{
-  name = "s"
-  note = "{note}"
+  {body}
   lifecycle {{
-    action_trigger {{
-      events  = [before_update, after_update]
-      actions = [action.rec_notify.n]
-    }}
+    {lifecycle}
   }}
 }}
 action "rec_notify" "n" {{
   config {{
-    message = "note ${{rec_secret.s.note}}"
+    message = "{message}"
   }}
 }}
 "#
+    )
+}
+
+/// An `action_trigger` of `action.rec_notify.n` on `events`.
+fn trigger(events: &str) -> String {
+    format!("action_trigger {{\n  events = [{events}]\n  actions = [action.rec_notify.n]\n}}")
+}
+
+#[test]
+fn actions_triggered_on_update_run_around_an_update_and_not_a_create() {
+    let (mut tf, rec) = harness();
+    let config = |note: &str| {
+        triggering(
+            "",
+            &format!("name = \"s\"\nnote = \"{note}\""),
+            &trigger("before_update, after_update"),
+            "note ${rec_secret.s.note}",
         )
     };
     tf.config_hcl(&config("one")).unwrap();
@@ -879,30 +893,12 @@ action "rec_notify" "n" {{
 #[test]
 fn a_trigger_whose_condition_is_false_is_neither_planned_nor_invoked() {
     let (mut tf, rec) = harness();
-    tf.config_hcl(
-        r#"
-variable "notify" {
-  type    = bool
-  default = false
-}
-resource "rec_secret" "s" {
-  count = 2
-  name  = "s${count.index}"
-  lifecycle {
-    action_trigger {
-      events    = [after_create]
-      condition = var.notify || count.index == 1
-      actions   = [action.rec_notify.n]
-    }
-  }
-}
-action "rec_notify" "n" {
-  config {
-    message = "made"
-  }
-}
-"#,
-    )
+    tf.config_hcl(&triggering(
+        "variable \"notify\" {\n  type = bool\n  default = false\n}",
+        "count = 2\nname = \"s${count.index}\"",
+        "action_trigger {\n  events = [after_create]\n  condition = var.notify || count.index == 1\n  actions = [action.rec_notify.n]\n}",
+        "made",
+    ))
     .unwrap();
     let plan = tf.plan().unwrap();
     let invocations = plan.to_json()["action_invocations"].as_array().unwrap();
@@ -925,53 +921,27 @@ action "rec_notify" "n" {
 
 #[test]
 fn an_action_that_fails_stops_the_apply_before_the_create_and_fails_it_after() {
-    let config = |event: &str| {
-        format!(
-            r#"
-resource "rec_secret" "s" {{
-  name = "s"
-  lifecycle {{
-    action_trigger {{
-      events  = [{event}]
-      actions = [action.rec_notify.bad]
-    }}
-  }}
-}}
-action "rec_notify" "bad" {{
-  config {{
-    message = "fail"
-  }}
-}}
-"#
-        )
+    let failing = |event: &str| {
+        let (mut tf, rec) = harness();
+        tf.config_hcl(&triggering("", "name = \"s\"", &trigger(event), "fail"))
+            .unwrap();
+        let e = tf.apply().unwrap_err();
+        assert_eq!(
+            e.iter().next().unwrap().summary,
+            "the notification could not be sent"
+        );
+        // Past the validate and plan calls.
+        let log = rec.take()[2..].to_vec();
+        (tf, log)
     };
     // Before: the resource is not created.
-    let (mut tf, rec) = harness();
-    tf.config_hcl(&config("before_create")).unwrap();
-    let e = tf.apply().unwrap_err();
-    assert_eq!(
-        e.iter().next().unwrap().summary,
-        "the notification could not be sent"
-    );
-    assert_eq!(
-        rec.take()[2..],
-        ["invoke action fail"],
-        "the create was not applied"
-    );
+    let (tf, log) = failing("before_create");
+    assert_eq!(log, ["invoke action fail"], "the create was not applied");
     assert!(tf.state().unwrap().addresses().is_empty());
     assert_eq!(tf.triggered()[0].progress, ["sending fail"]);
     // After: created and kept in state, the apply failed.
-    let (mut tf, rec) = harness();
-    tf.config_hcl(&config("after_create")).unwrap();
-    let e = tf.apply().unwrap_err();
-    assert_eq!(
-        e.iter().next().unwrap().summary,
-        "the notification could not be sent"
-    );
-    assert_eq!(
-        rec.take()[2..],
-        ["apply s password=None", "invoke action fail"]
-    );
+    let (tf, log) = failing("after_create");
+    assert_eq!(log, ["apply s password=None", "invoke action fail"]);
     assert_eq!(tf.state().unwrap().addresses(), ["rec_secret.s"]);
 }
 
@@ -979,24 +949,8 @@ action "rec_notify" "bad" {{
 fn an_action_trigger_is_refused_in_cores_words_when_it_names_no_event_or_action() {
     let (mut tf, _rec) = harness();
     let refused = |tf: &mut Harness, trigger: &str| {
-        tf.config_hcl(&format!(
-            r#"
-resource "rec_secret" "s" {{
-  name = "s"
-  lifecycle {{
-    action_trigger {{
-      {trigger}
-    }}
-  }}
-}}
-action "rec_notify" "n" {{
-  config {{
-    message = "m"
-  }}
-}}
-"#
-        ))
-        .unwrap();
+        let lifecycle = format!("action_trigger {{\n{trigger}\n}}");
+        (tf.config_hcl(&triggering("", "name = \"s\"", &lifecycle, "m"))).unwrap();
         let e = tf.plan().unwrap_err();
         e.iter().next().unwrap().summary.clone()
     };
@@ -1040,32 +994,14 @@ action "rec_notify" "n" {{
 fn a_replace_runs_its_create_actions_after_the_old_object_is_destroyed() {
     let (mut tf, rec) = harness();
     let config = |note: &str| {
-        format!(
-            r#"
-provider "rec" {{
-  label = "main"
-}}
-resource "rec_secret" "other" {{
-  name = "other"
-  note = "{note}"
-}}
-resource "rec_secret" "s" {{
-  name = "s"
-  lifecycle {{
-    replace_triggered_by = [rec_secret.other]
-    action_trigger {{
-      events  = [before_create, after_create, before_update]
-      actions = [action.rec_notify.n]
-    }}
-  }}
-}}
-action "rec_notify" "n" {{
-  config {{
-    message = "n"
-  }}
-}}
-"#
-        )
+        let head = format!(
+            "provider \"rec\" {{\n  label = \"main\"\n}}\nresource \"rec_secret\" \"other\" {{\n  name = \"other\"\n  note = \"{note}\"\n}}"
+        );
+        let lifecycle = format!(
+            "replace_triggered_by = [rec_secret.other]\n{}",
+            trigger("before_create, after_create, before_update")
+        );
+        triggering(&head, "name = \"s\"", &lifecycle, "n")
     };
     tf.config_hcl(&config("one")).unwrap();
     tf.apply().unwrap();
