@@ -61,6 +61,7 @@ impl Harness {
         self.warnings.extend(warnings);
         validated?;
         let (type_name, planned, ty) = self.action_config(address, &InvokeScope(self))?;
+        let planned = planned.value;
         if !planned.is_wholly_known() {
             return Err(Diagnostic::error("Partially applied configuration")
                 .with_detail(format!("The action {address} contains unknown values while planning. This means it is referencing resources that have not yet been created, please run a complete plan/apply cycle to ensure the state matches the configuration before using the -invoke argument."))

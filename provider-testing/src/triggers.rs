@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::client::ResourceSchema;
 use crate::config::{
-    decode_body, evaluate_json, references, ApplyScope, PlanScope, Scope, UnknownScope,
+    decode_body, evaluate_json, references, ApplyScope, Decoded, PlanScope, Scope, UnknownScope,
 };
 use crate::core::{Change, ChangeAction, Stored};
 use crate::data::DataValues;
@@ -94,6 +94,8 @@ pub(crate) struct Invocation {
     block: usize,
     index: usize,
     config: Value,
+    /// The paths its references marked sensitive.
+    marks: Vec<Path>,
 }
 
 /// An action a resource's lifecycle invoked during an apply, with the
@@ -315,11 +317,11 @@ impl Harness {
         &self,
         address: &str,
         scope: &dyn Scope,
-    ) -> Result<(String, Value, ctywire::Type), Diagnostics> {
+    ) -> Result<(String, Decoded, ctywire::Type), Diagnostics> {
         let (type_name, body, schema) = self.action_block(address)?;
         let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
         let decoded = decode_body(&schema.schema.block, &config, scope, &[])?;
-        Ok((type_name, decoded.value, schema.ty.clone()))
+        Ok((type_name, decoded, schema.ty.clone()))
     }
 
     /// The resources the actions a resource's lifecycle triggers refer to:
@@ -378,7 +380,14 @@ impl Harness {
             for event in (t.events.iter().copied()).filter(|e| e.fired_by(change.action)) {
                 for (index, action) in t.actions.iter().enumerate() {
                     self.validate_action_block(action, warnings)?;
-                    let (type_name, config, ty) = self.action_config(action, &scope)?;
+                    let (
+                        type_name,
+                        Decoded {
+                            value: config,
+                            marks,
+                        },
+                        ty,
+                    ) = self.action_config(action, &scope)?;
                     let d = (self.client).plan_action(&type_name, &config, &ty)?;
                     split(d, warnings)?;
                     out.push(Invocation {
@@ -389,6 +398,7 @@ impl Harness {
                         block,
                         index,
                         config,
+                        marks,
                     });
                 }
             }
@@ -430,6 +440,7 @@ impl Harness {
                 continue;
             }
             let (type_name, config, ty) = self.action_config(&inv.action, &scope)?;
+            let config = config.value;
             if !config.is_wholly_known() {
                 return Err(invalid(
                     "Action configuration unknown during apply",
@@ -512,10 +523,14 @@ pub(crate) fn invocations_json(h: &Harness, planned: &[Invocation]) -> Json {
             if let Some(v) = show::omit_unknowns(&i.config) {
                 o.insert("config_values".into(), show::to_tagged(&v));
             }
-            let marks: Vec<Path> = match h.action_block(&i.action) {
-                Ok((_, _, schema)) => crate::core::sensitive_paths(&schema.schema.block, &i.config),
-                Err(_) => Vec::new(),
-            };
+            // Its references' marks and the schema's sensitive attributes.
+            let mut marks = i.marks.clone();
+            if let Ok((_, _, schema)) = h.action_block(&i.action) {
+                marks.extend(crate::core::sensitive_paths(
+                    &schema.schema.block,
+                    &i.config,
+                ));
+            }
             o.insert(
                 "config_sensitive".into(),
                 show::sensitive_as_bool(&i.config, &marks),

@@ -920,6 +920,22 @@ fn a_trigger_whose_condition_is_false_is_neither_planned_nor_invoked() {
 }
 
 #[test]
+fn a_sensitive_value_in_a_triggered_actions_configuration_is_marked_in_the_plan() {
+    let (mut tf, _rec) = harness();
+    tf.config_hcl(&triggering(
+        "variable \"to\" {\n  default = \"ops\"\n  sensitive = true\n}",
+        "name = \"s\"",
+        &trigger("after_create"),
+        "to ${var.to}",
+    ))
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    let invocation = &plan.to_json()["action_invocations"][0];
+    assert_eq!(invocation["config_values"], json!({ "message": "to ops" }));
+    assert_eq!(invocation["config_sensitive"], json!({ "message": true }));
+}
+
+#[test]
 fn an_action_that_fails_stops_the_apply_before_the_create_and_fails_it_after() {
     let failing = |event: &str| {
         let (mut tf, rec) = harness();
