@@ -8,14 +8,19 @@
 //! refused, then `PlanAction`), then invoked
 //! (`action_trigger_instance_apply.go`, `actionTriggerApplyInstance.Invoke`:
 //! `InvokeAction`'s events read to the end, each progress message in
-//! order, the completed event's diagnostics the result). See
+//! order, the completed event's diagnostics the result). The lookup,
+//! validation and evaluation of an `action` block here serve the actions
+//! a resource's lifecycle triggers too (`triggers.rs`). See
 //! `SPEC-list-and-actions.md`.
 
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
+use serde_json::{json, Value as Json};
 
 use ctywire::{Path, Value};
 
-use crate::config::{ApplyScope, Reference, Scope};
+use crate::client::ResourceSchema;
+use crate::config::{decode_body, ApplyScope, Decoded, Reference, Scope, UnknownScope};
+use crate::split;
 use crate::Harness;
 use crate::Invoked;
 
@@ -75,5 +80,72 @@ impl Harness {
             progress,
             diagnostics: Diagnostics::new(),
         })
+    }
+
+    /// The `action` block at `address` and its type's schema, or core's
+    /// errors for an undeclared action and an unknown type.
+    pub(crate) fn action_block(
+        &self,
+        address: &str,
+    ) -> Result<(String, Json, &ResourceSchema), Diagnostics> {
+        let type_name = address
+            .strip_prefix("action.")
+            .and_then(|r| r.split_once('.'))
+            .map(|(t, _)| t.to_owned())
+            .ok_or_else(|| {
+                Diagnostics::error(format!(
+                    "{address:?} is not an action address: write action.TYPE.NAME"
+                ))
+            })?;
+        let Some(body) = self.actions.get(address).cloned() else {
+            return Err(Diagnostic::error("Reference to undeclared action")
+                .with_detail(format!(
+                    "The configuration declares no action {address}: add an action block for it first."
+                ))
+                .into());
+        };
+        let Some(schema) = self.schemas.actions.get(&type_name) else {
+            return Err(Diagnostic::error("Invalid action type")
+                .with_detail(format!(
+                    "The provider {} does not support action type {type_name:?}.",
+                    self.provider
+                ))
+                .into());
+        };
+        for key in ["count", "for_each", "provider"] {
+            if body.get(key).is_some() {
+                return Err(Diagnostics::error(format!(
+                    "{address}: the harness does not support {key:?}"
+                )));
+            }
+        }
+        Ok((type_name, body, schema))
+    }
+
+    /// `ValidateActionConfig` for the action at `address`, its
+    /// configuration evaluated with every reference unknown
+    /// (`NodeValidatableAction.Execute`); errors stop, warnings are kept.
+    pub(crate) fn validate_action_block(
+        &self,
+        address: &str,
+        warnings: &mut Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        let (type_name, body, schema) = self.action_block(address)?;
+        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
+        let validated = decode_body(&schema.schema.block, &config, &UnknownScope, &[])?;
+        let d = (self.client).validate_action(&type_name, &validated.value, &schema.ty)?;
+        split(d, warnings)
+    }
+
+    /// The action's `config` block evaluated in `scope`.
+    pub(crate) fn action_config(
+        &self,
+        address: &str,
+        scope: &dyn Scope,
+    ) -> Result<(String, Decoded, ctywire::Type), Diagnostics> {
+        let (type_name, body, schema) = self.action_block(address)?;
+        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
+        let decoded = decode_body(&schema.schema.block, &config, scope, &[])?;
+        Ok((type_name, decoded, schema.ty.clone()))
     }
 }

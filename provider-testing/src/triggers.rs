@@ -17,10 +17,7 @@ use ctywire::{Path, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use serde_json::{json, Map, Value as Json};
 
-use crate::client::ResourceSchema;
-use crate::config::{
-    decode_body, evaluate_json, references, ApplyScope, Decoded, PlanScope, Scope, UnknownScope,
-};
+use crate::config::{evaluate_json, references, ApplyScope, Decoded, PlanScope, Scope};
 use crate::core::{Change, ChangeAction, Stored};
 use crate::data::DataValues;
 use crate::instances::{by_resource, resource_of, Repeated, Repetition};
@@ -255,75 +252,6 @@ fn action_reference(h: &Harness, text: &str) -> Result<String, Diagnostics> {
 }
 
 impl Harness {
-    /// The `action` block at `address` and its type's schema, or core's
-    /// errors for an undeclared action and an unknown type.
-    pub(crate) fn action_block(
-        &self,
-        address: &str,
-    ) -> Result<(String, Json, &ResourceSchema), Diagnostics> {
-        let type_name = address
-            .strip_prefix("action.")
-            .and_then(|r| r.split_once('.'))
-            .map(|(t, _)| t.to_owned())
-            .ok_or_else(|| {
-                Diagnostics::error(format!(
-                    "{address:?} is not an action address: write action.TYPE.NAME"
-                ))
-            })?;
-        let Some(body) = self.actions.get(address).cloned() else {
-            return Err(Diagnostic::error("Reference to undeclared action")
-                .with_detail(format!(
-                    "The configuration declares no action {address}: add an action block for it first."
-                ))
-                .into());
-        };
-        let Some(schema) = self.schemas.actions.get(&type_name) else {
-            return Err(Diagnostic::error("Invalid action type")
-                .with_detail(format!(
-                    "The provider {} does not support action type {type_name:?}.",
-                    self.provider
-                ))
-                .into());
-        };
-        for key in ["count", "for_each", "provider"] {
-            if body.get(key).is_some() {
-                return Err(Diagnostics::error(format!(
-                    "{address}: the harness does not support {key:?}"
-                )));
-            }
-        }
-        Ok((type_name, body, schema))
-    }
-}
-
-impl Harness {
-    /// `ValidateActionConfig` for the action at `address`, its
-    /// configuration evaluated with every reference unknown
-    /// (`NodeValidatableAction.Execute`); errors stop, warnings are kept.
-    pub(crate) fn validate_action_block(
-        &self,
-        address: &str,
-        warnings: &mut Diagnostics,
-    ) -> Result<(), Diagnostics> {
-        let (type_name, body, schema) = self.action_block(address)?;
-        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
-        let validated = decode_body(&schema.schema.block, &config, &UnknownScope, &[])?;
-        let d = (self.client).validate_action(&type_name, &validated.value, &schema.ty)?;
-        split(d, warnings)
-    }
-
-    /// The action's `config` block evaluated in `scope`.
-    pub(crate) fn action_config(
-        &self,
-        address: &str,
-        scope: &dyn Scope,
-    ) -> Result<(String, Decoded, ctywire::Type), Diagnostics> {
-        let (type_name, body, schema) = self.action_block(address)?;
-        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
-        let decoded = decode_body(&schema.schema.block, &config, scope, &[])?;
-        Ok((type_name, decoded, schema.ty.clone()))
-    }
-
     /// The resources the actions a resource's lifecycle triggers refer to:
     /// the resource's apply evaluates their configuration, so it comes
     /// after them (core's action nodes are referencers in the graph).
