@@ -8,15 +8,19 @@
 //! refused, then `PlanAction`), then invoked
 //! (`action_trigger_instance_apply.go`, `actionTriggerApplyInstance.Invoke`:
 //! `InvokeAction`'s events read to the end, each progress message in
-//! order, the completed event's diagnostics the result). See
+//! order, the completed event's diagnostics the result). The lookup,
+//! validation and evaluation of an `action` block here serve the actions
+//! a resource's lifecycle triggers too (`triggers.rs`). See
 //! `SPEC-list-and-actions.md`.
 
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
-use serde_json::json;
+use serde_json::{json, Value as Json};
 
 use ctywire::{Path, Value};
 
-use crate::config::{decode_body, ApplyScope, Reference, Scope, UnknownScope};
+use crate::client::ResourceSchema;
+use crate::config::{decode_body, ApplyScope, Decoded, Reference, Scope, UnknownScope};
+use crate::split;
 use crate::Harness;
 use crate::Invoked;
 
@@ -54,6 +58,36 @@ impl Harness {
     /// error the provider gives (in `PlanAction` or the completed event)
     /// is the result; warnings go to [`warnings`](Self::warnings).
     pub fn invoke(&mut self, address: &str) -> Result<Invoked, Diagnostics> {
+        self.action_block(address)?;
+        self.prepare()?;
+        // The validate walk: references unknown.
+        let mut warnings = Diagnostics::new();
+        let validated = self.validate_action_block(address, &mut warnings);
+        self.warnings.extend(warnings);
+        validated?;
+        let (type_name, planned, ty) = self.action_config(address, &InvokeScope(self))?;
+        let planned = planned.value;
+        if !planned.is_wholly_known() {
+            return Err(Diagnostic::error("Partially applied configuration")
+                .with_detail(format!("The action {address} contains unknown values while planning. This means it is referencing resources that have not yet been created, please run a complete plan/apply cycle to ensure the state matches the configuration before using the -invoke argument."))
+                .into());
+        }
+        let d = (self.client).plan_action(&type_name, &planned, &ty)?;
+        self.take(d)?;
+        let (progress, d) = (self.client).invoke_action(&type_name, &planned, &ty)?;
+        self.take(d)?;
+        Ok(Invoked {
+            progress,
+            diagnostics: Diagnostics::new(),
+        })
+    }
+
+    /// The `action` block at `address` and its type's schema, or core's
+    /// errors for an undeclared action and an unknown type.
+    pub(crate) fn action_block(
+        &self,
+        address: &str,
+    ) -> Result<(String, Json, &ResourceSchema), Diagnostics> {
         let type_name = address
             .strip_prefix("action.")
             .and_then(|r| r.split_once('.'))
@@ -70,7 +104,7 @@ impl Harness {
                 ))
                 .into());
         };
-        let Some(schema) = self.schemas.actions.get(&type_name).cloned() else {
+        let Some(schema) = self.schemas.actions.get(&type_name) else {
             return Err(Diagnostic::error("Invalid action type")
                 .with_detail(format!(
                     "The provider {} does not support action type {type_name:?}.",
@@ -85,26 +119,33 @@ impl Harness {
                 )));
             }
         }
+        Ok((type_name, body, schema))
+    }
+
+    /// `ValidateActionConfig` for the action at `address`, its
+    /// configuration evaluated with every reference unknown
+    /// (`NodeValidatableAction.Execute`); errors stop, warnings are kept.
+    pub(crate) fn validate_action_block(
+        &self,
+        address: &str,
+        warnings: &mut Diagnostics,
+    ) -> Result<(), Diagnostics> {
+        let (type_name, body, schema) = self.action_block(address)?;
         let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
-        self.prepare()?;
-        let block = &schema.schema.block;
-        // The validate walk: references unknown.
-        let validated = decode_body(block, &config, &UnknownScope, &[])?;
+        let validated = decode_body(&schema.schema.block, &config, &UnknownScope, &[])?;
         let d = (self.client).validate_action(&type_name, &validated.value, &schema.ty)?;
-        self.take(d)?;
-        let planned = decode_body(block, &config, &InvokeScope(self), &[])?;
-        if !planned.value.is_wholly_known() {
-            return Err(Diagnostic::error("Partially applied configuration")
-                .with_detail(format!("The action {address} contains unknown values while planning. This means it is referencing resources that have not yet been created, please run a complete plan/apply cycle to ensure the state matches the configuration before using the -invoke argument."))
-                .into());
-        }
-        let d = (self.client).plan_action(&type_name, &planned.value, &schema.ty)?;
-        self.take(d)?;
-        let (progress, d) = (self.client).invoke_action(&type_name, &planned.value, &schema.ty)?;
-        self.take(d)?;
-        Ok(Invoked {
-            progress,
-            diagnostics: Diagnostics::new(),
-        })
+        split(d, warnings)
+    }
+
+    /// The action's `config` block evaluated in `scope`.
+    pub(crate) fn action_config(
+        &self,
+        address: &str,
+        scope: &dyn Scope,
+    ) -> Result<(String, Decoded, ctywire::Type), Diagnostics> {
+        let (type_name, body, schema) = self.action_block(address)?;
+        let config = body.get("config").cloned().unwrap_or_else(|| json!({}));
+        let decoded = decode_body(&schema.schema.block, &config, scope, &[])?;
+        Ok((type_name, decoded, schema.ty.clone()))
     }
 }

@@ -25,6 +25,7 @@ mod steps;
 mod syntax;
 #[cfg(test)]
 mod tests;
+mod triggers;
 mod unit;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -58,6 +59,7 @@ pub use self::state_store::{
 };
 pub use self::steps::Step;
 use self::syntax::{Document, Output, Variable};
+pub use self::triggers::Triggered;
 pub use self::unit::{Invoked, Opened, Renewed, UnitClient};
 
 /// An in-process Terraform core holding one provider, a configuration and
@@ -99,6 +101,8 @@ pub struct Harness {
     instances: BTreeMap<String, aliases::Instance>,
     /// The state store the state is kept in ([`state_store`](Self::state_store)).
     backend: Option<backend::Backend>,
+    /// The actions the last apply's resources triggered (`triggered`).
+    triggered: std::sync::Mutex<Vec<Triggered>>,
 }
 
 /// A resource's configuration: Terraform JSON syntax, or a value.
@@ -126,6 +130,8 @@ struct Walk {
     /// The configured managed instances.
     configured: BTreeSet<String>,
     notes: Notes,
+    /// The actions the changes trigger (`action_trigger`).
+    invocations: Vec<triggers::Invocation>,
 }
 
 /// What a command plans.
@@ -188,6 +194,7 @@ impl Harness {
             provider_aliases: BTreeMap::new(),
             instances: BTreeMap::new(),
             backend: None,
+            triggered: Default::default(),
         })
     }
 
@@ -692,6 +699,9 @@ impl Harness {
         }
         let mut data = plan.data.clone();
         let mut warnings = Diagnostics::new();
+        if let Ok(mut log) = self.triggered.lock() {
+            log.clear();
+        }
         let mut result = self.apply_changes(plan, &mut working, &mut data, &mut warnings);
         match self.close_ephemerals() {
             Ok(w) => warnings.extend(w),
@@ -793,14 +803,24 @@ impl Harness {
                     .find(|(k, _)| k.as_ref() == key.as_ref())
                     .map(|(_, r)| r.clone())
                     .unwrap_or_default();
-                self.apply_instance(change, &address, &rep, &lifecycle, working, data, warnings)?;
+                self.apply_instance(
+                    change,
+                    &address,
+                    &rep,
+                    &lifecycle,
+                    &plan.invocations,
+                    working,
+                    data,
+                    warnings,
+                )?;
             }
         }
         Ok(())
     }
 
     /// One planned change of `address` applied (re-planned with what is
-    /// known now, checked against the plan, applied and saved).
+    /// known now, checked against the plan, applied and saved), the
+    /// actions it triggers invoked before and after its apply.
     #[allow(clippy::too_many_arguments)]
     fn apply_instance(
         &self,
@@ -808,6 +828,7 @@ impl Harness {
         address: &str,
         rep: &Repetition,
         lifecycle: &Lifecycle,
+        invocations: &[triggers::Invocation],
         working: &mut BTreeMap<String, Stored>,
         data: &mut DataValues,
         warnings: &mut Diagnostics,
@@ -846,6 +867,19 @@ impl Harness {
                 ChangeAction::CreateThenDelete => deposed = working.remove(&address),
                 _ => {}
             }
+            // The apply node's before_* actions (a replace's destroy node
+            // ran first), then its apply, then its after_* actions
+            // (`NodeApplyableResourceInstance.managedResourceExecute`).
+            self.invoke_action_triggers(
+                invocations,
+                lifecycle,
+                &address,
+                rep,
+                true,
+                working,
+                data,
+                warnings,
+            )?;
             let decoded = self.decode(
                 &address,
                 &Repeated {
@@ -887,6 +921,16 @@ impl Harness {
                     .apply(current.as_ref(), &reduced, Some(&decoded));
             self.save(working, &address, new, &reduced, &d)?;
             split(d, warnings)?;
+            self.invoke_action_triggers(
+                invocations,
+                lifecycle,
+                &address,
+                rep,
+                false,
+                working,
+                data,
+                warnings,
+            )?;
             if let Some(old) = deposed {
                 // create_before_destroy: the deposed object goes last. A
                 // provider that answers its delete with an object is
@@ -950,6 +994,7 @@ impl Harness {
             data,
             configured,
             notes,
+            invocations,
         } = result?;
         self.warnings.extend(closed?);
         // Outputs are planned with what the resources' plans say (with
@@ -982,6 +1027,9 @@ impl Harness {
         if !output_changes.is_empty() {
             tagged["output_changes"] = outputs::output_changes_json(&output_changes);
         }
+        if !invocations.is_empty() {
+            tagged["action_invocations"] = triggers::invocations_json(self, &invocations);
+        }
         Ok(Plan {
             changes,
             configured,
@@ -991,6 +1039,7 @@ impl Harness {
             text: show::exact_text(&tagged),
             json: show::plain(tagged),
             destroy: mode == Mode::Destroy,
+            invocations,
         })
     }
 
@@ -1018,6 +1067,7 @@ impl Harness {
         let mut changes = Vec::new();
         let mut data = DataValues::new();
         let mut configured = BTreeSet::new();
+        let mut invocations = Vec::new();
         match mode {
             // Data resources are read again with the refreshed objects;
             // one whose read would wait for apply stays out of state.
@@ -1151,6 +1201,21 @@ impl Harness {
                             warnings,
                         )?;
                         check_prevent_destroy(&lifecycle, &change)?;
+                        if !lifecycle.action_triggers.is_empty() {
+                            let mut mine = instances.clone();
+                            mine.insert(
+                                instance.clone(),
+                                (change.after.clone(), change.after_marks.clone()),
+                            );
+                            invocations.extend(self.plan_action_triggers(
+                                &lifecycle.action_triggers,
+                                &change,
+                                &planned,
+                                &mine,
+                                &rep,
+                                warnings,
+                            )?);
+                        }
                         instances
                             .insert(instance, (change.after.clone(), change.after_marks.clone()));
                         changes.push(change);
@@ -1186,6 +1251,7 @@ impl Harness {
             data,
             configured,
             notes,
+            invocations,
         })
     }
 

@@ -18,6 +18,7 @@ use crate::config::UnknownScope;
 use crate::core::{Change, ChangeAction};
 use crate::eval::evaluate;
 use crate::instances::{instance_address, resource_of, InstanceKey, Repeated, Repetition};
+use crate::triggers::{self, ActionTrigger};
 use crate::{Body, Harness};
 
 /// What a resource's `lifecycle` block says, and for one instance whether
@@ -33,6 +34,8 @@ pub(crate) struct Lifecycle {
     pub triggers: Vec<Expression>,
     /// Set per instance: a trigger fired (`forceReplace`).
     pub force_replace: bool,
+    /// The `action_trigger` blocks.
+    pub action_triggers: Vec<ActionTrigger>,
 }
 
 fn invalid(address: &str, what: &str, why: impl std::fmt::Display) -> Diagnostics {
@@ -149,6 +152,7 @@ impl Harness {
                         lc.triggers.push(expression(resource, key, e)?);
                     }
                 }
+                "action_trigger" => lc.action_triggers = triggers::parse(self, resource, v)?,
                 other => {
                     return Err(Diagnostics::error(format!(
                         "{resource}: the harness does not support lifecycle.{other}"

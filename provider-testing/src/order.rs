@@ -39,6 +39,7 @@ impl Harness {
             }
         }
         out.extend(self.trigger_resources(address));
+        out.extend(self.action_trigger_references(address));
         Ok(out)
     }
 

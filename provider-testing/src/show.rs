@@ -381,6 +381,8 @@ pub struct Plan {
     pub(crate) text: String,
     /// A `plan -destroy`: its apply removes the outputs.
     pub(crate) destroy: bool,
+    /// The actions the planned changes trigger.
+    pub(crate) invocations: Vec<crate::triggers::Invocation>,
 }
 
 /// The state after a command, in the shape `terraform show -json` prints

@@ -2,8 +2,9 @@
 //! a provider on the protocol trait that records every call it gets: what
 //! core calls and when (opened at plan and again at apply, renewed once
 //! due, closed when each operation ends; actions validated, planned and
-//! invoked with their progress in order; `list` blocks run with their
-//! limits), as `SPEC-list-and-actions.md` and `src/ephemeral.rs` say.
+//! invoked with their progress in order, or triggered from a resource's
+//! lifecycle around its apply; `list` blocks run with their limits), as
+//! `SPEC-list-and-actions.md` and `src/ephemeral.rs` say.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
@@ -118,6 +119,10 @@ impl tf::Provider for Rec {
         }
         if !new.is_null() && !self.label().is_empty() {
             self.log(format!("apply {} via {}", name_of(&new), self.label()));
+        }
+        if !new.is_null() && !req.prior_state.is_null() && self.label().is_empty() {
+            let note = new.attr("note").and_then(Value::as_str);
+            self.log(format!("update {} note={note:?}", name_of(&new)));
         }
         if !new.is_null() && !new.attr("length").is_some_and(Value::is_known) {
             let password = req.config.attr("password").and_then(Value::as_str);
@@ -682,4 +687,361 @@ fn an_object_moved_keeps_its_provider_configuration_once_its_resource_is_gone() 
     tf.config_hcl(two).unwrap();
     tf.apply().unwrap();
     assert_eq!(rec.take(), ["delete a via two"]);
+}
+
+/// `rec_secret.s` with an action triggered before and one after its
+/// create, and `rec_secret.other`, which the after action's message reads.
+const TRIGGERED_ON_CREATE: &str = r#"
+resource "rec_secret" "other" {
+  name = "other"
+}
+resource "rec_secret" "s" {
+  name = "s"
+  lifecycle {
+    action_trigger {
+      events  = [before_create]
+      actions = [action.rec_notify.pre]
+    }
+    action_trigger {
+      events  = [after_create]
+      actions = [action.rec_notify.post]
+    }
+  }
+}
+action "rec_notify" "pre" {
+  config {
+    message = "pre"
+  }
+}
+action "rec_notify" "post" {
+  config {
+    message = "post ${rec_secret.other.length}"
+  }
+}
+"#;
+
+#[test]
+fn actions_triggered_on_create_are_planned_and_run_before_and_after_the_resources_create() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(TRIGGERED_ON_CREATE).unwrap();
+    let plan = tf.plan().unwrap();
+    // T2: validated and planned with the resource's change; post's
+    // message is not known until other is created.
+    assert_eq!(
+        rec.take(),
+        [
+            "validate action pre",
+            "plan action pre",
+            "validate action (unknown)",
+            "plan action (unknown)"
+        ]
+    );
+    // T3: as `terraform show -json` lists them.
+    let invocations = &plan.to_json()["action_invocations"];
+    assert_eq!(
+        invocations,
+        &json!([
+            {
+                "address": "action.rec_notify.pre",
+                "type": "rec_notify",
+                "name": "pre",
+                "config_values": { "message": "pre" },
+                "config_sensitive": {},
+                "config_unknown": {},
+                "provider_name": "registry.terraform.io/hashicorp/rec",
+                "lifecycle_action_trigger": {
+                    "triggering_resource_address": "rec_secret.s",
+                    "action_trigger_event": "BeforeCreate",
+                    "action_trigger_block_index": 0,
+                    "actions_list_index": 0,
+                    "on_failure": "ActionOnFailureHalt"
+                }
+            },
+            {
+                "address": "action.rec_notify.post",
+                "type": "rec_notify",
+                "name": "post",
+                "config_values": {},
+                "config_sensitive": {},
+                "config_unknown": { "message": true },
+                "provider_name": "registry.terraform.io/hashicorp/rec",
+                "lifecycle_action_trigger": {
+                    "triggering_resource_address": "rec_secret.s",
+                    "action_trigger_event": "AfterCreate",
+                    "action_trigger_block_index": 1,
+                    "actions_list_index": 0,
+                    "on_failure": "ActionOnFailureHalt"
+                }
+            }
+        ])
+    );
+    tf.apply_plan(&plan).unwrap();
+    // T4: before_create before the create, after_create after it, with
+    // the configuration evaluated again (other exists now: its apply came
+    // first, as s depends on what its actions refer to).
+    assert_eq!(
+        rec.take(),
+        [
+            "apply other password=None",
+            "invoke action pre",
+            "apply s password=None",
+            "invoke action post 0"
+        ]
+    );
+    let triggered = tf.triggered();
+    assert_eq!(
+        triggered
+            .iter()
+            .map(|t| (
+                t.action.as_str(),
+                t.resource.as_str(),
+                t.event,
+                t.progress.clone()
+            ))
+            .collect::<Vec<_>>(),
+        [
+            (
+                "action.rec_notify.pre",
+                "rec_secret.s",
+                "before_create",
+                vec!["sending pre".to_owned(), "sent".to_owned()]
+            ),
+            (
+                "action.rec_notify.post",
+                "rec_secret.s",
+                "after_create",
+                vec!["sending post 0".to_owned(), "sent".to_owned()]
+            )
+        ]
+    );
+    // Nothing changes: nothing triggered.
+    let plan = tf.plan().unwrap();
+    assert!(plan.to_json().get("action_invocations").is_none());
+    tf.apply_plan(&plan).unwrap();
+    assert!(tf.triggered().is_empty());
+}
+
+/// A configuration: `head`, then `rec_secret.s` with `body` and the
+/// `lifecycle` block's `lifecycle`, and `action.rec_notify.n` sending
+/// `message`.
+fn triggering(head: &str, body: &str, lifecycle: &str, message: &str) -> String {
+    format!(
+        r#"
+{head}
+resource "rec_secret" "s" {{
+  {body}
+  lifecycle {{
+    {lifecycle}
+  }}
+}}
+action "rec_notify" "n" {{
+  config {{
+    message = "{message}"
+  }}
+}}
+"#
+    )
+}
+
+/// An `action_trigger` of `action.rec_notify.n` on `events`.
+fn trigger(events: &str) -> String {
+    format!("action_trigger {{\n  events = [{events}]\n  actions = [action.rec_notify.n]\n}}")
+}
+
+#[test]
+fn actions_triggered_on_update_run_around_an_update_and_not_a_create() {
+    let (mut tf, rec) = harness();
+    let config = |note: &str| {
+        triggering(
+            "",
+            &format!("name = \"s\"\nnote = \"{note}\""),
+            &trigger("before_update, after_update"),
+            "note ${rec_secret.s.note}",
+        )
+    };
+    tf.config_hcl(&config("one")).unwrap();
+    tf.apply().unwrap();
+    assert_eq!(rec.take(), ["apply s password=None"]);
+    assert!(tf.triggered().is_empty());
+    tf.config_hcl(&config("two")).unwrap();
+    let plan = tf.plan().unwrap();
+    let events: Vec<&str> = plan.to_json()["action_invocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            i["lifecycle_action_trigger"]["action_trigger_event"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(events, ["BeforeUpdate", "AfterUpdate"]);
+    rec.take();
+    tf.apply_plan(&plan).unwrap();
+    // The action reads the resource that triggers it: the object in state
+    // before the update, the updated one after it.
+    assert_eq!(
+        rec.take(),
+        [
+            "invoke action note one",
+            "update s note=Some(\"two\")",
+            "invoke action note two"
+        ]
+    );
+}
+
+#[test]
+fn a_trigger_whose_condition_is_false_is_neither_planned_nor_invoked() {
+    let (mut tf, rec) = harness();
+    tf.config_hcl(&triggering(
+        "variable \"notify\" {\n  type = bool\n  default = false\n}",
+        "count = 2\nname = \"s${count.index}\"",
+        "action_trigger {\n  events = [after_create]\n  condition = var.notify || count.index == 1\n  actions = [action.rec_notify.n]\n}",
+        "made",
+    ))
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    let invocations = plan.to_json()["action_invocations"].as_array().unwrap();
+    assert_eq!(invocations.len(), 1);
+    assert_eq!(
+        invocations[0]["lifecycle_action_trigger"]["triggering_resource_address"],
+        "rec_secret.s[1]"
+    );
+    rec.take();
+    tf.apply_plan(&plan).unwrap();
+    assert_eq!(
+        rec.take(),
+        [
+            "apply s0 password=None",
+            "apply s1 password=None",
+            "invoke action made"
+        ]
+    );
+}
+
+#[test]
+fn a_sensitive_value_in_a_triggered_actions_configuration_is_marked_in_the_plan() {
+    let (mut tf, _rec) = harness();
+    tf.config_hcl(&triggering(
+        "variable \"to\" {\n  default = \"ops\"\n  sensitive = true\n}",
+        "name = \"s\"",
+        &trigger("after_create"),
+        "to ${var.to}",
+    ))
+    .unwrap();
+    let plan = tf.plan().unwrap();
+    let invocation = &plan.to_json()["action_invocations"][0];
+    assert_eq!(invocation["config_values"], json!({ "message": "to ops" }));
+    assert_eq!(invocation["config_sensitive"], json!({ "message": true }));
+}
+
+#[test]
+fn an_action_that_fails_stops_the_apply_before_the_create_and_fails_it_after() {
+    let failing = |event: &str| {
+        let (mut tf, rec) = harness();
+        tf.config_hcl(&triggering("", "name = \"s\"", &trigger(event), "fail"))
+            .unwrap();
+        let e = tf.apply().unwrap_err();
+        assert_eq!(
+            e.iter().next().unwrap().summary,
+            "the notification could not be sent"
+        );
+        // Past the validate and plan calls.
+        let log = rec.take()[2..].to_vec();
+        (tf, log)
+    };
+    // Before: the resource is not created.
+    let (tf, log) = failing("before_create");
+    assert_eq!(log, ["invoke action fail"], "the create was not applied");
+    assert!(tf.state().unwrap().addresses().is_empty());
+    assert_eq!(tf.triggered()[0].progress, ["sending fail"]);
+    // After: created and kept in state, the apply failed.
+    let (tf, log) = failing("after_create");
+    assert_eq!(log, ["apply s password=None", "invoke action fail"]);
+    assert_eq!(tf.state().unwrap().addresses(), ["rec_secret.s"]);
+}
+
+#[test]
+fn an_action_trigger_is_refused_in_cores_words_when_it_names_no_event_or_action() {
+    let (mut tf, _rec) = harness();
+    let refused = |tf: &mut Harness, trigger: &str| {
+        let lifecycle = format!("action_trigger {{\n{trigger}\n}}");
+        (tf.config_hcl(&triggering("", "name = \"s\"", &lifecycle, "m"))).unwrap();
+        let e = tf.plan().unwrap_err();
+        e.iter().next().unwrap().summary.clone()
+    };
+    assert_eq!(
+        refused(&mut tf, "events = [after_create]"),
+        "No actions specified"
+    );
+    assert_eq!(
+        refused(&mut tf, "actions = [action.rec_notify.n]"),
+        "No events specified"
+    );
+    assert_eq!(
+        refused(
+            &mut tf,
+            "events = [on_create]\nactions = [action.rec_notify.n]"
+        ),
+        "Invalid \"event\" value on_create"
+    );
+    assert_eq!(
+        refused(
+            &mut tf,
+            "events = [after_create, after_create]\nactions = [action.rec_notify.n]"
+        ),
+        "Duplicate \"after_create\" event"
+    );
+    assert_eq!(
+        refused(
+            &mut tf,
+            "events = [after_create]\nactions = [action.rec_notify.gone]"
+        ),
+        "Reference to undeclared action"
+    );
+    assert!(refused(
+        &mut tf,
+        "events = [before_destroy]\nactions = [action.rec_notify.n]"
+    )
+    .contains("the harness does not support the before_destroy event"));
+}
+
+#[test]
+fn a_replace_runs_its_create_actions_after_the_old_object_is_destroyed() {
+    let (mut tf, rec) = harness();
+    let config = |note: &str| {
+        let head = format!(
+            "provider \"rec\" {{\n  label = \"main\"\n}}\nresource \"rec_secret\" \"other\" {{\n  name = \"other\"\n  note = \"{note}\"\n}}"
+        );
+        let lifecycle = format!(
+            "replace_triggered_by = [rec_secret.other]\n{}",
+            trigger("before_create, after_create, before_update")
+        );
+        triggering(&head, "name = \"s\"", &lifecycle, "n")
+    };
+    tf.config_hcl(&config("one")).unwrap();
+    tf.apply().unwrap();
+    tf.config_hcl(&config("two")).unwrap();
+    let plan = tf.plan().unwrap();
+    assert_eq!(
+        plan.action("rec_secret.s"),
+        Some(ChangeAction::DeleteThenCreate)
+    );
+    rec.take();
+    tf.apply_plan(&plan).unwrap();
+    // T4: the destroy node first, then the apply node's before_create,
+    // create and after_create; a replace fires no update event.
+    assert_eq!(
+        rec.take(),
+        [
+            "apply other via main",
+            "delete s via main",
+            "invoke action n",
+            "apply s via main",
+            "apply s password=None",
+            "invoke action n"
+        ]
+    );
+    let events: Vec<&str> = tf.triggered().iter().map(|t| t.event).collect();
+    assert_eq!(events, ["before_create", "after_create"]);
 }
