@@ -8,78 +8,18 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ctywire_provider::{
-    async_trait, Builder, Context, Diagnostics, Model, PlanChange, Provider, Resource, Result,
-    Value,
+    async_trait, Builder, Context, Diagnostics, Model, PlanChange, Resource, Result, Value,
 };
 use ctywire_provider_testing::Harness;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-#[derive(Serialize, Deserialize, Model)]
-struct NoConfig {}
-
-struct Unconfigured;
-
-#[async_trait]
-impl Provider for Unconfigured {
-    type Config = NoConfig;
-    type Data = ();
-    async fn configure(&self, _: NoConfig) -> Result<()> {
-        Ok(())
-    }
-}
-
-/// A job: the provider runs it and reports its steps.
-#[derive(Serialize, Deserialize, Model)]
-struct Job {
-    name: String,
-    /// The steps the run took, which only the provider knows.
-    #[model(block, computed)]
-    step: Option<Vec<Step>>,
-}
-
-#[derive(Serialize, Deserialize, Model)]
-struct Step {
-    #[model(computed)]
-    phase: Option<String>,
-}
-
-struct Jobs;
-
-fn run(mut job: Job) -> Job {
-    job.step = Some(
-        ["queued", "ran"]
-            .map(|p| Step {
-                phase: Some(format!("{p} {}", job.name)),
-            })
-            .into(),
-    );
-    job
-}
-
-#[async_trait]
-impl Resource<()> for Jobs {
-    type Model = Job;
-
-    async fn create(&self, _: &Context<()>, plan: Job) -> Result<Job> {
-        Ok(run(plan))
-    }
-
-    async fn read(&self, _: &Context<()>, state: Job) -> Result<Option<Job>> {
-        Ok(Some(state))
-    }
-
-    async fn update(&self, _: &Context<()>, _: Job, plan: Job) -> Result<Job> {
-        Ok(run(plan))
-    }
-
-    async fn delete(&self, _: &Context<()>, _: Job) -> Result<()> {
-        Ok(())
-    }
-}
+#[path = "support/jobs.rs"]
+mod jobs;
+use jobs::{Jobs, NoConfig};
 
 fn jobs() -> Harness {
-    let framework = Builder::new(Unconfigured)
+    let framework = Builder::new(Jobs)
         .resource("jobs_job", Jobs)
         .build()
         .unwrap();
@@ -197,7 +137,7 @@ fn plan_then_apply(tf: &mut Harness) -> (String, std::result::Result<String, Dia
 }
 
 fn office() -> Harness {
-    let framework = Builder::new(Unconfigured)
+    let framework = Builder::from_fn(|_: NoConfig| Ok(()))
         .resource("office_ticket", Tickets(AtomicU64::new(1)))
         .build()
         .unwrap();
