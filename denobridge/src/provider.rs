@@ -169,17 +169,13 @@ struct DataSource;
 
 #[async_trait]
 impl DynDataSource<Runner> for DataSource {
-    async fn read(&self, ctx: &Context<Runner>, config: Value) -> Result<Value, Diagnostics> {
+    async fn read(
+        &self,
+        ctx: &Context<Runner>,
+        config: Value,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
         let read = ctx.data().read_data_source(&config).await;
-        if read.diags.has_errors() {
-            return Err(read.diags);
-        }
-        // A read's answer has no room for warnings beside its value: they
-        // go to Terraform's log.
-        for d in read.diags.into_vec() {
-            log::warn!("{}: {}", d.summary, d.detail);
-        }
-        Ok(read.state)
+        Ok((read.state, read.diags))
     }
 }
 

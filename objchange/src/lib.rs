@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 mod compatible;
+mod computed_blocks;
 mod plan_valid;
 mod proposed_new;
 mod range;
@@ -21,6 +22,7 @@ use ctywire::Path;
 use ctywire::PathStep;
 
 pub use compatible::assert_object_compatible;
+pub use computed_blocks::prepare_computed_blocks;
 pub use plan_valid::assert_plan_valid;
 pub use proposed_new::proposed_new;
 // The framework's plan engine pairs set elements (and moved list elements)

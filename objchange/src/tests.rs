@@ -8,7 +8,9 @@ use ctywire::{Path, Refinements, Type, Value};
 use super::compatible::{correlate, correlate_plainly};
 use super::schema_pos::Nested;
 use super::set_match::{match_set_elements, match_set_elements_plainly, valid_prior_from_config};
-use super::{assert_object_compatible, assert_plan_valid, proposed_new, Problem};
+use super::{
+    assert_object_compatible, assert_plan_valid, prepare_computed_blocks, proposed_new, Problem,
+};
 
 // ---- helpers ---------------------------------------------------------------
 
@@ -1499,4 +1501,59 @@ fn an_unwritten_computed_block_may_be_planned_unknown() {
     );
     let refused = assert_plan_valid(&schema(false), &null, &config, &planned);
     assert_eq!(refused.len(), 1, "{refused:?}");
+}
+
+/// Terraform 1.16's `PrepareComputedBlocks`: an empty list of a computed
+/// block is "not written" (null) in the configuration the provider plans
+/// with, inside other blocks' elements too; a written block, a
+/// non-computed block and a schema without computed blocks stay as they
+/// are.
+#[test]
+fn an_empty_computed_block_is_null_in_the_configuration_planned() {
+    let step = |computed: bool| Block {
+        computed,
+        ..Block::new().attribute(Attribute::new("phase", Type::String).computed())
+    };
+    let schema = |computed: bool| {
+        let stage = Block::new().block(NestedBlock::new("step", NestingMode::List, step(computed)));
+        Block::new()
+            .block(NestedBlock::new("step", NestingMode::List, step(computed)))
+            .block(NestedBlock::new("stage", NestingMode::List, stage))
+    };
+    let step_ty = Type::object([("phase", Type::String)]);
+    let steps = Type::list(step_ty.clone());
+    let empty = Value::list(step_ty.clone(), vec![]).unwrap();
+    let stage = Value::object([("step", empty.clone())]);
+    let config = Value::object([
+        ("step", empty.clone()),
+        (
+            "stage",
+            Value::list(stage.ty().clone(), vec![stage.clone()]).unwrap(),
+        ),
+    ]);
+
+    let prepared = prepare_computed_blocks(&schema(true), config.clone());
+    assert_eq!(prepared.attr("step"), Some(&Value::null(steps.clone())));
+    let inner = &prepared.attr("stage").unwrap().elements().unwrap()[0];
+    assert_eq!(inner.attr("step"), Some(&Value::null(steps)));
+
+    assert_eq!(
+        prepare_computed_blocks(&schema(false), config.clone()),
+        config
+    );
+    let written = Value::object([
+        (
+            "step",
+            Value::list(
+                step_ty,
+                vec![Value::object([("phase", Value::string("a"))])],
+            )
+            .unwrap(),
+        ),
+        ("stage", Value::list(stage.ty().clone(), vec![]).unwrap()),
+    ]);
+    assert_eq!(
+        prepare_computed_blocks(&schema(true), written.clone()),
+        written
+    );
 }

@@ -136,7 +136,9 @@ impl Harness {
                         "the configuration has a provider block with alias {alias:?}: make the harness with Harness::with_aliases, which can start an instance of the provider per configuration"
                     )));
                 };
-                let client = start()?;
+                let mut client = start()?;
+                // Every instance is called by the same core.
+                client.speaks = self.client.speaks;
                 self.instances.insert(
                     alias.clone(),
                     Instance {

@@ -98,6 +98,8 @@ fn time_of(seconds: i64, nanos: i32) -> std::time::SystemTime {
 /// The service, held as core holds a provider client.
 pub(crate) struct Client {
     pub(crate) service: Arc<DynService>,
+    /// The Terraform version it calls the provider as.
+    pub(crate) speaks: Speaks,
     /// Always `Some` until dropped.
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -114,20 +116,48 @@ impl Drop for Client {
 
 pub(crate) const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
 
-/// What Terraform 1.11 tells providers it can do: write-only attributes,
-/// no deferrals (they are an experiment in 1.11).
-pub(crate) fn capabilities() -> Option<pb::ClientCapabilities> {
-    Some(pb::ClientCapabilities {
-        deferral_allowed: false,
-        write_only_attributes_allowed: true,
-        // Protocol 6.11: Terraform 1.16's, unknown to 1.11.
-        store_planned_private: false,
-        computed_blocks_allowed: false,
-    })
+/// The Terraform version the harness speaks as: what it tells providers
+/// it can do, and the protocol 6.11 behaviour that goes with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Speaks {
+    /// Terraform 1.11, which the harness is proven equal to.
+    #[default]
+    Terraform1_11,
+    /// Terraform 1.16 (protocol 6.11): computed blocks, and the private
+    /// data of the plan handed back on the plan before apply.
+    Terraform1_16,
+}
+
+impl Speaks {
+    /// The version `ConfigureProvider` sends.
+    fn version(self) -> &'static str {
+        match self {
+            Speaks::Terraform1_11 => TERRAFORM_VERSION,
+            Speaks::Terraform1_16 => "1.16.0",
+        }
+    }
+
+    /// Protocol 6.11 (`internal/terraform/eval_context_builtin.go` in
+    /// 1.16 sets both flags always; 1.11 knows neither).
+    pub(crate) fn protocol_6_11(self) -> bool {
+        self == Speaks::Terraform1_16
+    }
+
+    /// What this core tells providers it can do: write-only attributes,
+    /// no deferrals (an experiment in both versions), and from 1.16
+    /// computed blocks and stored planned private data.
+    fn capabilities(self) -> Option<pb::ClientCapabilities> {
+        Some(pb::ClientCapabilities {
+            deferral_allowed: false,
+            write_only_attributes_allowed: true,
+            store_planned_private: self.protocol_6_11(),
+            computed_blocks_allowed: self.protocol_6_11(),
+        })
+    }
 }
 
 /// `deferring.UnexpectedProviderDeferralDiagnostic`: a deferral the
-/// harness did not allow (see [`capabilities`]) is an error, unless the
+/// harness did not allow (see [`Speaks::capabilities`]) is an error, unless the
 /// provider gave one already.
 fn refuse_deferral(deferred: bool, diagnostics: &mut Diagnostics) {
     if deferred && !diagnostics.has_errors() {
@@ -228,6 +258,14 @@ pub(crate) struct NewState {
     pub diagnostics: Diagnostics,
 }
 
+/// The private data a `PlanResourceChange` carries: the prior object's,
+/// and on the plan before apply what the plan answered (sent from 1.16).
+#[derive(Clone, Copy)]
+pub(crate) struct Private<'a> {
+    pub prior: &'a [u8],
+    pub planned: &'a [u8],
+}
+
 impl Client {
     pub(crate) fn new(service: Arc<DynService>) -> Result<Client, Diagnostics> {
         if tokio::runtime::Handle::try_current().is_ok() {
@@ -239,6 +277,7 @@ impl Client {
             .map_err(|e| Diagnostics::error(format!("cannot start the harness's runtime: {e}")))?;
         Ok(Client {
             service,
+            speaks: Speaks::default(),
             runtime: Some(runtime),
         })
     }
@@ -483,7 +522,7 @@ impl Client {
         let req = pb::open_ephemeral_resource::Request {
             type_name: type_name.into(),
             config: dv(config, ty)?,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.open_ephemeral_resource(Request::new(req)))?
@@ -566,7 +605,7 @@ impl Client {
         let req = pb::plan_action::Request {
             action_type: type_name.into(),
             config: dv(config, ty)?,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.plan_action(Request::new(req)))?
@@ -591,7 +630,7 @@ impl Client {
         let req = pb::invoke_action::Request {
             action_type: type_name.into(),
             config: dv(config, ty)?,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let mut rx = self
             .block_on(self.service.invoke_action(Request::new(req)))?
@@ -627,9 +666,9 @@ impl Client {
 
     pub(crate) fn configure(&self, config: &Value, ty: &Type) -> Result<Diagnostics, Diagnostics> {
         let req = pb::configure_provider::Request {
-            terraform_version: TERRAFORM_VERSION.into(),
+            terraform_version: self.speaks.version().into(),
             config: dv(config, ty)?,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.configure_provider(Request::new(req)))?
@@ -646,7 +685,7 @@ impl Client {
         let req = pb::validate_resource_config::Request {
             type_name: type_name.into(),
             config: dv(config, ty)?,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.validate_resource_config(Request::new(req)))?
@@ -685,7 +724,7 @@ impl Client {
             type_name: type_name.into(),
             config: dv(config, ty)?,
             provider_meta: None,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.read_data_source(Request::new(req)))?
@@ -767,7 +806,7 @@ impl Client {
             current_state: dv(state, ty)?,
             private: private.to_vec(),
             provider_meta: None,
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
         };
         let resp = self
             .block_on(self.service.read_resource(Request::new(req)))?
@@ -797,7 +836,7 @@ impl Client {
         prior: &Value,
         proposed: &Value,
         config: &Value,
-        prior_private: &[u8],
+        private: Private<'_>,
         ty: &Type,
         identity: (Option<&Value>, Option<&Type>),
     ) -> Result<Planned, Diagnostics> {
@@ -807,10 +846,14 @@ impl Client {
             prior_state: dv(prior, ty)?,
             proposed_new_state: dv(proposed, ty)?,
             config: dv(config, ty)?,
-            prior_private: prior_private.to_vec(),
+            prior_private: private.prior.to_vec(),
             provider_meta: None,
-            client_capabilities: capabilities(),
-            planned_private: Vec::new(),
+            client_capabilities: self.speaks.capabilities(),
+            // An older core has no such field.
+            planned_private: match self.speaks.protocol_6_11() {
+                true => private.planned.to_vec(),
+                false => Vec::new(),
+            },
         };
         let resp = self
             .block_on(self.service.plan_resource_change(Request::new(req)))?
@@ -900,7 +943,7 @@ impl Client {
         let req = pb::import_resource_state::Request {
             type_name: type_name.into(),
             id: id.into(),
-            client_capabilities: capabilities(),
+            client_capabilities: self.speaks.capabilities(),
             identity: identity_dv(identity, id_ty)?,
         };
         let types = &schemas.resources;

@@ -7,12 +7,13 @@ use ctywire::schema::{Attribute, Block, NestingMode, Object as NestedObject};
 use ctywire::{Path, Type, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
-use super::client::{Client, IdentityType, ResourceSchema, Schemas};
+use super::client::{Client, IdentityType, Private, ResourceSchema, Schemas};
 use super::config::Decoded;
 use super::lifecycle::{ignore_changes, Lifecycle};
 use super::show::{child, hoist_set_marks, same_path};
 use ctywire_objchange::{
-    assert_object_compatible, assert_plan_valid, proposed_new, unknown_paths, unknowns_as_null,
+    assert_object_compatible, assert_plan_valid, prepare_computed_blocks, proposed_new,
+    unknown_paths, unknowns_as_null,
 };
 
 /// The tail core appends to every provider bug it reports.
@@ -452,6 +453,11 @@ impl<'a> Core<'a> {
 
         // processIgnoreChanges: what the provider is asked to plan.
         let ignored = ignore_changes(lifecycle, block, &prior, &config.value);
+        // Terraform 1.16 plans with "not written" computed blocks null.
+        let ignored = match self.client.speaks.protocol_6_11() {
+            true => prepare_computed_blocks(block, ignored),
+            false => ignored,
+        };
         let config = &Decoded {
             value: ignored,
             marks: config.marks.clone(),
@@ -462,7 +468,11 @@ impl<'a> Core<'a> {
             &prior,
             &proposed,
             &config.value,
-            &prior_private,
+            Private {
+                prior: &prior_private,
+                // What the plan chose, on the plan before apply.
+                planned: planned.map_or(&[], |p| &p.private),
+            },
             &rs.ty,
             (prior_identity, id_ty),
         )?;
@@ -524,7 +534,10 @@ impl<'a> Core<'a> {
                 &null,
                 &proposed,
                 &config.value,
-                &private,
+                Private {
+                    prior: &private,
+                    planned: &[],
+                },
                 &rs.ty,
                 (None, id_ty),
             )?;
@@ -696,7 +709,10 @@ impl<'a> Core<'a> {
             &obj.value,
             &null,
             &null,
-            &obj.private,
+            Private {
+                prior: &obj.private,
+                planned: &[],
+            },
             &rs.ty,
             (obj.identity.as_ref(), id_ty),
         )?;

@@ -210,6 +210,17 @@ impl Harness {
         self
     }
 
+    /// The harness speaks as Terraform 1.16 (protocol 6.11) instead of
+    /// 1.11: it tells the provider it allows computed blocks and stores
+    /// planned private data, plans with a computed block's empty
+    /// configuration as null (core's `PrepareComputedBlocks`), and hands
+    /// the private data a plan answered back on the plan before apply
+    /// (`planned_private`). Everything else is 1.11's.
+    pub fn terraform_1_16(mut self) -> Self {
+        self.client.speaks = client::Speaks::Terraform1_16;
+        self
+    }
+
     /// The provider's address, as messages print it.
     pub fn provider_address(&self) -> &str {
         &self.provider

@@ -119,8 +119,14 @@ pub trait DynDataSource<D: Send + Sync + 'static>: Send + Sync + 'static {
     }
 
     /// Reads the data: `config` as Terraform sends it, computed attributes
-    /// null; the answer, at the block's type, fills them in.
-    async fn read(&self, ctx: &Context<D>, config: Value) -> Result<Value, Diagnostics>;
+    /// null; the answer, at the block's type, fills them in. The
+    /// diagnostics beside it (warnings) reach Terraform with the value; an
+    /// error among them fails the read as an `Err` does.
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+    ) -> Result<(Value, Diagnostics), Diagnostics>;
 }
 
 /// An ephemeral resource type whose schema is a runtime value: the
@@ -319,7 +325,7 @@ where
         ctx: &Context<D>,
         config: Value,
         _ty: &Type,
-    ) -> Result<Value, Diagnostics> {
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
         self.0.read(ctx, config).await
     }
 }

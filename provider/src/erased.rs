@@ -229,7 +229,13 @@ fn private_kept<D>(ctx: &Context<D>, state: &Value) -> Vec<u8> {
 #[async_trait::async_trait]
 pub(crate) trait AnyDataSource<D>: Send + Sync {
     async fn validate(&self, config: &Value) -> Diagnostics;
-    async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics>;
+    /// The value read, with the warnings that go beside it.
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        ty: &Type,
+    ) -> Result<(Value, Diagnostics), Diagnostics>;
 }
 
 #[async_trait::async_trait]
@@ -242,9 +248,15 @@ where
         self.0.validate(config)
     }
 
-    async fn read(&self, ctx: &Context<D>, config: Value, ty: &Type) -> Result<Value, Diagnostics> {
+    async fn read(
+        &self,
+        ctx: &Context<D>,
+        config: Value,
+        ty: &Type,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
         let config = read_model::<S::Model>(config)?;
-        write_model(&self.0.read(ctx, config).await?, ty)
+        let state = write_model(&self.0.read(ctx, config).await?, ty)?;
+        Ok((state, Diagnostics::new()))
     }
 }
 

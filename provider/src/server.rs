@@ -509,9 +509,16 @@ impl<P: Provider> tf::Provider for Framework<P> {
         )?;
         presence(&k.block, &req.config)?;
         let ctx = self.context(&req.type_name)?;
-        let state = k.imp.read(&ctx, req.config, &k.ty).await?;
+        let (state, diagnostics) = k.imp.read(&ctx, req.config, &k.ty).await?;
+        // Terraform reads no state from a read that failed.
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
         checks::wholly_known(&req.type_name, "read", &state)?;
-        Ok(tf::ReadDataSourceResponse::new(state))
+        Ok(tf::ReadDataSourceResponse {
+            diagnostics,
+            ..tf::ReadDataSourceResponse::new(state)
+        })
     }
 
     async fn open_ephemeral_resource(

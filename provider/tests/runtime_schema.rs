@@ -113,14 +113,19 @@ struct Echo;
 
 #[async_trait]
 impl DynDataSource<()> for Echo {
-    async fn read(&self, _ctx: &Context<()>, config: Value) -> Result<Value, Diagnostics> {
+    async fn read(
+        &self,
+        _ctx: &Context<()>,
+        config: Value,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
         let name = attr(&config, "name");
-        Ok(Value::object([
+        let echoed = Value::object([
             ("name", name.clone()),
             ("size", attr(&config, "size")),
             ("id", name),
             ("fail", attr(&config, "fail")),
-        ]))
+        ]);
+        Ok((echoed, Diagnostics::new()))
     }
 }
 

@@ -5,75 +5,14 @@
 //! that does not send `computed_blocks_allowed`.
 
 use ctywire_provider::tfplugin6::client::decode_dynamic_value;
-use ctywire_provider::{async_trait, Builder, Context, Model, Provider, Resource, Result};
+use ctywire_provider::{async_trait, Builder, Context, Model, Resource, Result};
 use serde::{Deserialize, Serialize};
+
+use crate::jobs::{Jobs, Step};
 
 use super::{
     assert_no_errors, dv, errors, pb, serve_configured, Channel, ProviderClient, Type, Value,
 };
-
-#[derive(Serialize, Deserialize, Model)]
-struct NoConfig {}
-
-/// A job: the provider runs it and reports its steps.
-#[derive(Serialize, Deserialize, Model)]
-struct Job {
-    name: String,
-    /// The steps the run took, which only the provider knows.
-    #[model(block, computed)]
-    step: Option<Vec<Step>>,
-}
-
-#[derive(Serialize, Deserialize, Model)]
-struct Step {
-    #[model(computed)]
-    phase: Option<String>,
-}
-
-struct Jobs;
-
-/// The job, run: its steps set.
-fn run(mut job: Job) -> Job {
-    job.step = Some(
-        ["queued", "ran"]
-            .map(|p| Step {
-                phase: Some(format!("{p} {}", job.name)),
-            })
-            .into(),
-    );
-    job
-}
-
-#[async_trait]
-impl Provider for Jobs {
-    type Config = NoConfig;
-    type Data = ();
-
-    async fn configure(&self, _: NoConfig) -> Result<()> {
-        Ok(())
-    }
-}
-
-#[async_trait]
-impl Resource<()> for Jobs {
-    type Model = Job;
-
-    async fn create(&self, _: &Context<()>, plan: Job) -> Result<Job> {
-        Ok(run(plan))
-    }
-
-    async fn read(&self, _: &Context<()>, state: Job) -> Result<Option<Job>> {
-        Ok(Some(state))
-    }
-
-    async fn update(&self, _: &Context<()>, _: Job, plan: Job) -> Result<Job> {
-        Ok(run(plan))
-    }
-
-    async fn delete(&self, _: &Context<()>, _: Job) -> Result<()> {
-        Ok(())
-    }
-}
 
 fn step_list() -> Type {
     Type::list(Type::object([("phase", Type::String)]))

@@ -10,6 +10,8 @@
 mod action_plan;
 mod computed_blocks;
 mod fields_611;
+#[path = "../support/jobs.rs"]
+mod jobs;
 mod private_state;
 mod runtime_kinds;
 mod state_store;

@@ -2,12 +2,14 @@
 //! with the provider (`Builder::plan_destroy`, its `plan_destroy` server
 //! capability) asks `DynResource::plan_destroy` with the null proposal
 //! and answers as the hook says; an ephemeral resource registered with
-//! `ephemeral_resource_with_schema` opens, renews and closes.
+//! `ephemeral_resource_with_schema` opens, renews and closes; a data source
+//! registered with `data_source_with_schema` answers its warnings with its
+//! value.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, UNIX_EPOCH};
 
-use ctywire_provider::dynamic::{DynEphemeral, DynResource};
+use ctywire_provider::dynamic::{DynDataSource, DynEphemeral, DynResource};
 use ctywire_provider::schema::{Attribute, Block, Presence};
 use ctywire_provider::tfplugin6::{self as tf, ProviderService};
 use ctywire_provider::{async_trait, Builder, Context, Diagnostic, Diagnostics, FnProvider, Path};
@@ -164,10 +166,32 @@ impl DynEphemeral<()> for Token {
     }
 }
 
+/// A data source that warns about `old` names and fails to find `gone`.
+struct Lookup;
+
+#[async_trait]
+impl DynDataSource<()> for Lookup {
+    async fn read(
+        &self,
+        _ctx: &Context<()>,
+        config: Value,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
+        let name = name_of(&config);
+        let found = object(&name, &format!("found-{name}"));
+        let diagnostics = match name.as_str() {
+            "old" => Diagnostic::warning("old is deprecated").into(),
+            "gone" => Diagnostic::error("gone is not there").into(),
+            _ => Diagnostics::new(),
+        };
+        Ok((found, diagnostics))
+    }
+}
+
 fn builder(log: &Log) -> Builder<FnProvider<NoConfig, ()>> {
     Builder::from_fn(|_: NoConfig| Ok(()))
         .resource_with_schema("rt_thing", 0, block(), Thing(log.clone()))
         .ephemeral_resource_with_schema("rt_token", block(), Token(log.clone()))
+        .data_source_with_schema("rt_lookup", block(), Lookup)
 }
 
 async fn schemas(client: &mut ProviderClient<Channel>) -> pb::get_provider_schema::Response {
@@ -338,4 +362,34 @@ async fn a_runtime_schema_ephemeral_resource_opens_renews_and_closes() {
         *log.lock().unwrap(),
         ["open db", "renew n:db:0", "close n:db:1"]
     );
+}
+
+#[tokio::test]
+async fn a_runtime_schema_data_source_answers_its_warnings_with_its_value() {
+    let (client, ty) = served(builder(&Log::default())).await;
+    let read = |name: &str| {
+        let config = Value::object([
+            ("name", Value::string(name)),
+            ("out", Value::null(Type::String)),
+        ]);
+        let req = pb::read_data_source::Request {
+            type_name: "rt_lookup".into(),
+            config: dv(&config, &ty),
+            ..Default::default()
+        };
+        let mut client = client.clone();
+        async move { client.read_data_source(req).await.unwrap().into_inner() }
+    };
+
+    let warned = read("old").await;
+    assert_eq!(summaries(&warned.diagnostics), ["old is deprecated"]);
+    assert_no_errors(&warned.diagnostics);
+    let state = decode_dynamic_value(warned.state.as_ref(), &ty).unwrap();
+    assert_eq!(state, object("old", "found-old"));
+
+    let failed = read("gone").await;
+    let errs = errors(&failed.diagnostics);
+    assert_eq!(errs.len(), 1, "{:?}", failed.diagnostics);
+    assert_eq!(errs[0].summary, "gone is not there");
+    assert!(failed.state.is_none(), "no state from a failed read");
 }

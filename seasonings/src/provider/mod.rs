@@ -508,14 +508,18 @@ impl DynDataSource<()> for PluginType {
         PluginType::validate(self, method::DATA_SOURCES_VALIDATE_CONFIG, config).await
     }
 
-    async fn read(&self, _ctx: &Context<()>, config: Value) -> Result<Value, Diagnostics> {
+    async fn read(
+        &self,
+        _ctx: &Context<()>,
+        config: Value,
+    ) -> Result<(Value, Diagnostics), Diagnostics> {
         let m = method::DATA_SOURCES_READ;
         let answer = self
             .call(m, &[("config", &config)], &[])
             .await
             .map_err(failed)?;
         let state = self.value(m, &answer, "state").map_err(failed)?;
-        Ok(checked(state, answer.diagnostics)?.0)
+        checked(state, answer.diagnostics)
     }
 }
 
