@@ -28,20 +28,38 @@ pub const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
 /// The values of a `timeouts` block: each operation's configured duration
 /// (`"30s"`, `"5m"`, `"1h30m"`), `None` when the configuration leaves it
 /// out. Its block has the operations the field declares.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 pub struct Timeouts {
     /// `create`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub create: Option<String>,
     /// `read`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub read: Option<String>,
     /// `update`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub update: Option<String>,
     /// `delete`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub delete: Option<String>,
+}
+
+/// Only the operations configured are written, as a map: a block declares
+/// some of the four, and a struct field the block lacks, even one skipped
+/// as `None`, is refused by ctywire's serializer (it catches misspelt
+/// fields), so every create answering a configured block would fail.
+impl Serialize for Timeouts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let set = [&self.create, &self.read, &self.update, &self.delete];
+        let mut map = serializer.serialize_map(None)?;
+        for (op, value) in OPERATIONS.iter().zip(set) {
+            if let Some(value) = value {
+                map.serialize_entry(op, value)?;
+            }
+        }
+        map.end()
+    }
 }
 
 impl Model for Timeouts {

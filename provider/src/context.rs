@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use ctywire_tfplugin6::{Diagnostics, StopSignal};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use tokio::time::Instant;
 
 use crate::private::Private;
 
@@ -20,6 +21,8 @@ pub struct Context<D> {
     /// A resource call's private state (see [`private`](Self::private));
     /// never locked across an `.await`.
     private: Mutex<Private>,
+    /// When the running operation times out (see [`deadline`](Self::deadline)).
+    deadline: Option<Instant>,
 }
 
 impl<D> Context<D> {
@@ -31,7 +34,13 @@ impl<D> Context<D> {
             stop: StopSignal::current(),
             type_name: type_name.to_owned(),
             private: Mutex::default(),
+            deadline: None,
         }
+    }
+
+    /// The context of an operation that times out at `deadline`.
+    pub(crate) fn with_deadline(self, deadline: Option<Instant>) -> Self {
+        Context { deadline, ..self }
     }
 
     /// The context of a resource call carrying Terraform's private `bytes`.
@@ -132,6 +141,18 @@ impl<D> Context<D> {
             Some(stop) => stop.stopped().await,
             None => std::future::pending().await,
         }
+    }
+
+    /// When the running operation times out: `Some` while a resource's
+    /// `create`, `read`, `update` or `delete` runs under a timeout of its
+    /// `timeouts` block (see [`timeouts`](crate::timeouts)), `None`
+    /// otherwise. At the deadline the operation is cancelled at its next
+    /// `.await`; a create that may outlive it should stop a little before
+    /// and return the object as it stands, with an error, so that
+    /// Terraform keeps it (tainted) instead of losing track of an object
+    /// that already exists remotely.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// The stop signal itself, to hand to spawned work (`None` outside

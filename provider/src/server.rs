@@ -319,9 +319,11 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadResourceRequest,
     ) -> Result<tf::ReadResourceResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
-        let ctx = (self.context(&req.type_name)?).with_private(req.private.clone());
-        let type_name = req.type_name.clone();
         let limit = timeouts::limit(&k.block, "read", &req.current_state)?;
+        let ctx = (self.context(&req.type_name)?)
+            .with_private(req.private.clone())
+            .with_deadline(limit.as_ref().and_then(timeouts::Limit::deadline));
+        let type_name = req.type_name.clone();
         let read = k.imp.read(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, "read", read).await?;
         checks::wholly_known(&type_name, "read", &answer.new_state)?;
@@ -419,6 +421,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
             &planned
         };
         let limit = timeouts::limit(&k.block, what, object)?;
+        let ctx = ctx.with_deadline(limit.as_ref().and_then(timeouts::Limit::deadline));
         let applied = k.imp.apply(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, what, applied).await?;
         answer.new_state = k.schema.block.null_write_only(answer.new_state)?;
