@@ -25,6 +25,11 @@ use crate::schema::{Attribute, Block, Invalid, Presence, Validator};
 /// attributes.
 pub const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
 
+/// The summary of a duration that does not parse, in
+/// terraform-plugin-framework-timeouts' words.
+#[doc(hidden)]
+pub const INVALID_DURATION: &str = "Invalid Attribute Value Time Duration";
+
 /// The values of a `timeouts` block: each operation's configured duration
 /// (`"30s"`, `"5m"`, `"1h30m"`), `None` when the configuration leaves it
 /// out. Its block has the operations the field declares.
@@ -105,7 +110,7 @@ fn duration_validator() -> Validator {
         Some(text) => parse_duration(text).map(|_| ()).map_err(|why| {
             // plugin-framework-timeouts' summary, so tests ported from Go
             // keep matching.
-            Invalid::new("Invalid Attribute Value Time Duration", why)
+            Invalid::new(INVALID_DURATION, why)
         }),
         None => Ok(()),
     }))
@@ -222,6 +227,9 @@ pub fn declare(block: &mut Block, declared: &[(&str, Option<&str>)], at: &str) {
     block
         .attributes
         .retain(|a| declared.iter().any(|(op, _)| *op == a.name));
+    for a in &mut block.attributes {
+        a.timed = true;
+    }
     for (op, default) in declared {
         let Some(default) = default else { continue };
         match parse_duration(default) {

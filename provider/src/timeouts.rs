@@ -31,6 +31,10 @@
 //! `timeouts.<operation>`. A duration that does not parse is refused when
 //! the configuration is validated, at its attribute.
 //!
+//! Only a block the model declared (its attributes marked
+//! [`timed`](crate::schema::Attribute::timed)) is enforced: a runtime
+//! schema's own block named `timeouts` is the provider's to read.
+//!
 //! While an operation runs under a timeout, [`Context::deadline`] says
 //! when it ends. Cancelling a create part-way can leave an object that
 //! exists remotely but that Terraform does not know of (its state is
@@ -53,6 +57,7 @@ pub use ctywire_model::timeouts::{parse_duration, Timeouts, OPERATIONS};
 
 #[doc(hidden)]
 pub use ctywire_model::timeouts::declare;
+use ctywire_model::timeouts::INVALID_DURATION;
 
 use crate::schema::Block;
 
@@ -85,7 +90,8 @@ pub(crate) fn limit(
         },
         (None, None) => return Ok(None),
     };
-    let Some(attr) = body.attribute(operation) else {
+    // Only a block the model declared is the framework's to enforce.
+    let Some(attr) = body.attribute(operation).filter(|a| a.timed) else {
         return Ok(None);
     };
     let configured = state
@@ -97,7 +103,7 @@ pub(crate) fn limit(
             Ok(duration) => Ok(Some(Limit::starting_now(duration, text.to_string(), true))),
             // Validation refuses it in a configuration; a state written
             // before the rule was can still hold one.
-            Err(why) => Err(Diagnostic::error("Invalid Attribute Value Time Duration")
+            Err(why) => Err(Diagnostic::error(INVALID_DURATION)
                 .with_detail(why)
                 .at(Path::root().attr(BLOCK).attr(operation))
                 .into()),

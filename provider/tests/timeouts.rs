@@ -338,3 +338,94 @@ async fn a_configured_block_declaring_some_operations_comes_back_in_the_state() 
     let created = apply(&p, null_server(), planned.clone()).await.unwrap();
     assert_eq!(created, planned);
 }
+
+/// A runtime-schema resource with a `timeouts` block of its own: its
+/// durations are in no grammar the framework knows.
+struct OwnTimeouts;
+
+#[async_trait]
+impl ctywire_provider::dynamic::DynResource<()> for OwnTimeouts {
+    async fn apply(
+        &self,
+        _: &Context<()>,
+        req: tf::ApplyResourceChangeRequest,
+    ) -> std::result::Result<tf::ApplyResourceChangeResponse, ctywire_provider::Diagnostics> {
+        Ok(tf::ApplyResourceChangeResponse::new(req.planned_state))
+    }
+    async fn read(
+        &self,
+        _: &Context<()>,
+        req: tf::ReadResourceRequest,
+    ) -> std::result::Result<tf::ReadResourceResponse, ctywire_provider::Diagnostics> {
+        Ok(tf::ReadResourceResponse::new(req.current_state))
+    }
+}
+
+#[tokio::test]
+async fn a_runtime_schemas_own_timeouts_block_is_not_the_frameworks() {
+    use ctywire_provider::ctywire::schema::NestingMode;
+    use ctywire_provider::schema::{Attribute, Block, NestedBlock, Presence};
+    let optional = |name: &str| {
+        let mut a = Attribute::new(name, Type::String);
+        a.presence = Presence::Optional;
+        a
+    };
+    let block = Block {
+        attributes: vec![optional("name")],
+        blocks: vec![NestedBlock {
+            name: "timeouts".into(),
+            nesting: NestingMode::Group,
+            block: Block {
+                attributes: vec![optional("read"), optional("delete")],
+                ..Block::default()
+            },
+            min_items: 0,
+            max_items: 0,
+            validators: Vec::new(),
+        }],
+        ..Block::default()
+    };
+    let provider = Builder::from_fn(configure)
+        .resource_with_schema("test_own", 0, block, OwnTimeouts)
+        .build()
+        .expect("a valid schema");
+    let p = configured(provider).await;
+    let state = Value::object([
+        ("name", Value::string("a")),
+        (
+            "timeouts",
+            Value::object([
+                ("read", Value::string("not a duration")),
+                ("delete", Value::string("not a duration")),
+            ]),
+        ),
+    ]);
+    let read = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_own".into(),
+            current_state: state.clone(),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+            current_identity: None,
+        })
+        .await
+        .map_err(|d| described(&d))
+        .unwrap();
+    assert!(!read.diagnostics.has_errors(), "{:?}", read.diagnostics);
+    assert_eq!(read.new_state, state);
+    let deleted = p
+        .apply_resource_change(tf::ApplyResourceChangeRequest {
+            type_name: "test_own".into(),
+            prior_state: state.clone(),
+            config: Value::null(state.ty().clone()),
+            planned_state: Value::null(state.ty().clone()),
+            planned_private: Vec::new(),
+            provider_meta: None,
+            planned_identity: None,
+        })
+        .await
+        .map_err(|d| described(&d))
+        .unwrap();
+    assert!(deleted.new_state.is_null());
+}
