@@ -219,6 +219,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_nanos(total))
 }
 
+/// The types a `#[model(timeouts(..))]` field may have: the framework
+/// reads the block as [`Timeouts`], so a type of the provider's own would
+/// be read as something it is not.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a `timeouts(..)` field holds `Option<ctywire_provider::timeouts::Timeouts>`, not `{Self}`",
+    label = "the framework reads this block as `Timeouts`"
+)]
+pub trait TimeoutsField {}
+
+impl TimeoutsField for Timeouts {}
+impl TimeoutsField for Option<Timeouts> {}
+
 /// What `#[model(timeouts(..))]`'s code calls: keeps the operations the
 /// declaration names (`(name, default)`), each with its default, and
 /// records a default that is no duration as a defect at `at`.

@@ -56,7 +56,7 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 pub use ctywire_model::timeouts::{parse_duration, Timeouts, OPERATIONS};
 
 #[doc(hidden)]
-pub use ctywire_model::timeouts::declare;
+pub use ctywire_model::timeouts::{declare, TimeoutsField};
 use ctywire_model::timeouts::INVALID_DURATION;
 
 use crate::schema::Block;
