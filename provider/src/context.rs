@@ -87,6 +87,8 @@ impl<D> Context<D> {
     ///   the plan Terraform 1.16 (protocol 6.11) makes again just before
     ///   applying, the private data the first plan set instead, so a
     ///   value chosen at plan (a random id) can be planned the same twice;
+    /// - `plan_destroy`: the private data stored with the prior state;
+    ///   what it sets goes to the `delete`;
     /// - `create`, `update`, `delete`: the private data the plan set;
     /// - `import`: none;
     /// - `move_state`: the source object's, when a type of this

@@ -166,23 +166,25 @@ impl<P: Provider> Framework<P> {
     /// A destroy's plan (a null proposed state): null, whatever the type
     /// says, with its `plan_destroy` hook's diagnostics when there is an
     /// object to destroy. The prior private data goes on to the apply
-    /// that deletes, as terraform-plugin-framework passes it.
+    /// that deletes, as terraform-plugin-framework passes it, unless the
+    /// hook set other data (plugin-framework's destroy plan may too).
     async fn plan_destroy(
         &self,
         k: &Kind<dyn AnyResource<P::Data>>,
         req: tf::PlanResourceChangeRequest,
     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
-        let diagnostics = if req.prior_state.is_null() {
-            Diagnostics::new()
+        let (diagnostics, planned_private) = if req.prior_state.is_null() {
+            (Diagnostics::new(), req.prior_private)
         } else {
             let ctx = (self.context(&req.type_name)?).with_private(req.prior_private.clone());
-            k.imp.plan_destroy(&ctx, &req).await
+            let diagnostics = k.imp.plan_destroy(&ctx, &req).await;
+            (diagnostics, ctx.private_bytes())
         };
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }
         Ok(tf::PlanResourceChangeResponse {
-            planned_private: req.prior_private,
+            planned_private,
             diagnostics,
             ..tf::PlanResourceChangeResponse::new(req.proposed_new_state)
         })
@@ -365,9 +367,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         // store_planned_private) sends what the first plan answered: what
         // the author planned then, not the prior data, is this plan's.
         let private = if req.planned_private.is_empty() {
-            &req.prior_private
+            req.prior_private.clone()
         } else {
-            &req.planned_private
+            req.planned_private.clone()
         };
         let ctx = (self.context(&req.type_name)?).with_private(private.clone());
         let planned_private = k.imp.modify_plan(&ctx, &req, &mut change).await?;
@@ -392,7 +394,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
         };
         Ok(tf::PlanResourceChangeResponse {
             requires_replace: change.requires_replace,
-            planned_private: planned_private.unwrap_or(req.prior_private),
+            // Nothing planned: the private data this plan was given.
+            planned_private: planned_private.unwrap_or(private),
             planned_identity,
             diagnostics: change.diagnostics,
             ..tf::PlanResourceChangeResponse::new(change.planned)

@@ -55,9 +55,9 @@ use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
 pub use ctywire_model::timeouts::{parse_duration, Timeouts, OPERATIONS};
 
+use ctywire_model::timeouts::INVALID_DURATION;
 #[doc(hidden)]
 pub use ctywire_model::timeouts::{declare, TimeoutsField};
-use ctywire_model::timeouts::INVALID_DURATION;
 
 use crate::schema::Block;
 
