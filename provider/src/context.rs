@@ -1,6 +1,7 @@
 //! What every call receives besides its model: the provider's data, the
 //! stop signal, which type it is for, and a resource's private state.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use ctywire_tfplugin6::{Diagnostics, StopSignal};
@@ -8,7 +9,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::time::Instant;
 
+use crate::model::Model;
 use crate::private::Private;
+use crate::upgrade::StateUpgraders;
 
 /// The context of one call: the data [`Provider::configure`] returned,
 /// typed, and a way to notice Terraform's `StopProvider`.
@@ -23,6 +26,9 @@ pub struct Context<D> {
     private: Mutex<Private>,
     /// When the running operation times out (see [`deadline`](Self::deadline)).
     deadline: Option<Instant>,
+    /// A typed resource's state upgraders as built with the provider
+    /// (a `StateUpgraders<M>` of its model).
+    upgraders: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl<D> Context<D> {
@@ -35,7 +41,19 @@ impl<D> Context<D> {
             type_name: type_name.to_owned(),
             private: Mutex::default(),
             deadline: None,
+            upgraders: None,
         }
+    }
+
+    /// The context of a state upgrade of a resource whose upgraders were
+    /// built with the provider.
+    pub(crate) fn with_upgraders(self, upgraders: Option<Arc<dyn Any + Send + Sync>>) -> Self {
+        Context { upgraders, ..self }
+    }
+
+    /// The upgraders built with the provider, when they are of model `M`.
+    pub(crate) fn upgraders<M: Model>(&self) -> Option<&StateUpgraders<M>> {
+        self.upgraders.as_deref()?.downcast_ref()
     }
 
     /// The context of an operation that times out at `deadline`.

@@ -300,7 +300,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // for every version), without needing the provider's data.
             req.raw_state.decode(&k.ty)?
         } else {
-            let ctx = self.context(&req.type_name)?;
+            let ctx = (self.context(&req.type_name)?).with_upgraders(k.upgraders.clone());
             let state = k
                 .imp
                 .upgrade_state(&ctx, req.version, req.raw_state)
