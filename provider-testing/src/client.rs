@@ -112,7 +112,19 @@ impl Drop for Client {
     }
 }
 
-pub(crate) const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
+/// `f` run to its end on the harness's `runtime`; refused inside another
+/// runtime, where waiting would panic.
+pub(crate) fn block_on<F: std::future::Future>(
+    runtime: &tokio::runtime::Runtime,
+    f: F,
+) -> Result<F::Output, Diagnostics> {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return Err(Diagnostics::error(IN_RUNTIME));
+    }
+    Ok(runtime.block_on(f))
+}
+
+const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
 
 /// What Terraform 1.11 tells providers it can do: write-only attributes,
 /// no deferrals (they are an experiment in 1.11).
@@ -245,8 +257,8 @@ impl Client {
 
     pub(crate) fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
         match &self.runtime {
-            Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
-            _ => Err(Diagnostics::error(IN_RUNTIME)),
+            Some(rt) => block_on(rt, f),
+            None => Err(Diagnostics::error(IN_RUNTIME)),
         }
     }
 
