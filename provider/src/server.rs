@@ -23,7 +23,7 @@ use crate::schema::Block;
 use crate::state_store::{AnyStateStore, LockInfo};
 use crate::timeouts;
 use crate::validate::{presence, validate};
-use crate::values::read_model;
+use crate::values::read_config;
 
 /// A provider built on the framework: the raw protocol's
 /// [`Provider`](ctywire_tfplugin6::Provider), dispatching each call to the
@@ -271,7 +271,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         if let Err(d) = presence(&self.config_block, &req.config) {
             return d;
         }
-        let config = match read_model::<P::Config>(req.config) {
+        let config = match read_config::<P::Config>(req.config) {
             Ok(c) => c,
             Err(d) => return d,
         };
