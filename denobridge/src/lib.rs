@@ -171,11 +171,11 @@ mod tests {
         let unknown_command = ("command", Value::unknown(Type::list(Type::String)));
         let unknown_timeout = ("timeout", Value::unknown(Type::Number));
         assert_eq!(
-            configured_with(&[unknown_command.clone()]).await,
+            configured_with(std::slice::from_ref(&unknown_command)).await,
             ["Error:.command"]
         );
         assert_eq!(
-            configured_with(&[unknown_timeout.clone()]).await,
+            configured_with(&[unknown_timeout]).await,
             ["Error:.timeout"]
         );
         // Whatever else is unknown too.
