@@ -16,7 +16,7 @@ use crate::checks;
 use crate::context::Context;
 use crate::erased::{AnyAction, AnyDataSource, AnyEphemeral, AnyList, AnyResource};
 use crate::list::only_ended;
-use crate::plan::plan_with;
+use crate::plan::{keep_meaning, plan_with};
 use crate::plan_hook::PlanChange;
 use crate::provider::Provider;
 use crate::schema::Block;
@@ -325,9 +325,10 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let ctx = (self.context(&req.type_name)?)
             .with_private(req.private.clone())
             .with_deadline(limit.as_ref().and_then(timeouts::Limit::deadline));
-        let type_name = req.type_name.clone();
+        let (type_name, current) = (req.type_name.clone(), req.current_state.clone());
         let read = k.imp.read(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, "read", read).await?;
+        answer.new_state = keep_meaning(&k.block, &current, answer.new_state);
         checks::wholly_known(&type_name, "read", &answer.new_state)?;
         answer.new_identity = Self::identity(k, &answer.new_state);
         Ok(answer)
@@ -428,6 +429,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         let applied = k.imp.apply(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, what, applied).await?;
         answer.new_state = k.schema.block.null_write_only(answer.new_state)?;
+        answer.new_state = keep_meaning(&k.block, &planned, answer.new_state);
         // An apply that failed part-way answers the object as it is with
         // its errors, and Terraform keeps it (tainted when just created):
         // holding it to the plan would lose it.
