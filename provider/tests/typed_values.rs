@@ -119,8 +119,13 @@ impl<const ODD: bool> Resource<()> for Entries<ODD> {
 }
 
 async fn configured() -> Framework<Test> {
+    configured_with(Entries::<false>).await
+}
+
+/// The provider serving `resource` as `test_entry`, configured.
+async fn configured_with(resource: impl Resource<(), Model = Entry>) -> Framework<Test> {
     let framework = Builder::new(Test)
-        .resource("test_entry", Entries::<false>)
+        .resource("test_entry", resource)
         .build()
         .expect("a valid schema");
     let diags = framework
@@ -192,18 +197,7 @@ impl Resource<()> for Counted {
 #[tokio::test]
 async fn state_upgraders_are_built_once_with_the_provider_not_per_upgrade() {
     let built = Arc::new(AtomicUsize::new(0));
-    let framework = Builder::new(Test)
-        .resource("test_entry", Counted(Arc::clone(&built)))
-        .build()
-        .expect("a valid schema");
-    let diags = framework
-        .configure_provider(tf::ConfigureProviderRequest {
-            terraform_version: "1.11.4".into(),
-            config: Value::object(Vec::<(&str, Value)>::new()),
-            client_capabilities: Default::default(),
-        })
-        .await;
-    assert!(diags.is_empty(), "{diags:?}");
+    let framework = configured_with(Counted(Arc::clone(&built))).await;
     for _ in 0..3 {
         let req = tf::UpgradeResourceStateRequest {
             type_name: "test_entry".into(),
