@@ -25,7 +25,7 @@ pub use script::Runner;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use ctywire::{Path, Value};
+use ctywire::{Path, Unknowable, Value};
 
 /// `ValidateProviderConfig`: `deno_version` is accepted (denobridge
 /// downloads that version) and warned about, since this provider never
@@ -50,18 +50,19 @@ pub fn validate(config: &Value) -> Diagnostics {
 /// * `command`: run scripts with it instead of Deno;
 /// * `timeout`: seconds per call (default 600).
 ///
-/// Values not known yet are nulls here (the framework's rule): the
-/// defaults.
+/// A `command` or `timeout` not known yet is refused: the default (Deno,
+/// 600 s) would run scripts other than as configured. A
+/// `deno_binary_path` not known yet is the default's.
 pub fn configure(config: &provider::Config) -> Result<Runner, Diagnostics> {
     let mut diags = Diagnostics::new();
     let mut runner = Runner::default();
-    if let Some(p) = &config.deno_binary_path {
+    if let Some(Some(p)) = config.deno_binary_path.known() {
         runner.deno = PathBuf::from(p);
     }
     match &config.command {
-        None => {}
-        Some(argv) if !argv.is_empty() => runner.command = Some(argv.clone()),
-        Some(_) => diags.push(
+        Unknowable::Known(None) => {}
+        Unknowable::Known(Some(argv)) if !argv.is_empty() => runner.command = Some(argv.clone()),
+        _ => diags.push(
             crate::diag::error(
                 "Invalid command",
                 "`command` must be a known, non-empty list of strings: the program and its leading arguments (the script's path is appended).",
@@ -70,16 +71,16 @@ pub fn configure(config: &provider::Config) -> Result<Runner, Diagnostics> {
         ),
     }
     match config.timeout {
-        None => {}
+        Unknowable::Known(None) => {}
         // At most a day: a call that may take longer is one that
         // never returns.
-        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
+        Unknowable::Known(Some(s)) if s.is_finite() && s > 0.0 && s <= MAX_TIMEOUT_SECONDS => {
             runner.timeout = Duration::from_secs_f64(s)
         }
-        Some(_) => diags.push(
+        _ => diags.push(
             crate::diag::error(
                 "Invalid timeout",
-                "`timeout` must be a positive number of seconds, at most 86400 (a day).",
+                "`timeout` must be a known, positive number of seconds, at most 86400 (a day).",
             )
             .at(Path::root().attr("timeout")),
         ),
@@ -123,22 +124,68 @@ mod tests {
     #[test]
     fn an_empty_command_or_a_timeout_past_a_day_is_refused_at_its_attribute() {
         let config = provider::Config {
-            command: Some(Vec::new()),
-            timeout: Some(86_401.0),
+            command: Unknowable::Known(Some(Vec::new())),
+            timeout: Unknowable::Known(Some(86_401.0)),
             ..provider::Config::default()
         };
         let refused = configure(&config).unwrap_err();
         assert_eq!(attribute_of(&refused), ["Error:.command", "Error:.timeout"]);
         let config = provider::Config {
-            deno_binary_path: Some("/opt/deno".into()),
-            command: Some(vec!["python3".into()]),
-            timeout: Some(1.5),
+            deno_binary_path: Unknowable::Known(Some("/opt/deno".into())),
+            command: Unknowable::Known(Some(vec!["python3".into()])),
+            timeout: Unknowable::Known(Some(1.5)),
             ..provider::Config::default()
         };
         let runner = configure(&config).unwrap();
         assert_eq!(runner.deno, PathBuf::from("/opt/deno"));
         assert_eq!(runner.command, Some(vec!["python3".to_owned()]));
         assert_eq!(runner.timeout, Duration::from_millis(1500));
+    }
+
+    /// What ConfigureProvider answers for a provider block with these
+    /// values (the others null).
+    async fn configured_with(set: &[(&str, Value)]) -> Vec<String> {
+        use ctywire_provider::tfplugin6::{ConfigureProviderRequest, Provider as _};
+        let null = [
+            ("deno_binary_path", Value::null(Type::String)),
+            ("deno_version", Value::null(Type::String)),
+            ("command", Value::null(Type::list(Type::String))),
+            ("timeout", Value::null(Type::Number)),
+        ];
+        let config = Value::object(null.map(|(name, v)| {
+            let given = set.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone());
+            (name, given.unwrap_or(v))
+        }));
+        let diags = provider::DenoBridge::new()
+            .configure_provider(ConfigureProviderRequest {
+                terraform_version: "1.11.4".into(),
+                config,
+                client_capabilities: Default::default(),
+            })
+            .await;
+        attribute_of(&diags)
+    }
+
+    #[tokio::test]
+    async fn a_command_or_timeout_not_known_yet_is_refused_not_taken_as_unset() {
+        let unknown_command = ("command", Value::unknown(Type::list(Type::String)));
+        let unknown_timeout = ("timeout", Value::unknown(Type::Number));
+        assert_eq!(
+            configured_with(std::slice::from_ref(&unknown_command)).await,
+            ["Error:.command"]
+        );
+        assert_eq!(
+            configured_with(&[unknown_timeout]).await,
+            ["Error:.timeout"]
+        );
+        // Whatever else is unknown too.
+        let unknown_path = ("deno_binary_path", Value::unknown(Type::String));
+        assert_eq!(
+            configured_with(&[unknown_command, unknown_path.clone()]).await,
+            ["Error:.command"]
+        );
+        // A path not known yet is the default's, as before.
+        assert!(configured_with(&[unknown_path]).await.is_empty());
     }
 
     #[test]

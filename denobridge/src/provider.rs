@@ -7,7 +7,7 @@
 //! framework's; destroys are planned too, so the script's `modifyPlan` sees
 //! them (`planType "delete"`), as under terraform-plugin-framework.
 
-use ctywire::Value;
+use ctywire::{Unknowable, Value};
 use ctywire_provider::dynamic::{DynDataSource, DynEphemeral, DynResource};
 use ctywire_provider::tfplugin6 as tf;
 use ctywire_provider::{async_trait, Builder, Context, Diagnostics, Framework, Model, PlanChange};
@@ -20,13 +20,13 @@ use crate::{schema, Runner};
 #[derive(Clone, Debug, Default, Serialize, Deserialize, Model)]
 pub struct Config {
     /// Path to the deno binary. Default: $DENO_BINARY, else `deno` on PATH.
-    pub deno_binary_path: Option<String>,
+    pub deno_binary_path: Unknowable<Option<String>>,
     /// Accepted for compatibility with denobridge; this provider never downloads Deno (set deno_binary_path or DENO_BINARY instead).
-    pub deno_version: Option<String>,
+    pub deno_version: Unknowable<Option<String>>,
     /// Runs every script with this command instead of Deno: the program and its leading arguments; the script's path is appended (e.g. ["python3"] or ["node", "--no-warnings"]). `permissions` and `config_file` are Deno's and are not used then.
-    pub command: Option<Vec<String>>,
+    pub command: Unknowable<Option<Vec<String>>>,
     /// Seconds each call to a script may take, health check included (default 600).
-    pub timeout: Option<f64>,
+    pub timeout: Unknowable<Option<f64>>,
 }
 
 /// terraform-provider-denobridge: configuring it makes the [`Runner`]

@@ -134,6 +134,12 @@ pub struct Attribute {
     /// when the configuration leaves it null (`#[model(timeouts(create =
     /// "20m"))]`); `None`, no timeout then.
     pub timeout_default: Option<std::time::Duration>,
+    /// An operation of a `timeouts` block `#[model(timeouts(..))]`
+    /// declared: the framework runs the operation under its timeout. A
+    /// block of a runtime schema that happens to be named `timeouts` is
+    /// the provider's own (another grammar, another meaning) and is left
+    /// alone unless its attributes say so.
+    pub timed: bool,
 }
 
 /// An identity attribute's part in an import by identity (`#[model(identity)]`
@@ -163,6 +169,7 @@ impl Attribute {
             identity: None,
             variadic: false,
             timeout_default: None,
+            timed: false,
         }
     }
 }

@@ -25,23 +25,46 @@ use crate::schema::{Attribute, Block, Invalid, Presence, Validator};
 /// attributes.
 pub const OPERATIONS: [&str; 4] = ["create", "read", "update", "delete"];
 
+/// The summary of a duration that does not parse, in
+/// terraform-plugin-framework-timeouts' words.
+#[doc(hidden)]
+pub const INVALID_DURATION: &str = "Invalid Attribute Value Time Duration";
+
 /// The values of a `timeouts` block: each operation's configured duration
 /// (`"30s"`, `"5m"`, `"1h30m"`), `None` when the configuration leaves it
 /// out. Its block has the operations the field declares.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 pub struct Timeouts {
     /// `create`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub create: Option<String>,
     /// `read`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub read: Option<String>,
     /// `update`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub update: Option<String>,
     /// `delete`'s timeout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub delete: Option<String>,
+}
+
+/// Only the operations configured are written, as a map: a block declares
+/// some of the four, and a struct field the block lacks, even one skipped
+/// as `None`, is refused by ctywire's serializer (it catches misspelt
+/// fields), so every create answering a configured block would fail.
+impl Serialize for Timeouts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let set = [&self.create, &self.read, &self.update, &self.delete];
+        let mut map = serializer.serialize_map(None)?;
+        for (op, value) in OPERATIONS.iter().zip(set) {
+            if let Some(value) = value {
+                map.serialize_entry(op, value)?;
+            }
+        }
+        map.end()
+    }
 }
 
 impl Model for Timeouts {
@@ -87,7 +110,7 @@ fn duration_validator() -> Validator {
         Some(text) => parse_duration(text).map(|_| ()).map_err(|why| {
             // plugin-framework-timeouts' summary, so tests ported from Go
             // keep matching.
-            Invalid::new("Invalid Attribute Value Time Duration", why)
+            Invalid::new(INVALID_DURATION, why)
         }),
         None => Ok(()),
     }))
@@ -196,6 +219,19 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_nanos(total))
 }
 
+/// The types a `#[model(timeouts(..))]` field may have: the framework
+/// reads the block as [`Timeouts`], so a type of the provider's own would
+/// be read as something it is not.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a `timeouts(..)` field holds `Option<ctywire_provider::timeouts::Timeouts>`, not `{Self}`",
+    label = "the framework reads this block as `Timeouts`"
+)]
+pub trait TimeoutsField {}
+
+impl TimeoutsField for Timeouts {}
+impl TimeoutsField for Option<Timeouts> {}
+
 /// What `#[model(timeouts(..))]`'s code calls: keeps the operations the
 /// declaration names (`(name, default)`), each with its default, and
 /// records a default that is no duration as a defect at `at`.
@@ -204,6 +240,9 @@ pub fn declare(block: &mut Block, declared: &[(&str, Option<&str>)], at: &str) {
     block
         .attributes
         .retain(|a| declared.iter().any(|(op, _)| *op == a.name));
+    for a in &mut block.attributes {
+        a.timed = true;
+    }
     for (op, default) in declared {
         let Some(default) = default else { continue };
         match parse_duration(default) {

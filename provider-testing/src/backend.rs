@@ -12,7 +12,7 @@ use ctywire::{Path, PathStep, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 use serde_json::{json, Map, Value as Json};
 
-use crate::client::{IN_RUNTIME, TERRAFORM_VERSION};
+use crate::client::{block_on, TERRAFORM_VERSION};
 use crate::state_store::{InProcess, StateStoreClient};
 use crate::{core, show, Harness};
 
@@ -42,16 +42,12 @@ struct Served<P: ctywire_tfplugin6::Provider> {
     client: StateStoreClient<InProcess<P>>,
 }
 
-/// `f` run to its end on `runtime`; refused inside another runtime, where
-/// waiting would panic.
+/// The store's call `f` run to its end on `runtime` (see [`block_on`]).
 fn wait<T>(
     runtime: &tokio::runtime::Runtime,
     f: impl std::future::Future<Output = Result<T, Diagnostics>>,
 ) -> Result<T, Diagnostics> {
-    if tokio::runtime::Handle::try_current().is_ok() {
-        return Err(Diagnostics::error(IN_RUNTIME));
-    }
-    runtime.block_on(f)
+    block_on(runtime, f)?
 }
 
 impl<P: ctywire_tfplugin6::Provider> Store for Served<P> {

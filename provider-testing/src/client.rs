@@ -114,7 +114,19 @@ impl Drop for Client {
     }
 }
 
-pub(crate) const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
+/// `f` run to its end on the harness's `runtime`; refused inside another
+/// runtime, where waiting would panic.
+pub(crate) fn block_on<F: std::future::Future>(
+    runtime: &tokio::runtime::Runtime,
+    f: F,
+) -> Result<F::Output, Diagnostics> {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return Err(Diagnostics::error(IN_RUNTIME));
+    }
+    Ok(runtime.block_on(f))
+}
+
+const IN_RUNTIME: &str = "the harness runs the provider on its own runtime: call it from a plain #[test], not from inside an async runtime (#[tokio::test])";
 
 /// The Terraform version the harness speaks as: what it tells providers
 /// it can do, and the protocol 6.11 behaviour that goes with it.
@@ -284,8 +296,8 @@ impl Client {
 
     pub(crate) fn block_on<F: std::future::Future>(&self, f: F) -> Result<F::Output, Diagnostics> {
         match &self.runtime {
-            Some(rt) if tokio::runtime::Handle::try_current().is_err() => Ok(rt.block_on(f)),
-            _ => Err(Diagnostics::error(IN_RUNTIME)),
+            Some(rt) => block_on(rt, f),
+            None => Err(Diagnostics::error(IN_RUNTIME)),
         }
     }
 

@@ -1,10 +1,10 @@
 //! [`Builder`]: registers each of a provider's types under its name,
 //! checking its schema, and builds the [`Framework`] that serves them.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use ctywire::schema::{IdentitySchema, Schema};
 use ctywire::Type;
@@ -44,6 +44,10 @@ pub(crate) struct Kind<T: ?Sized> {
     /// A resource's identity schema and type (protocol 6.9), from its
     /// model's `identity` attributes.
     pub(crate) identity: Option<(IdentitySchema, Type)>,
+    /// A typed resource's [`StateUpgraders`](crate::StateUpgraders),
+    /// built once here: building them checks each prior model's schema,
+    /// too much to repeat for every instance on every plan.
+    pub(crate) upgraders: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 pub(crate) struct FunctionKind {
@@ -146,6 +150,7 @@ fn kind_of_block<T: ?Sized>(
         imp,
         rust,
         identity,
+        upgraders: None,
     })
 }
 
@@ -213,11 +218,18 @@ impl<P: Provider> Builder<P> {
 
     /// Serves `resource` as the managed resource type `name` (`kv_entry`).
     pub fn resource<R: Resource<P::Data>>(mut self, name: &str, resource: R) -> Self {
-        let upgraders = resource.state_upgraders().problems(R::VERSION);
-        (self.problems).extend(upgraders.into_iter().map(|p| format!("{name}: {p}")));
+        let upgraders = resource.state_upgraders();
+        let problems = upgraders.problems(R::VERSION);
+        (self.problems).extend(problems.into_iter().map(|p| format!("{name}: {p}")));
         let imp: Box<dyn AnyResource<P::Data>> = Box::new(Typed(resource));
         let version = Some(R::IDENTITY_VERSION);
-        let kind = kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp);
+        let kind =
+            kind_of::<R::Model, _>(name, R::VERSION, version, TypeId::of::<R>(), imp).map(|kind| {
+                Kind {
+                    upgraders: Some(Arc::new(upgraders)),
+                    ..kind
+                }
+            });
         Self::add(&mut self.problems, &mut self.resources, name, kind);
         self
     }

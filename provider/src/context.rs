@@ -1,13 +1,17 @@
 //! What every call receives besides its model: the provider's data, the
 //! stop signal, which type it is for, and a resource's private state.
 
+use std::any::Any;
 use std::sync::{Arc, Mutex};
 
 use ctywire_tfplugin6::{Diagnostics, StopSignal};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use tokio::time::Instant;
 
+use crate::model::Model;
 use crate::private::Private;
+use crate::upgrade::StateUpgraders;
 
 /// The context of one call: the data [`Provider::configure`] returned,
 /// typed, and a way to notice Terraform's `StopProvider`.
@@ -20,6 +24,11 @@ pub struct Context<D> {
     /// A resource call's private state (see [`private`](Self::private));
     /// never locked across an `.await`.
     private: Mutex<Private>,
+    /// When the running operation times out (see [`deadline`](Self::deadline)).
+    deadline: Option<Instant>,
+    /// A typed resource's state upgraders as built with the provider
+    /// (a `StateUpgraders<M>` of its model).
+    upgraders: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl<D> Context<D> {
@@ -31,7 +40,25 @@ impl<D> Context<D> {
             stop: StopSignal::current(),
             type_name: type_name.to_owned(),
             private: Mutex::default(),
+            deadline: None,
+            upgraders: None,
         }
+    }
+
+    /// The context of a state upgrade of a resource whose upgraders were
+    /// built with the provider.
+    pub(crate) fn with_upgraders(self, upgraders: Option<Arc<dyn Any + Send + Sync>>) -> Self {
+        Context { upgraders, ..self }
+    }
+
+    /// The upgraders built with the provider, when they are of model `M`.
+    pub(crate) fn upgraders<M: Model>(&self) -> Option<&StateUpgraders<M>> {
+        self.upgraders.as_deref()?.downcast_ref()
+    }
+
+    /// The context of an operation that times out at `deadline`.
+    pub(crate) fn with_deadline(self, deadline: Option<Instant>) -> Self {
+        Context { deadline, ..self }
     }
 
     /// The context of a resource call carrying Terraform's private `bytes`.
@@ -78,6 +105,8 @@ impl<D> Context<D> {
     ///   the plan Terraform 1.16 (protocol 6.11) makes again just before
     ///   applying, the private data the first plan set instead, so a
     ///   value chosen at plan (a random id) can be planned the same twice;
+    /// - `plan_destroy`: the private data stored with the prior state;
+    ///   what it sets goes to the `delete`;
     /// - `create`, `update`, `delete`: the private data the plan set;
     /// - `import`: none;
     /// - `move_state`: the source object's, when a type of this
@@ -132,6 +161,18 @@ impl<D> Context<D> {
             Some(stop) => stop.stopped().await,
             None => std::future::pending().await,
         }
+    }
+
+    /// When the running operation times out: `Some` while a resource's
+    /// `create`, `read`, `update` or `delete` runs under a timeout of its
+    /// `timeouts` block (see [`timeouts`](crate::timeouts)), `None`
+    /// otherwise. At the deadline the operation is cancelled at its next
+    /// `.await`; a create that may outlive it should stop a little before
+    /// and return the object as it stands, with an error, so that
+    /// Terraform keeps it (tainted) instead of losing track of an object
+    /// that already exists remotely.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// The stop signal itself, to hand to spawned work (`None` outside

@@ -43,7 +43,9 @@ pub trait DynResource<D: Send + Sync + 'static>: Send + Sync + 'static {
 
     /// Adjusts (or replaces) the framework's `plan` of `req`, before the
     /// consistency checks; `Some` private data is planned instead of the
-    /// prior private data. Default: the framework's plan as it is.
+    /// private data `ctx` was given (the prior's; on Terraform 1.16's plan
+    /// before apply, the first plan's). Default: the framework's plan as
+    /// it is.
     async fn modify_plan(
         &self,
         ctx: &Context<D>,

@@ -428,10 +428,9 @@ where
     }
 
     async fn plan(&self, ctx: &Context<D>, config: &Value) -> Diagnostics {
-        match ctywire::from_value::<A::Config>(config) {
-            Ok(config) => self.0.plan(ctx, config).await,
-            // Deferred, as `check_model` defers a check.
-            Err(_) => Diagnostics::new(),
+        match crate::hooks::checkable::<A::Config>(config) {
+            Some(config) => self.0.plan(ctx, config).await,
+            None => Diagnostics::new(),
         }
     }
 

@@ -20,18 +20,22 @@ use crate::plan_hook::PlanChange;
 use crate::values::{read_state, write_model};
 
 /// A checking hook's call on `config` read as `M`, unknowns kept: `check`
-/// runs when the configuration fits the model; when it does not (an
-/// unknown where the model has no [`Unknowable`](ctywire::Unknowable),
-/// or a value the model cannot hold, which the framework's validation
-/// reports) it is deferred and nothing is said.
+/// runs when the configuration fits the model, else it is deferred (see
+/// [`checkable`]).
 pub(crate) fn check_model<M: Model>(
     config: &Value,
     check: impl FnOnce(M) -> Diagnostics,
 ) -> Diagnostics {
-    match ctywire::from_value::<M>(config) {
-        Ok(model) => check(model),
-        Err(_) => Diagnostics::new(),
-    }
+    checkable(config).map_or_else(Diagnostics::new, check)
+}
+
+/// `config` read as `M`, unknowns kept, for a hook that checks it; `None`
+/// when it does not fit the model (an unknown where the model has no
+/// [`Unknowable`](ctywire::Unknowable), or a value the model cannot hold,
+/// which the framework's validation reports): the check is deferred and
+/// nothing is said.
+pub(crate) fn checkable<M: Model>(config: &Value) -> Option<M> {
+    ctywire::from_value::<M>(config).ok()
 }
 
 /// The framework's plan for one resource seen through its model `M`

@@ -35,28 +35,35 @@ pub(crate) struct Data {
 
 impl Data {
     /// Reads Terraform's bytes. Empty bytes are no data. A JSON object
-    /// whose values are not all strings is another SDK's private data
-    /// (terraform-plugin-sdk v2 stores `{"schema_version": "1"}`-like
-    /// objects): it is dropped, as plugin-framework drops it, since no
-    /// typed reader could make sense of it.
+    /// that is not a map of base64 strings is another SDK's private data
+    /// (terraform-plugin-sdk v2 stores `{"schema_version": "1"}` or
+    /// `{"schema_version": 1}`): it is dropped with a warning in the log,
+    /// as plugin-framework drops it, since no typed reader could make sense
+    /// of it and failing would make every object moved from SDKv2
+    /// unreadable. Base64 of something other than JSON is no other SDK's
+    /// layout, so it stays an error, as in plugin-framework.
     fn decode(bytes: &[u8]) -> Result<Data, String> {
         if bytes.is_empty() {
             return Ok(Data::default());
         }
         let outer: Map<String, Json> =
             serde_json::from_slice(bytes).map_err(|e| format!("it is not a JSON object ({e})"))?;
-        if !outer.values().all(Json::is_string) {
+        let decoded: Option<Vec<(String, Vec<u8>)>> = outer
+            .into_iter()
+            .map(|(key, encoded)| match encoded {
+                Json::String(encoded) => STANDARD
+                    .decode(encoded.as_bytes())
+                    .ok()
+                    .map(|raw| (key, raw)),
+                _ => None,
+            })
+            .collect();
+        let Some(decoded) = decoded else {
             log::warn!("discarding private state written by another SDK");
             return Ok(Data::default());
-        }
+        };
         let mut data = Data::default();
-        for (key, encoded) in outer {
-            let Json::String(encoded) = encoded else {
-                continue;
-            };
-            let raw = STANDARD
-                .decode(encoded.as_bytes())
-                .map_err(|e| format!("the value of {key:?} is not base64 ({e})"))?;
+        for (key, raw) in decoded {
             let doc: Json = serde_json::from_slice(&raw)
                 .map_err(|e| format!("the value of {key:?} is not a JSON document ({e})"))?;
             let side = if key.starts_with(FRAMEWORK_PREFIX) {
@@ -247,6 +254,18 @@ mod tests {
     fn another_sdks_private_data_reads_as_none() {
         let p = Private::Received(br#"{"schema_version":1,"e2bfb730":{"create":1}}"#.to_vec());
         assert_eq!(p.get::<Seen>("t").unwrap(), None);
+        // terraform-plugin-sdk v2's usual shape: every value a string, but
+        // not base64.
+        let p = Private::Received(br#"{"schema_version":"1"}"#.to_vec());
+        assert_eq!(p.get::<Seen>("t").unwrap(), None);
+    }
+
+    #[test]
+    fn base64_of_something_other_than_json_is_an_error() {
+        // base64("not json")
+        let p = Private::Received(br#"{"id":"bm90IGpzb24="}"#.to_vec());
+        let e = p.get::<Seen>("t").unwrap_err();
+        assert!(format!("{e:?}").contains("not a JSON document"), "{e:?}");
     }
 
     #[test]

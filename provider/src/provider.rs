@@ -26,8 +26,13 @@ pub trait Provider: Send + Sync + 'static {
         Diagnostics::new()
     }
 
-    /// `ConfigureProvider`: the provider block, read into its model
-    /// (unknown values arrive as nulls), made into the provider's data.
+    /// `ConfigureProvider`: the provider block, read into its model,
+    /// made into the provider's data. Values not known yet (Terraform
+    /// configures a provider during plan with what it has) arrive as
+    /// nulls, unless every one of them falls in a
+    /// [`Unknowable`](ctywire::Unknowable) field: then they arrive
+    /// unknown there, so a provider can refuse an unknown it cannot
+    /// default.
     async fn configure(&self, config: Self::Config) -> Result<Self::Data, Diagnostics>;
 }
 

@@ -166,7 +166,8 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// The typed state upgraders: one per prior schema version, from
     /// that version's model to the current one (see [`StateUpgraders`]).
     /// Default: none, so a stored state is read at the current schema as
-    /// it is (an attribute since removed is an error at its path).
+    /// it is (an attribute since removed is an error at its path). Called
+    /// once, when the provider is built; every upgrade uses what it built.
     fn state_upgraders(&self) -> StateUpgraders<Self::Model> {
         StateUpgraders::new()
     }
@@ -182,8 +183,11 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
         version: i64,
         state: RawState,
     ) -> Result<Value, Diagnostics> {
-        let _ = ctx;
-        self.state_upgraders().upgrade(version, &state)
+        match ctx.upgraders::<Self::Model>() {
+            Some(built) => built.upgrade(version, &state),
+            // A context the server did not make (a unit test's).
+            None => self.state_upgraders().upgrade(version, &state),
+        }
     }
 
     /// `moved` from another resource type: the state at this type.

@@ -16,14 +16,14 @@ use crate::checks;
 use crate::context::Context;
 use crate::erased::{AnyAction, AnyDataSource, AnyEphemeral, AnyList, AnyResource};
 use crate::list::only_ended;
-use crate::plan::plan_with;
+use crate::plan::{keep_meaning, plan_with};
 use crate::plan_hook::PlanChange;
 use crate::provider::Provider;
 use crate::schema::Block;
 use crate::state_store::{AnyStateStore, LockInfo};
 use crate::timeouts;
 use crate::validate::{presence, validate};
-use crate::values::read_model;
+use crate::values::read_config;
 
 /// A provider built on the framework: the raw protocol's
 /// [`Provider`](ctywire_tfplugin6::Provider), dispatching each call to the
@@ -166,23 +166,25 @@ impl<P: Provider> Framework<P> {
     /// A destroy's plan (a null proposed state): null, whatever the type
     /// says, with its `plan_destroy` hook's diagnostics when there is an
     /// object to destroy. The prior private data goes on to the apply
-    /// that deletes, as terraform-plugin-framework passes it.
+    /// that deletes, as terraform-plugin-framework passes it, unless the
+    /// hook set other data (plugin-framework's destroy plan may too).
     async fn plan_destroy(
         &self,
         k: &Kind<dyn AnyResource<P::Data>>,
         req: tf::PlanResourceChangeRequest,
     ) -> Result<tf::PlanResourceChangeResponse, Diagnostics> {
-        let diagnostics = if req.prior_state.is_null() {
-            Diagnostics::new()
+        let (diagnostics, planned_private) = if req.prior_state.is_null() {
+            (Diagnostics::new(), req.prior_private)
         } else {
             let ctx = (self.context(&req.type_name)?).with_private(req.prior_private.clone());
-            k.imp.plan_destroy(&ctx, &req).await
+            let diagnostics = k.imp.plan_destroy(&ctx, &req).await;
+            (diagnostics, ctx.private_bytes())
         };
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }
         Ok(tf::PlanResourceChangeResponse {
-            planned_private: req.prior_private,
+            planned_private,
             diagnostics,
             ..tf::PlanResourceChangeResponse::new(req.proposed_new_state)
         })
@@ -269,7 +271,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
         if let Err(d) = presence(&self.config_block, &req.config) {
             return d;
         }
-        let config = match read_model::<P::Config>(req.config) {
+        let config = match read_config::<P::Config>(req.config) {
             Ok(c) => c,
             Err(d) => return d,
         };
@@ -298,7 +300,7 @@ impl<P: Provider> tf::Provider for Framework<P> {
             // for every version), without needing the provider's data.
             req.raw_state.decode(&k.ty)?
         } else {
-            let ctx = self.context(&req.type_name)?;
+            let ctx = (self.context(&req.type_name)?).with_upgraders(k.upgraders.clone());
             let state = k
                 .imp
                 .upgrade_state(&ctx, req.version, req.raw_state)
@@ -319,11 +321,14 @@ impl<P: Provider> tf::Provider for Framework<P> {
         req: tf::ReadResourceRequest,
     ) -> Result<tf::ReadResourceResponse, Diagnostics> {
         let k = find(&self.resources, "resource", &req.type_name)?;
-        let ctx = (self.context(&req.type_name)?).with_private(req.private.clone());
-        let type_name = req.type_name.clone();
         let limit = timeouts::limit(&k.block, "read", &req.current_state)?;
+        let ctx = (self.context(&req.type_name)?)
+            .with_private(req.private.clone())
+            .with_deadline(limit.as_ref().and_then(timeouts::Limit::deadline));
+        let (type_name, current) = (req.type_name.clone(), req.current_state.clone());
         let read = k.imp.read(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, "read", read).await?;
+        answer.new_state = keep_meaning(&k.block, &current, answer.new_state);
         checks::wholly_known(&type_name, "read", &answer.new_state)?;
         answer.new_identity = Self::identity(k, &answer.new_state);
         Ok(answer)
@@ -363,9 +368,9 @@ impl<P: Provider> tf::Provider for Framework<P> {
         // store_planned_private) sends what the first plan answered: what
         // the author planned then, not the prior data, is this plan's.
         let private = if req.planned_private.is_empty() {
-            &req.prior_private
+            req.prior_private.clone()
         } else {
-            &req.planned_private
+            req.planned_private.clone()
         };
         let ctx = (self.context(&req.type_name)?).with_private(private.clone());
         let planned_private = k.imp.modify_plan(&ctx, &req, &mut change).await?;
@@ -390,7 +395,8 @@ impl<P: Provider> tf::Provider for Framework<P> {
         };
         Ok(tf::PlanResourceChangeResponse {
             requires_replace: change.requires_replace,
-            planned_private: planned_private.unwrap_or(req.prior_private),
+            // Nothing planned: the private data this plan was given.
+            planned_private: planned_private.unwrap_or(private),
             planned_identity,
             diagnostics: change.diagnostics,
             ..tf::PlanResourceChangeResponse::new(change.planned)
@@ -419,9 +425,11 @@ impl<P: Provider> tf::Provider for Framework<P> {
             &planned
         };
         let limit = timeouts::limit(&k.block, what, object)?;
+        let ctx = ctx.with_deadline(limit.as_ref().and_then(timeouts::Limit::deadline));
         let applied = k.imp.apply(&ctx, req, &k.ty);
         let mut answer = timeouts::within(limit, &type_name, what, applied).await?;
         answer.new_state = k.schema.block.null_write_only(answer.new_state)?;
+        answer.new_state = keep_meaning(&k.block, &planned, answer.new_state);
         // An apply that failed part-way answers the object as it is with
         // its errors, and Terraform keeps it (tainted when just created):
         // holding it to the plan would lose it.

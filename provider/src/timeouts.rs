@@ -30,17 +30,34 @@
 //! an error naming the operation and the duration, at
 //! `timeouts.<operation>`. A duration that does not parse is refused when
 //! the configuration is validated, at its attribute.
+//!
+//! Only a block the model declared (its attributes marked
+//! [`timed`](crate::schema::Attribute::timed)) is enforced: a runtime
+//! schema's own block named `timeouts` is the provider's to read.
+//!
+//! While an operation runs under a timeout, [`Context::deadline`] says
+//! when it ends. Cancelling a create part-way can leave an object that
+//! exists remotely but that Terraform does not know of (its state is
+//! never answered): a create that may run long should watch the deadline,
+//! stop a little before it and return the object as it stands (with an
+//! error diagnostic, so Terraform keeps it, tainted, and destroys or
+//! replaces it next time) rather than be cancelled.
+//!
+//! [`Context::deadline`]: crate::Context::deadline
 
 use std::future::Future;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use ctywire::{Path, Value};
 use ctywire_tfplugin6::{Diagnostic, Diagnostics};
 
 pub use ctywire_model::timeouts::{parse_duration, Timeouts, OPERATIONS};
 
+use ctywire_model::timeouts::INVALID_DURATION;
 #[doc(hidden)]
-pub use ctywire_model::timeouts::declare;
+pub use ctywire_model::timeouts::{declare, TimeoutsField};
 
 use crate::schema::Block;
 
@@ -49,7 +66,9 @@ const BLOCK: &str = "timeouts";
 
 /// An operation's timeout, and how to name it.
 pub(crate) struct Limit {
-    duration: Duration,
+    /// When the operation must be done: `None` when the duration reaches
+    /// past what an `Instant` can hold (then it never times out).
+    deadline: Option<Instant>,
     /// As configured, or the default written as a duration.
     shown: String,
     configured: bool,
@@ -71,7 +90,8 @@ pub(crate) fn limit(
         },
         (None, None) => return Ok(None),
     };
-    let Some(attr) = body.attribute(operation) else {
+    // Only a block the model declared is the framework's to enforce.
+    let Some(attr) = body.attribute(operation).filter(|a| a.timed) else {
         return Ok(None);
     };
     let configured = state
@@ -80,23 +100,36 @@ pub(crate) fn limit(
         .and_then(Value::as_str);
     match configured {
         Some(text) => match parse_duration(text) {
-            Ok(duration) => Ok(Some(Limit {
-                duration,
-                shown: text.to_string(),
-                configured: true,
-            })),
+            Ok(duration) => Ok(Some(Limit::starting_now(duration, text.to_string(), true))),
             // Validation refuses it in a configuration; a state written
             // before the rule was can still hold one.
-            Err(why) => Err(Diagnostic::error("Invalid Attribute Value Time Duration")
+            Err(why) => Err(Diagnostic::error(INVALID_DURATION)
                 .with_detail(why)
                 .at(Path::root().attr(BLOCK).attr(operation))
                 .into()),
         },
-        None => Ok(attr.timeout_default.map(|duration| Limit {
-            duration,
-            shown: show(duration),
-            configured: false,
-        })),
+        None => Ok(attr
+            .timeout_default
+            .map(|duration| Limit::starting_now(duration, show(duration), false))),
+    }
+}
+
+impl Limit {
+    /// The timeout of an operation starting now.
+    fn starting_now(duration: Duration, shown: String, configured: bool) -> Limit {
+        Limit {
+            // Go's grammar reaches 2^63 ns; an `Instant` may not.
+            deadline: Instant::now().checked_add(duration),
+            shown,
+            configured,
+        }
+    }
+
+    /// When the operation must be done, for [`Context::deadline`].
+    ///
+    /// [`Context::deadline`]: crate::Context::deadline
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 }
 
@@ -108,10 +141,10 @@ pub(crate) async fn within<T>(
     operation: &str,
     call: impl Future<Output = Result<T, Diagnostics>>,
 ) -> Result<T, Diagnostics> {
-    let Some(limit) = limit else {
+    let Some((limit, deadline)) = limit.and_then(|l| l.deadline.map(|d| (l, d))) else {
         return call.await;
     };
-    match tokio::time::timeout(limit.duration, call).await {
+    match tokio::time::timeout_at(deadline, call).await {
         Ok(answer) => answer,
         Err(_) => {
             let source = if limit.configured {

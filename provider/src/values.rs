@@ -15,6 +15,21 @@ pub(crate) fn read_model<M: Model>(value: Value) -> Result<M, Diagnostics> {
     fit_model(&value)
 }
 
+/// A provider's configuration read into its model `M`. Terraform may
+/// configure a provider with values not known yet (from a resource not
+/// yet created): when the model has an [`Unknowable`](ctywire::Unknowable)
+/// field for each of them, they are read as unknown there, so the provider
+/// can refuse them rather than take a default; otherwise all are nulls,
+/// as [`read_model`] reads them.
+pub(crate) fn read_config<M: Model>(value: Value) -> Result<M, Diagnostics> {
+    if !value.is_wholly_known() {
+        if let Ok(config) = ctywire::from_value(&value) {
+            return Ok(config);
+        }
+    }
+    read_model(value)
+}
+
 /// A state (`which`: "current", "prior") read into a model. A state is
 /// wholly known, so an unknown in one is an error at its path, from the
 /// client, not a null the provider would read as "not set".

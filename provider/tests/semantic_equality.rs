@@ -142,3 +142,77 @@ async fn a_value_with_another_meaning_is_a_change_at_its_attribute() {
     assert_eq!(planned.attr("aliases"), prior.attr("aliases"));
     assert_eq!(replace, [".host"]);
 }
+
+/// An API that answers in its own spelling: host names in capitals,
+/// policies re-spaced.
+struct Shouting;
+
+impl Shouting {
+    fn answer(mut r: Record) -> Record {
+        r.host = HostName(r.host.0.to_uppercase());
+        r.policy = r.policy.map(|p| p.replace(':', ": "));
+        r.id.get_or_insert_with(|| "r1".into());
+        r
+    }
+}
+
+#[async_trait]
+impl Resource<()> for Shouting {
+    type Model = Record;
+    async fn create(&self, _: &Context<()>, plan: Record) -> Result<Record> {
+        Ok(Self::answer(plan))
+    }
+    async fn read(&self, _: &Context<()>, state: Record) -> Result<Option<Record>> {
+        Ok(Some(Self::answer(state)))
+    }
+    async fn update(&self, _: &Context<()>, _: Record, plan: Record) -> Result<Record> {
+        Ok(Self::answer(plan))
+    }
+    async fn delete(&self, _: &Context<()>, _: Record) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn an_answer_meaning_the_planned_or_stored_value_keeps_its_spelling() {
+    let provider = Builder::from_fn(configure)
+        .resource("test_record", Shouting)
+        .build()
+        .expect("a valid schema");
+    let p = configured(provider).await;
+    let config = record("web.example", &[], r#"{"a":1}"#, None);
+    let planned = config
+        .with_attr("id", Value::unknown(Type::String))
+        .unwrap();
+    let applied = p
+        .apply_resource_change(tf::ApplyResourceChangeRequest {
+            type_name: "test_record".into(),
+            prior_state: Value::null(Record::cty_type()),
+            config,
+            planned_state: planned,
+            planned_private: Vec::new(),
+            provider_meta: None,
+            planned_identity: None,
+        })
+        .await
+        .expect("the create is no inconsistent result");
+    assert!(
+        !applied.diagnostics.has_errors(),
+        "{:?}",
+        applied.diagnostics
+    );
+    let stored = record("web.example", &[], r#"{"a":1}"#, Some("r1"));
+    assert_eq!(applied.new_state, stored);
+    let read = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_record".into(),
+            current_state: stored.clone(),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+            current_identity: None,
+        })
+        .await
+        .expect("a read");
+    assert_eq!(read.new_state, stored);
+}

@@ -5,7 +5,7 @@
 //! validation at its attribute.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ctywire_provider::tfplugin6::{self as tf, Provider as _};
@@ -29,6 +29,8 @@ struct Server {
 /// framework cancelled it.
 struct Slow {
     cancelled: Arc<AtomicBool>,
+    /// What each create saw of its deadline: the time left at its start.
+    time_left: Arc<Mutex<Vec<Option<Duration>>>>,
 }
 
 /// Records a drop that comes before `finish`.
@@ -54,7 +56,9 @@ impl Slow {
 #[async_trait]
 impl Resource<()> for Slow {
     type Model = Server;
-    async fn create(&self, _: &Context<()>, plan: Server) -> Result<Server> {
+    async fn create(&self, ctx: &Context<()>, plan: Server) -> Result<Server> {
+        let left = ctx.deadline().map(|d| d - tokio::time::Instant::now());
+        self.time_left.lock().unwrap().push(left);
         self.take_time(plan).await
     }
     async fn read(&self, _: &Context<()>, state: Server) -> Result<Option<Server>> {
@@ -72,11 +76,20 @@ mod support;
 use support::{configure, configured, described};
 
 async fn provider(cancelled: &Arc<AtomicBool>) -> impl tf::Provider {
+    provider_noting(cancelled, &Arc::default()).await
+}
+
+/// The provider, each create noting its time left in `time_left`.
+async fn provider_noting(
+    cancelled: &Arc<AtomicBool>,
+    time_left: &Arc<Mutex<Vec<Option<Duration>>>>,
+) -> impl tf::Provider {
     let provider = Builder::from_fn(configure)
         .resource(
             "test_server",
             Slow {
                 cancelled: Arc::clone(cancelled),
+                time_left: Arc::clone(time_left),
             },
         )
         .build()
@@ -293,4 +306,126 @@ fn with_nested_the_timeouts_are_a_single_nested_attribute() {
         Type::object([("read", Type::String)]).to_string()
     );
     assert_eq!(block.check(), Ok(()));
+}
+
+#[tokio::test]
+async fn an_operation_sees_its_deadline_to_stop_before_it() {
+    let time_left = Arc::default();
+    let p = provider_noting(&Arc::default(), &time_left).await;
+    let configured = server("a", 0, Some(vec![("create", "1h")]));
+    apply(&p, null_server(), configured).await.unwrap();
+    apply(&p, null_server(), server("a", 0, None))
+        .await
+        .unwrap();
+    let seen = time_left.lock().unwrap().clone();
+    assert_eq!(seen.len(), 2);
+    // The configured hour, counted from the operation's start (what the
+    // test took before the create read it is well under a minute).
+    let left = seen[0].expect("a deadline while the create runs");
+    assert!(
+        left <= Duration::from_secs(3600) && left > Duration::from_secs(3540),
+        "{left:?}"
+    );
+    // The declared default, 200ms.
+    let left = seen[1].expect("a deadline from the declared default");
+    assert!(left <= Duration::from_millis(200), "{left:?}");
+}
+
+#[tokio::test]
+async fn a_configured_block_declaring_some_operations_comes_back_in_the_state() {
+    let p = provider(&Arc::default()).await;
+    let planned = server("a", 0, Some(vec![("create", "1h")]));
+    let created = apply(&p, null_server(), planned.clone()).await.unwrap();
+    assert_eq!(created, planned);
+}
+
+/// A runtime-schema resource with a `timeouts` block of its own: its
+/// durations are in no grammar the framework knows.
+struct OwnTimeouts;
+
+#[async_trait]
+impl ctywire_provider::dynamic::DynResource<()> for OwnTimeouts {
+    async fn apply(
+        &self,
+        _: &Context<()>,
+        req: tf::ApplyResourceChangeRequest,
+    ) -> std::result::Result<tf::ApplyResourceChangeResponse, ctywire_provider::Diagnostics> {
+        Ok(tf::ApplyResourceChangeResponse::new(req.planned_state))
+    }
+    async fn read(
+        &self,
+        _: &Context<()>,
+        req: tf::ReadResourceRequest,
+    ) -> std::result::Result<tf::ReadResourceResponse, ctywire_provider::Diagnostics> {
+        Ok(tf::ReadResourceResponse::new(req.current_state))
+    }
+}
+
+#[tokio::test]
+async fn a_runtime_schemas_own_timeouts_block_is_not_the_frameworks() {
+    use ctywire_provider::ctywire::schema::NestingMode;
+    use ctywire_provider::schema::{Attribute, Block, NestedBlock, Presence};
+    let optional = |name: &str| {
+        let mut a = Attribute::new(name, Type::String);
+        a.presence = Presence::Optional;
+        a
+    };
+    let block = Block {
+        attributes: vec![optional("name")],
+        blocks: vec![NestedBlock {
+            name: "timeouts".into(),
+            nesting: NestingMode::Group,
+            block: Block {
+                attributes: vec![optional("read"), optional("delete")],
+                ..Block::default()
+            },
+            min_items: 0,
+            max_items: 0,
+            validators: Vec::new(),
+        }],
+        ..Block::default()
+    };
+    let provider = Builder::from_fn(configure)
+        .resource_with_schema("test_own", 0, block, OwnTimeouts)
+        .build()
+        .expect("a valid schema");
+    let p = configured(provider).await;
+    let state = Value::object([
+        ("name", Value::string("a")),
+        (
+            "timeouts",
+            Value::object([
+                ("read", Value::string("not a duration")),
+                ("delete", Value::string("not a duration")),
+            ]),
+        ),
+    ]);
+    let read = p
+        .read_resource(tf::ReadResourceRequest {
+            type_name: "test_own".into(),
+            current_state: state.clone(),
+            private: Vec::new(),
+            provider_meta: None,
+            client_capabilities: Default::default(),
+            current_identity: None,
+        })
+        .await
+        .map_err(|d| described(&d))
+        .unwrap();
+    assert!(!read.diagnostics.has_errors(), "{:?}", read.diagnostics);
+    assert_eq!(read.new_state, state);
+    let deleted = p
+        .apply_resource_change(tf::ApplyResourceChangeRequest {
+            type_name: "test_own".into(),
+            prior_state: state.clone(),
+            config: Value::null(state.ty().clone()),
+            planned_state: Value::null(state.ty().clone()),
+            planned_private: Vec::new(),
+            provider_meta: None,
+            planned_identity: None,
+        })
+        .await
+        .map_err(|d| described(&d))
+        .unwrap();
+    assert!(deleted.new_state.is_null());
 }

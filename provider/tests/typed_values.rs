@@ -4,6 +4,8 @@
 //! room for one, refused before apply, naming the element and the fix.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use ctywire_provider::tfplugin6::{self as tf, Provider as _, RawState};
 use ctywire_provider::{
@@ -117,8 +119,13 @@ impl<const ODD: bool> Resource<()> for Entries<ODD> {
 }
 
 async fn configured() -> Framework<Test> {
+    configured_with(Entries::<false>).await
+}
+
+/// The provider serving `resource` as `test_entry`, configured.
+async fn configured_with(resource: impl Resource<(), Model = Entry>) -> Framework<Test> {
     let framework = Builder::new(Test)
-        .resource("test_entry", Entries::<false>)
+        .resource("test_entry", resource)
         .build()
         .expect("a valid schema");
     let diags = framework
@@ -158,6 +165,54 @@ async fn upgrade(version: i64, json: &str) -> Result<Value, Diagnostics> {
         current_type: Entry::cty_type(),
     };
     Ok(p.upgrade_resource_state(req).await?.upgraded_state)
+}
+
+/// Entries that count how often their upgraders are built.
+struct Counted(Arc<AtomicUsize>);
+
+#[async_trait]
+impl Resource<()> for Counted {
+    type Model = Entry;
+    const VERSION: i64 = 2;
+
+    fn state_upgraders(&self) -> StateUpgraders<Entry> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Entries::<false>.state_upgraders()
+    }
+
+    async fn create(&self, ctx: &Context<()>, plan: Entry) -> Result<Entry> {
+        Entries::<false>.create(ctx, plan).await
+    }
+    async fn read(&self, _: &Context<()>, state: Entry) -> Result<Option<Entry>> {
+        Ok(Some(state))
+    }
+    async fn update(&self, _: &Context<()>, _: Entry, plan: Entry) -> Result<Entry> {
+        Ok(plan)
+    }
+    async fn delete(&self, _: &Context<()>, _: Entry) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn state_upgraders_are_built_once_with_the_provider_not_per_upgrade() {
+    let built = Arc::new(AtomicUsize::new(0));
+    let framework = configured_with(Counted(Arc::clone(&built))).await;
+    for _ in 0..3 {
+        let req = tf::UpgradeResourceStateRequest {
+            type_name: "test_entry".into(),
+            version: 0,
+            raw_state: RawState {
+                json: br#"{"key":"a","tag":"blue"}"#.to_vec(),
+                ..Default::default()
+            },
+            current_type: Entry::cty_type(),
+        };
+        let upgraded = framework.upgrade_resource_state(req).await.unwrap();
+        let expected = entry(&[("main", "blue")], None).to_value().unwrap();
+        assert_eq!(upgraded.upgraded_state, expected);
+    }
+    assert_eq!(built.load(Ordering::SeqCst), 1);
 }
 
 /// Why the state stored at `version` as `json` is refused: each

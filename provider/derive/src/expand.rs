@@ -621,6 +621,14 @@ fn assertions(f: &Field) -> TokenStream {
             const _: () = ::core::assert!(#accepts, #msg);
         });
     }
+    if s.timeouts.is_some() {
+        out.extend(quote_spanned! {f.ty_span=>
+            const _: fn() = || {
+                fn timeouts_field<T: ?::core::marker::Sized + #p::timeouts::TimeoutsField>() {}
+                timeouts_field::<#ty>();
+            };
+        });
+    }
     if let Some(Kind::Block { set: Some(set), .. } | Kind::Nested { set: Some(set), .. }) = s.kind {
         out.extend(quote_spanned! {set=>
             const _: fn() = || {

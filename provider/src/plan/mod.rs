@@ -219,6 +219,7 @@ mod semantic;
 mod walk;
 
 pub(crate) use forms::Forms;
+pub(crate) use semantic::keep_meaning;
 
 use walk::Walk;
 

@@ -1,4 +1,5 @@
-//! Semantic equality in the plan: a configured value that means the same
+//! Semantic equality in the plan (and in apply's and read's answers,
+//! [`keep_meaning`]): a configured value that means the same
 //! as the prior one (its attribute's [`SemanticEquality`]) is planned as
 //! the prior value, which core accepts as a functionally equivalent plan
 //! (`assertPlannedValueValid`: the planned value is the prior, both it and
@@ -11,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use ctywire::schema::NestingMode;
 use ctywire::Value;
 
 use super::elements::hash_of;
@@ -29,6 +31,43 @@ pub(super) fn configured<'v>(
         (Some(rule), Some(p)) if p != config && rule.same(p, config) => p,
         _ => config,
     }
+}
+
+/// An apply's or read's answer `new` with each attribute that means what
+/// `before` (the planned state, or the state read) holds put back to
+/// `before`'s value, as terraform-plugin-framework does for Create, Update
+/// and Read responses: an API that answers "WEB" for the configured
+/// "web" is no inconsistent result, and the next plan shows no change.
+/// The attributes of the object and of its single nested blocks, each
+/// compared once; the elements of collections of blocks and of nested
+/// attributes are left as answered (their pairing is the plan's).
+pub(crate) fn keep_meaning(block: &Block, before: &Value, mut new: Value) -> Value {
+    let object = |v: &Value| v.is_known() && !v.is_null();
+    if !object(before) || !object(&new) {
+        return new;
+    }
+    for a in &block.attributes {
+        let Some(rule) = &a.plan.semantic_equality else {
+            continue;
+        };
+        let kept = match (before.attr(&a.name), new.attr(&a.name)) {
+            (Some(b), Some(n)) if b != n && rule.same(b, n) => b.clone(),
+            _ => continue,
+        };
+        // Of the attribute's own type, into a known object: cannot fail.
+        let _ = new.set_attr(&a.name, kept);
+    }
+    for nb in &block.blocks {
+        if !matches!(nb.nesting, NestingMode::Single | NestingMode::Group) {
+            continue;
+        }
+        let kept = match (before.attr(&nb.name), new.attr(&nb.name)) {
+            (Some(b), Some(n)) => keep_meaning(&nb.block, b, n.clone()),
+            _ => continue,
+        };
+        let _ = new.set_attr(&nb.name, kept);
+    }
+    new
 }
 
 /// Whether the elements of `block`'s sets can be paired by meaning: its

@@ -452,7 +452,6 @@ async fn private_bytes_that_do_not_read_are_an_error_diagnostic() {
     for (bytes, says) in [
         (&b"\xff\x00 not json"[..], "not a JSON object"),
         (br#"["a list"]"#, "not a JSON object"),
-        (br#"{"serial":"not base64!"}"#, "not base64"),
         // base64 of `{"unterminated`
         (
             br#"{"serial":"eyJ1bnRlcm1pbmF0ZWQ="}"#,
@@ -465,6 +464,10 @@ async fn private_bytes_that_do_not_read_are_an_error_diagnostic() {
         assert_eq!(errs[0].summary, "Invalid private state");
         assert!(errs[0].detail.contains(says), "{}", errs[0].detail);
     }
+    // Strings that are not base64: terraform-plugin-sdk v2's layout,
+    // dropped as another SDK's data, not an error.
+    let sdk_v2 = br#"{"schema_version":"1"}"#;
+    assert_no_errors(&o.read(&state, sdk_v2.to_vec()).await.diagnostics);
     // Valid layout, wrong shape for the type: named as the provider's bug.
     let wrong = br#"{"reads":"InR3byI="}"#; // "two"
     let read = o.read(&state, wrong.to_vec()).await;
@@ -497,4 +500,123 @@ async fn private_bytes_a_resource_never_reads_pass_through_unchanged() {
     assert_no_errors(&read.diagnostics);
     assert_eq!(read.private, b"\xff opaque");
     assert_eq!(notes_in(&read.private), None);
+}
+
+/// A runtime-schema note that plans nothing of its own private data; its
+/// destroy plan notes that it is going.
+struct Note;
+
+#[async_trait]
+impl ctywire_provider::dynamic::DynResource<()> for Note {
+    async fn plan_destroy(
+        &self,
+        ctx: &Context<()>,
+        _: &ctywire_provider::tfplugin6::PlanResourceChangeRequest,
+    ) -> Diagnostics {
+        let going = Notes {
+            origin: Some("going".into()),
+            ..Notes::default()
+        };
+        ctx.set_private(&going).err().unwrap_or_default()
+    }
+
+    async fn apply(
+        &self,
+        _: &Context<()>,
+        req: ctywire_provider::tfplugin6::ApplyResourceChangeRequest,
+    ) -> std::result::Result<ctywire_provider::tfplugin6::ApplyResourceChangeResponse, Diagnostics>
+    {
+        Ok(ctywire_provider::tfplugin6::ApplyResourceChangeResponse::new(req.planned_state))
+    }
+
+    async fn read(
+        &self,
+        _: &Context<()>,
+        req: ctywire_provider::tfplugin6::ReadResourceRequest,
+    ) -> std::result::Result<ctywire_provider::tfplugin6::ReadResourceResponse, Diagnostics> {
+        Ok(ctywire_provider::tfplugin6::ReadResourceResponse::new(
+            req.current_state,
+        ))
+    }
+}
+
+/// Plans `office_note` from `prior` to `proposed` with the private data
+/// given: the planned private data.
+async fn plan_note(
+    client: &mut ProviderClient<Channel>,
+    ty: &Type,
+    (prior, proposed): (&Value, &Value),
+    prior_private: &[u8],
+    planned_private: &[u8],
+) -> Vec<u8> {
+    let plan = client
+        .plan_resource_change(pb::plan_resource_change::Request {
+            type_name: "office_note".into(),
+            prior_state: dv(prior, ty),
+            proposed_new_state: dv(proposed, ty),
+            config: dv(proposed, ty),
+            client_capabilities: caps_611(),
+            prior_private: prior_private.to_vec(),
+            planned_private: planned_private.to_vec(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_no_errors(&plan.diagnostics);
+    plan.planned_private
+}
+
+#[tokio::test]
+async fn a_runtime_schemas_plan_keeps_the_private_data_it_was_given() {
+    use ctywire_provider::schema::{Attribute, Block};
+    let block = Block {
+        attributes: vec![Attribute::new("name", Type::String)],
+        ..Block::default()
+    };
+    let framework = Builder::new(Office)
+        .resource_with_schema("office_note", 0, block.clone(), Note)
+        .build()
+        .unwrap();
+    let mut client = serve_service(ProviderService::new(framework).into_service()).await;
+    let resp = client
+        .configure_provider(pb::configure_provider::Request {
+            terraform_version: "1.16.0".into(),
+            config: dv(&Value::object::<&str>([]), &Type::object::<&str>([])),
+            client_capabilities: None,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_no_errors(&resp.diagnostics);
+    let ty = block.implied_type().unwrap();
+    let note = Value::object([("name", Value::string("a"))]);
+    // plugin-framework's layout: each key's JSON, base64.
+    let stored = |origin: &str| {
+        use base64::Engine;
+        let json = serde_json::to_vec(origin).unwrap();
+        let encoded = base64::engine::general_purpose::STANDARD.encode(json);
+        serde_json::to_vec(&serde_json::json!({ "origin": encoded })).unwrap()
+    };
+    // Terraform 1.16's plan before apply hands back the first plan's data:
+    // the resource planning none of its own keeps that, not the prior.
+    let planned = plan_note(
+        &mut client,
+        &ty,
+        (&note, &note),
+        &stored("prior"),
+        &stored("first plan"),
+    )
+    .await;
+    assert_eq!(notes(&planned).origin.as_deref(), Some("first plan"));
+    // A destroy's plan_destroy sets private data for the delete.
+    let planned = plan_note(
+        &mut client,
+        &ty,
+        (&note, &Value::null(ty.clone())),
+        &stored("prior"),
+        &[],
+    )
+    .await;
+    assert_eq!(notes(&planned).origin.as_deref(), Some("going"));
 }
