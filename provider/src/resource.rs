@@ -19,7 +19,7 @@ use crate::upgrade::StateUpgraders;
 /// [`validate_model`](Self::validate_model) and
 /// [`modify_plan_model`](Self::modify_plan_model), see the model (their
 /// raw forms, `validate` and `modify_plan`, the values); see
-/// [the order of planning](Self::modify_plan#the-order-of-planning).
+/// the section "The order of planning" of [`modify_plan`](Self::modify_plan).
 ///
 /// `D` is the provider's [`Data`](crate::Provider::Data).
 ///
@@ -256,7 +256,7 @@ pub trait Resource<D: Send + Sync + 'static>: Send + Sync + 'static {
     /// configuration, prior and planned state as models, may replace the
     /// planned one and mark fields as replacing the object (by the
     /// model's `field_paths()`). Runs where
-    /// [`modify_plan`](Self::modify_plan#the-order-of-planning) runs.
+    /// [`modify_plan`](Self::modify_plan) runs.
     /// Default: the framework's plan as it is.
     ///
     /// ```

@@ -27,6 +27,6 @@ pub struct ListResourceRequest {
     /// Whether each result should carry the object's state.
     pub include_resource_object: bool,
     /// How many results Terraform reads (0 or less: no limit was sent);
-    /// [`ListResults::send`] says when it is reached.
+    /// [`ListResults::send`](crate::ListResults::send) says when it is reached.
     pub limit: i64,
 }
