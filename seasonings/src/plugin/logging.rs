@@ -3,6 +3,11 @@
 //! strings) in a bounded queue, which a task sends on, and which each
 //! answer flushes first, so what a call logged reaches the host before
 //! the call's answer.
+//!
+//! The guarantee holds from the first request on: the peer starts
+//! serving before it can be attached here, so a flush made before the
+//! attachment waits for it (instead of returning with the records still
+//! queued, which then went out after the answer).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +15,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use ctywire_bridge::msgpack_rpc::Raw;
 use ctywire_bridge::runtime::MsgpackRpcPeer;
-use tokio::sync::Notify;
+use tokio::sync::{watch, Notify};
 
 use super::dispatch::Output;
 use crate::protocol::{method, Fields};
@@ -25,7 +30,17 @@ pub(super) struct LogQueue {
     wake: Notify,
     /// One sender at a time, so records go out in the order logged.
     sending: tokio::sync::Mutex<()>,
-    peer: Mutex<Option<(MsgpackRpcPeer, Arc<Output>)>>,
+    peer: watch::Sender<Attachment>,
+}
+
+/// Where the queue stands with the peer it sends on.
+#[derive(Clone)]
+enum Attachment {
+    /// Not yet: records wait, and so does a flush.
+    Awaited,
+    Attached(MsgpackRpcPeer, Arc<Output>),
+    /// The plugin has ended: nothing more is sent, no flush waits.
+    Detached,
 }
 
 /// The queue the process's `log` records go to (the `log` crate has one
@@ -54,13 +69,7 @@ impl log::Log for Router {
 /// Routes the `log` crate to a new queue, sent on by a task of the
 /// current runtime once a peer is attached.
 pub(super) fn install() -> Arc<LogQueue> {
-    let queue = Arc::new(LogQueue {
-        pending: Mutex::new(VecDeque::new()),
-        dropped: AtomicU64::new(0),
-        wake: Notify::new(),
-        sending: tokio::sync::Mutex::new(()),
-        peer: Mutex::new(None),
-    });
+    let queue = Arc::new(LogQueue::new());
     if let Ok(mut current) = CURRENT.write() {
         *current = Some(queue.clone());
     }
@@ -79,6 +88,16 @@ pub(super) fn install() -> Arc<LogQueue> {
 }
 
 impl LogQueue {
+    fn new() -> LogQueue {
+        LogQueue {
+            pending: Mutex::new(VecDeque::new()),
+            dropped: AtomicU64::new(0),
+            wake: Notify::new(),
+            sending: tokio::sync::Mutex::new(()),
+            peer: watch::Sender::new(Attachment::Awaited),
+        }
+    }
+
     fn push(&self, params: Raw) {
         if let Ok(mut pending) = self.pending.lock() {
             if pending.len() >= MAX_PENDING {
@@ -91,25 +110,31 @@ impl LogQueue {
     }
 
     pub(super) fn attach(&self, peer: MsgpackRpcPeer, output: Arc<Output>) {
-        if let Ok(mut p) = self.peer.lock() {
-            *p = Some((peer, output));
-        }
+        self.peer.send_replace(Attachment::Attached(peer, output));
         self.wake.notify_one();
     }
 
     pub(super) fn detach(&self) {
-        if let Ok(mut p) = self.peer.lock() {
-            *p = None;
-        }
+        self.peer.send_replace(Attachment::Detached);
         if let Ok(mut current) = CURRENT.write() {
             *current = None;
         }
     }
 
-    /// Sends every record queued so far (once a peer is attached).
+    /// Sends every record queued so far, waiting for the peer to be
+    /// attached if it is not yet (it is attached right after it is made,
+    /// so this wait is short; after `detach` nothing is sent).
     pub(super) async fn flush(&self) {
         let _one_at_a_time = self.sending.lock().await;
-        let Some((peer, output)) = self.peer.lock().ok().and_then(|p| p.clone()) else {
+        let mut attachment = self.peer.subscribe();
+        let now = match attachment
+            .wait_for(|a| !matches!(a, Attachment::Awaited))
+            .await
+        {
+            Ok(now) => now.clone(),
+            Err(_) => return,
+        };
+        let Attachment::Attached(peer, output) = now else {
             return;
         };
         let send = |params: Raw| {
@@ -174,4 +199,60 @@ fn encode(record: &log::Record) -> Raw {
         f.insert_raw("fields", fields.encode());
     }
     f.encode()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ctywire_bridge::msgpack_rpc::{Message, StreamDecoder};
+    use ctywire_bridge::runtime::{MsgpackHandlers, PeerOptions};
+    use tokio::io::AsyncReadExt;
+
+    use super::*;
+
+    fn record(message: &str) -> Raw {
+        let mut f = Fields::new();
+        f.insert_str("level", "info");
+        f.insert_str("message", message);
+        f.encode()
+    }
+
+    /// The peer's reader task starts serving before `run` attaches the
+    /// peer to the queue: an answer made in that window must still send
+    /// what its call logged first, not leave it for after the answer.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_answer_flushed_before_the_peer_is_attached_sends_the_record_first() {
+        let queue = Arc::new(LogQueue::new());
+        queue.push(record("made slug"));
+        let answering = tokio::spawn({
+            let queue = queue.clone();
+            async move { queue.flush().await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The host's ends: one it would write requests to, one it reads.
+        let (from_host, _to_plugin) = tokio::io::duplex(1 << 16);
+        let (to_host, mut from_plugin) = tokio::io::duplex(1 << 16);
+        let peer = MsgpackRpcPeer::new(
+            from_host,
+            to_host,
+            MsgpackHandlers::new(),
+            PeerOptions::default(),
+        );
+        queue.attach(peer, Arc::default());
+        answering.await.unwrap();
+        // The answer would be queued now: the record must be out already.
+        let mut buf = vec![0u8; 4096];
+        let n = tokio::time::timeout(Duration::from_secs(2), from_plugin.read(&mut buf))
+            .await
+            .expect("the record was sent before the answer")
+            .unwrap();
+        let mut decoder = StreamDecoder::new(1 << 16);
+        decoder.feed(&buf[..n]).unwrap();
+        let Some(Message::Notification { method: m, params }) = decoder.next().unwrap() else {
+            panic!("not a notification: {:x?}", &buf[..n])
+        };
+        assert_eq!(m, method::LOG);
+        assert_eq!(params, vec![record("made slug")]);
+    }
 }
