@@ -380,3 +380,50 @@ output "apps" {
     );
     assert!(tf.plan().unwrap().is_empty());
 }
+
+#[test]
+fn the_entries_are_listed_by_a_query_with_their_state_when_asked() {
+    let store = Store::new("query");
+    let mut tf = harness(&store);
+    tf.config_hcl(&main_tf(
+        &store,
+        r#"
+resource "kv_entry" "app" {
+  key   = "app-1"
+  value = "one"
+}
+resource "kv_entry" "db" {
+  key   = "db-1"
+  value = "two"
+}
+"#,
+    ))
+    .unwrap();
+    tf.apply().unwrap();
+    let listed = tf
+        .query(
+            r#"
+list "kv_entry" "apps" {
+  provider         = kv
+  include_resource = true
+  config {
+    prefix = "app-"
+  }
+}
+list "kv_entry" "all" {
+  provider = kv
+}
+"#,
+        )
+        .unwrap();
+    let apps = &listed["list.kv_entry.apps"];
+    assert_eq!(apps.len(), 1);
+    assert_eq!(apps[0].display_name, "app-1");
+    assert_eq!(apps[0].object_json.as_ref().unwrap()["value"], "one");
+    let all: Vec<&str> = (listed["list.kv_entry.all"].iter())
+        .map(|l| l.display_name.as_str())
+        .collect();
+    assert_eq!(all, ["app-1", "db-1"]);
+    // Without include_resource, no state comes with a result.
+    assert!(listed["list.kv_entry.all"][0].object_json.is_none());
+}
